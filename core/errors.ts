@@ -1,0 +1,76 @@
+/**
+ * One error base with a stable code and an HTTP status, so every layer (store,
+ * runtime, HTTP) speaks the same language about what went wrong.
+ */
+export class AriadneError extends Error {
+  readonly code: string;
+  readonly status: number;
+  constructor(code: string, status: number, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+    this.status = status;
+  }
+}
+
+export interface IssueDetail {
+  /** Path into the offending value, e.g. ["events", 0, "data", "turn"]. */
+  path: (string | number)[];
+  message: string;
+}
+
+/** Input that does not match its schema. Nothing was written. */
+export class ValidationError extends AriadneError {
+  readonly issues: IssueDetail[];
+  constructor(message: string, issues: IssueDetail[]) {
+    super("VALIDATION", 400, `${message}: ${formatIssues(issues)}`);
+    this.issues = issues;
+  }
+}
+
+/** A stale expected version. Nothing was written. */
+export class ConcurrencyError extends AriadneError {
+  constructor(
+    readonly streamId: string,
+    readonly expectedVersion: number,
+    readonly actualVersion: number,
+  ) {
+    super(
+      "CONCURRENCY",
+      412,
+      `stream ${streamId} is at version ${actualVersion}, expected ${expectedVersion}; reload the stream and decide again`,
+    );
+  }
+}
+
+export class NotFoundError extends AriadneError {
+  constructor(message: string) {
+    super("NOT_FOUND", 404, message);
+  }
+}
+
+/** Configuration or environment that cannot work (unreachable database, bad URL, missing key). */
+export class ConfigError extends AriadneError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("CONFIG", 500, message, options);
+  }
+}
+
+export const isAriadneError = (e: unknown): e is AriadneError => e instanceof AriadneError;
+export const isConcurrencyError = (e: unknown): e is ConcurrencyError => e instanceof ConcurrencyError;
+export const isValidationError = (e: unknown): e is ValidationError => e instanceof ValidationError;
+
+export function formatIssues(issues: IssueDetail[]): string {
+  return issues.map((i) => `${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`).join("; ");
+}
+
+/** Converts zod issues (which carry PropertyKey paths) into our plain detail shape, under a prefix. */
+export function fromZodIssues(
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+  prefix: (string | number)[] = [],
+): IssueDetail[] {
+  return issues.map((i) => ({
+    path: [...prefix, ...i.path.map((p) => (typeof p === "number" ? p : String(p)))],
+    message: i.message,
+  }));
+}

@@ -1,0 +1,117 @@
+import { Kysely, PostgresDialect } from "kysely";
+import { PGliteDialect } from "kysely-pglite-dialect";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { mkdir } from "node:fs/promises";
+import { ConfigError } from "../core/errors.ts";
+import type { Schema } from "./schema.ts";
+
+export type Engine = "postgres" | "pglite";
+
+export interface Database {
+  readonly db: Kysely<Schema>;
+  readonly engine: Engine;
+  /** Human-readable location, with no password: "postgres://host:port/db" or "pglite:.ariadne/data". */
+  readonly location: string;
+  /** Calls back on every NOTIFY on the channel; resolves to an unsubscribe. */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** A postgres:// URL. When absent, the embedded PGlite engine is used. */
+  url?: string;
+  /** PGlite data directory, or "memory://" for a throwaway store. Default `.ariadne/data`. */
+  dataDir?: string;
+  /** Pool size for PostgreSQL. */
+  poolSize?: number;
+}
+
+export const DEFAULT_DATA_DIR = ".ariadne/data";
+
+/** Opens PostgreSQL when a URL is given (DATABASE_URL), otherwise embedded PGlite. */
+export async function openDatabase(options: OpenOptions = {}): Promise<Database> {
+  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir ?? DEFAULT_DATA_DIR);
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const where = describeUrl(url);
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 10_000 });
+  // An idle client's socket error must not crash the process; the next query reports it.
+  pool.on("error", () => {});
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (cause) {
+    await pool.end().catch(() => {});
+    throw new ConfigError(`cannot reach PostgreSQL at ${where}: ${describeCause(cause)}`, { cause });
+  }
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    engine: "postgres",
+    location: `postgres://${where}`,
+    async listen(channel, onNotify) {
+      const client = new pg.Client({ connectionString: url });
+      client.on("error", () => {});
+      await client.connect();
+      client.on("notification", (msg) => {
+        if (msg.channel === channel) onNotify(msg.payload ?? "");
+      });
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      return async () => {
+        await client.end().catch(() => {});
+      };
+    },
+    close: () => db.destroy(),
+  };
+}
+
+async function openPglite(dataDir: string): Promise<Database> {
+  let pglite: PGlite;
+  try {
+    if (dataDir !== "memory://") await mkdir(dataDir, { recursive: true });
+    pglite = dataDir === "memory://" ? new PGlite() : new PGlite(dataDir);
+    await pglite.waitReady;
+  } catch (cause) {
+    throw new ConfigError(`cannot open the embedded store at ${dataDir}: ${describeCause(cause)}`, { cause });
+  }
+  const db = new Kysely<Schema>({ dialect: new PGliteDialect(pglite) });
+  return {
+    db,
+    engine: "pglite",
+    location: `pglite:${dataDir}`,
+    async listen(channel, onNotify) {
+      // PGlite runs in this process, so its NOTIFY is an in-process callback.
+      const unsubscribe = await pglite.listen(channel, onNotify);
+      return async () => unsubscribe();
+    },
+    close: () => db.destroy(),
+  };
+}
+
+function describeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname || "localhost"}:${u.port || "5432"}${u.pathname || ""}`;
+  } catch {
+    throw new ConfigError(`DATABASE_URL is not a valid URL (expected postgres://user@host:port/db)`);
+  }
+}
+
+function describeCause(cause: unknown): string {
+  const e = cause as { code?: string; message?: string; errors?: unknown[] };
+  // Node reports a failed dual-stack connect as an AggregateError without a message.
+  if (!e?.message && Array.isArray(e?.errors) && e.errors.length) return describeCause(e.errors[0]);
+  const known: Record<string, string> = {
+    ECONNREFUSED: "connection refused (is the server running and listening there?)",
+    ENOTFOUND: "host not found",
+    ETIMEDOUT: "connection timed out",
+    EHOSTUNREACH: "host unreachable",
+    "3D000": "database does not exist",
+    "28P01": "password authentication failed",
+    "28000": "authentication refused",
+  };
+  const text = e?.code && known[e.code] ? known[e.code] : e?.message ?? String(cause);
+  return e?.code ? `${text} (${e.code})` : text;
+}

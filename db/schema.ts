@@ -1,0 +1,38 @@
+import type { ColumnType, Generated } from "kysely";
+
+/** Kysely's view of Ariadne's tables. bigint columns are read as text and converted where used. */
+export interface EventsTable {
+  global_position: Generated<string>;
+  event_id: string;
+  stream_id: string;
+  stream_version: number;
+  run_id: string;
+  executor_id: string;
+  type: string;
+  schema_version: number;
+  data: ColumnType<unknown, string, never>;
+  metadata: ColumnType<unknown, string, never>;
+  recorded_at: ColumnType<Date, string, never>;
+  prev_hash: string;
+  hash: string;
+  tx_id: Generated<string>;
+}
+
+export interface StreamsTable {
+  stream_id: string;
+  version: number;
+  last_hash: string;
+}
+
+export interface CheckpointsTable {
+  subscription_id: string;
+  tx_id: string;
+  position: string;
+  updated_at: ColumnType<Date, string | undefined, string>;
+}
+
+export interface Schema {
+  ariadne_events: EventsTable;
+  ariadne_streams: StreamsTable;
+  ariadne_checkpoints: CheckpointsTable;
+}

@@ -1,0 +1,197 @@
+import { z } from "zod";
+
+/**
+ * The catalogue of everything that can happen in an Ariadne run. Each event
+ * type has versioned payload schemas; `current` is what new events are written
+ * with, older versions stay parseable and are upcast on read.
+ */
+
+const Id = z.string().min(1).max(200);
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, "expected a lowercase hex sha256");
+const Role = z.enum(["main", "child"]);
+const Effect = z.enum(["read_only", "idempotent", "effectful"]);
+
+export const ProfileBinding = z.object({ id: Id, version: z.string().min(1), sha256: Sha256 });
+export type ProfileBinding = z.infer<typeof ProfileBinding>;
+
+export const TaskSpec = z.object({
+  question: z.string().min(1),
+  context: z.string(),
+  doneWhen: z.string(),
+});
+export type TaskSpec = z.infer<typeof TaskSpec>;
+
+const TextBlock = z.object({ type: z.literal("text"), text: z.string() });
+const ToolUseBlock = z.object({ type: z.literal("tool_use"), id: Id, name: z.string().min(1), input: z.unknown() });
+export const AssistantBlock = z.discriminatedUnion("type", [TextBlock, ToolUseBlock]);
+
+const Usage = z.object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() });
+const Amount = z.object({
+  tokens: z.number().int().nonnegative().optional(),
+  toolCalls: z.number().int().nonnegative().optional(),
+  turns: z.number().int().nonnegative().optional(),
+});
+
+const Limits = z.object({
+  maxTurns: z.number().int().positive(),
+  maxToolCalls: z.number().int().positive(),
+  maxHandoffRepairs: z.number().int().nonnegative(),
+});
+
+/** Payload schemas, by event type then schema version. */
+export const payloadSchemas = {
+  executor_admitted: {
+    1: z.object({
+      role: Role,
+      parentExecutorId: Id.nullable(),
+      /** The parent's delegate call that created this executor. */
+      parentToolUseId: Id.nullable(),
+      depth: z.number().int().nonnegative(),
+      task: TaskSpec,
+      /** Frozen method binding: redispatch and recovery must reuse exactly this. */
+      profile: ProfileBinding.nullable(),
+      grantedTools: z.array(z.string()),
+      refusedTools: z.array(z.object({ name: z.string(), reason: z.string() })),
+      model: z.string().min(1),
+      limits: Limits,
+    }),
+  },
+  turn: {
+    1: z.object({
+      /** This executor's own turn number (1-based); never a run-global counter. */
+      turn: z.number().int().positive(),
+      request: z.object({
+        model: z.string(),
+        messageCount: z.number().int().nonnegative(),
+        toolNames: z.array(z.string()),
+        /** sha256 of the canonical request, so a rebuilt transcript can be proven identical. */
+        digest: Sha256,
+      }),
+      response: z.object({ content: z.array(AssistantBlock), stopReason: z.string() }),
+      usage: Usage,
+      model: z.string(),
+      provider: z.string(),
+      scripted: z.boolean(),
+      latencyMs: z.number().nonnegative(),
+    }),
+  },
+  turn_failed: {
+    1: z.object({
+      turn: z.number().int().positive(),
+      attempt: z.number().int().positive(),
+      kind: z.string(),
+      message: z.string(),
+      retryable: z.boolean(),
+    }),
+  },
+  tool_called: {
+    1: z.object({
+      turn: z.number().int().positive(),
+      toolUseId: Id,
+      tool: z.string().min(1),
+      input: z.unknown(),
+      effect: Effect,
+      /** Set for `delegate`: the child this call admits, chosen before the effect. */
+      childExecutorId: Id.optional(),
+    }),
+  },
+  tool_completed: {
+    1: z.object({
+      toolUseId: Id,
+      tool: z.string(),
+      output: z.string(),
+      artifacts: z.array(z.object({ id: Id, path: z.string(), sha256: Sha256 })).default([]),
+    }),
+  },
+  tool_failed: {
+    1: z.object({
+      toolUseId: Id,
+      tool: z.string(),
+      reason: z.enum(["not_granted", "invalid_input", "error", "governance", "invalid_handoff", "cancelled"]),
+      message: z.string(),
+    }),
+  },
+  effect_unknown: {
+    1: z.object({ toolUseId: Id, tool: z.string(), effect: Effect, note: z.string() }),
+  },
+  handoff_committed: {
+    1: z.object({
+      /** Validated against the handoff contract by the runtime before it is written. */
+      handoff: z.record(z.string(), z.unknown()),
+      repairs: z.number().int().nonnegative(),
+      /** True when the runtime built a partial handoff after repairs ran out. */
+      forced: z.boolean(),
+    }),
+  },
+  handoff_consumed: {
+    1: z.object({ childExecutorId: Id, toolUseId: Id, handoffEventId: Id }),
+  },
+  budget_reserved: {
+    1: z.object({ reservationId: Id, purpose: z.enum(["model", "tool"]), amount: Amount }),
+  },
+  budget_settled: {
+    1: z.object({ reservationId: Id, actual: Amount }),
+  },
+  reminder_raised: {
+    1: z.object({
+      reminderId: Id,
+      /** Identical facts share a key, so they are not raised twice. */
+      key: z.string().min(1),
+      text: z.string().min(1),
+      facts: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+    }),
+  },
+  reminder_delivered: {
+    1: z.object({ reminderId: Id, turn: z.number().int().positive() }),
+  },
+  review_requested: {
+    1: z.object({ reviewId: Id, mode: z.enum(["shadow", "advisory"]), reviewerExecutorId: Id, subject: z.string() }),
+  },
+  review_delivered: {
+    1: z.object({ reviewId: Id, delivered: z.boolean(), turn: z.number().int().positive().nullable() }),
+  },
+  cancelled: {
+    1: z.object({ reason: z.string().min(1), by: z.enum(["parent", "operator", "run_settled", "governance"]) }),
+  },
+  settled: {
+    1: z.object({
+      outcome: z.enum(["answered", "handed_off"]),
+      /** Main's structured answer; absent for a Child, whose result is its handoff. */
+      answer: z.record(z.string(), z.unknown()).optional(),
+    }),
+  },
+  failed: {
+    1: z.object({ reason: z.string().min(1), kind: z.string() }),
+  },
+  recovered: {
+    1: z.object({
+      fromVersion: z.number().int().nonnegative(),
+      unknownEffects: z.array(Id),
+    }),
+  },
+} as const;
+
+export type EventType = keyof typeof payloadSchemas;
+export const eventTypes = Object.keys(payloadSchemas) as EventType[];
+
+type Versions<T extends EventType> = (typeof payloadSchemas)[T];
+type Latest<T extends EventType> = Versions<T>[keyof Versions<T> & number];
+
+/** The data of an event type at its current schema version. */
+export type EventData<T extends EventType> = z.output<Latest<T>>;
+export type EventDataInput<T extends EventType> = z.input<Latest<T>>;
+
+export function currentSchemaVersion(type: EventType): number {
+  return Math.max(...Object.keys(payloadSchemas[type]).map(Number));
+}
+
+export function payloadSchema(type: EventType, version: number): z.ZodType | undefined {
+  return (payloadSchemas[type] as Record<number, z.ZodType>)[version];
+}
+
+export const isEventType = (t: string): t is EventType => Object.hasOwn(payloadSchemas, t);
+
+/** Upcasts older payloads to the current version. Only v1 exists so far. */
+export function upcast(_type: EventType, _fromVersion: number, data: unknown): unknown {
+  return data;
+}

@@ -1,0 +1,62 @@
+import { sql } from "kysely";
+import type { Database } from "../db/openDatabase.ts";
+import { type EventRow, rowToEvent } from "./rowToEvent.ts";
+import type { RecordedEvent } from "./types.ts";
+
+/**
+ * Where a subscription stands in the log. Order is (transaction id, position):
+ * a transaction that commits late cannot slip in *behind* the checkpoint,
+ * because only events of transactions older than every open one are read.
+ */
+export interface Checkpoint {
+  /** Writing transaction id (xid8) as decimal text. */
+  txId: string;
+  position: number;
+}
+
+export const START: Checkpoint = { txId: "0", position: 0 };
+
+export interface Batch {
+  events: RecordedEvent[];
+  /** Checkpoint after each event, index-aligned with events. */
+  checkpoints: Checkpoint[];
+}
+
+/**
+ * Reads committed events after the checkpoint whose transactions are older than
+ * the oldest transaction still in flight (pg_snapshot_xmin). Anything later may
+ * still be joined by a slower transaction with a lower position, so it waits.
+ */
+export async function readFromCheckpoint(database: Database, after: Checkpoint, limit = 500): Promise<Batch> {
+  const result = await sql<EventRow & { tx: string }>`
+    SELECT global_position, event_id, stream_id, stream_version, type, schema_version, data, metadata,
+           recorded_at, prev_hash, hash, tx_id::text AS tx
+    FROM ariadne_events
+    WHERE (tx_id, global_position) > (${after.txId}::xid8, ${after.position})
+      AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
+    ORDER BY tx_id, global_position
+    LIMIT ${limit}`.execute(database.db);
+  return {
+    events: result.rows.map(rowToEvent),
+    checkpoints: result.rows.map((r) => ({ txId: r.tx, position: Number(r.global_position) })),
+  };
+}
+
+export async function loadCheckpoint(database: Database, subscriptionId: string): Promise<Checkpoint> {
+  const row = await database.db
+    .selectFrom("ariadne_checkpoints")
+    .select(["tx_id", "position"])
+    .where("subscription_id", "=", subscriptionId)
+    .executeTakeFirst();
+  return row ? { txId: row.tx_id, position: Number(row.position) } : START;
+}
+
+export async function storeCheckpoint(database: Database, subscriptionId: string, at: Checkpoint): Promise<void> {
+  await database.db
+    .insertInto("ariadne_checkpoints")
+    .values({ subscription_id: subscriptionId, tx_id: at.txId, position: String(at.position) })
+    .onConflict((oc) =>
+      oc.column("subscription_id").doUpdateSet({ tx_id: at.txId, position: String(at.position), updated_at: sql`now()` as never }),
+    )
+    .execute();
+}

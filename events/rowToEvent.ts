@@ -1,0 +1,65 @@
+import { AriadneError } from "../core/errors.ts";
+import { type EventType, currentSchemaVersion, isEventType, payloadSchema, upcast } from "./catalogue.ts";
+import type { RecordedEvent } from "./types.ts";
+
+export interface EventRow {
+  global_position: string | number;
+  event_id: string;
+  stream_id: string;
+  stream_version: number;
+  type: string;
+  schema_version: number;
+  data: unknown;
+  metadata: unknown;
+  recorded_at: Date | string;
+  prev_hash: string;
+  hash: string;
+}
+
+/** The columns every read selects. */
+export const eventColumns = [
+  "global_position",
+  "event_id",
+  "stream_id",
+  "stream_version",
+  "type",
+  "schema_version",
+  "data",
+  "metadata",
+  "recorded_at",
+  "prev_hash",
+  "hash",
+] as const;
+
+/**
+ * Parses a stored row back into a typed event: the payload is checked against
+ * the schema of the version it was written with, then upcast. A row that no
+ * longer parses is a corrupted log, reported with its position.
+ */
+export function rowToEvent(row: EventRow): RecordedEvent {
+  if (!isEventType(row.type)) throw corrupt(row, `unknown event type ${row.type}`);
+  const schema = payloadSchema(row.type as EventType, row.schema_version);
+  if (!schema) throw corrupt(row, `no schema for ${row.type} v${row.schema_version}`);
+  const parsed = schema.safeParse(row.data);
+  if (!parsed.success) throw corrupt(row, parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+  const current = currentSchemaVersion(row.type as EventType);
+  const data = row.schema_version === current ? row.data : upcast(row.type as EventType, row.schema_version, row.data);
+  return {
+    type: row.type,
+    // The stored JSON, not zod's output: the hash covers exactly what was written.
+    data,
+    schemaVersion: row.schema_version,
+    eventId: row.event_id,
+    streamId: row.stream_id,
+    streamVersion: row.stream_version,
+    globalPosition: Number(row.global_position),
+    recordedAt: row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at),
+    metadata: row.metadata,
+    prevHash: row.prev_hash,
+    hash: row.hash,
+  } as RecordedEvent;
+}
+
+function corrupt(row: EventRow, why: string) {
+  return new AriadneError("CORRUPT_EVENT", 500, `event at position ${row.global_position} (${row.stream_id} v${row.stream_version}) cannot be read: ${why}`);
+}

@@ -1,0 +1,74 @@
+/**
+ * The one model interface every executor talks to. Shapes follow the Anthropic
+ * Messages API closely (content blocks, tool_use / tool_result) so the log stores
+ * exactly what crossed the wire, but nothing here depends on the SDK.
+ */
+
+export interface TextBlock {
+  type: "text";
+  text: string;
+}
+
+export interface ToolUseBlock {
+  type: "tool_use";
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+export interface ToolResultBlock {
+  type: "tool_result";
+  tool_use_id: string;
+  content: string;
+  is_error?: boolean;
+}
+
+export type AssistantBlock = TextBlock | ToolUseBlock;
+export type UserBlock = TextBlock | ToolResultBlock;
+
+export type Message =
+  | { role: "user"; content: string | UserBlock[] }
+  | { role: "assistant"; content: AssistantBlock[] };
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the tool input (from the tool's zod schema). */
+  input_schema: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  model: string;
+  system: string;
+  messages: Message[];
+  tools: ToolSpec[];
+  maxTokens: number;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "stop_sequence" | "refusal" | "pause_turn";
+
+export interface ModelResponse {
+  content: AssistantBlock[];
+  stopReason: StopReason;
+  usage: Usage;
+  /** The model that actually answered, as reported by the provider. */
+  model: string;
+  /** True when the response came from a ScriptedModel, never from a real model. */
+  scripted: boolean;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface Model {
+  /** Provider label used in logs and events, e.g. "anthropic" or "scripted". */
+  readonly provider: string;
+  readonly scripted: boolean;
+  complete(request: ModelRequest, options?: CallOptions): Promise<ModelResponse>;
+}
