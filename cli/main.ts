@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { isAriadneError } from "../core/errors.ts";
 import { openStore } from "../db/index.ts";
-import { runDemo } from "./demo.ts";
+import { runResearch } from "./runResearch.ts";
 
 const USAGE = `usage: ariadne <command> [options]
 
@@ -50,7 +50,7 @@ export async function main(argv: string[], out: (line: string) => void = console
         return 0;
       }
       case "run":
-        return await runDemo({ ...storeOptions, question: rest.join(" ") || undefined, json: parsed.values.json, out });
+        return await runResearch({ ...storeOptions, question: rest.join(" ") || undefined, json: parsed.values.json, out });
       default:
         console.error(`ariadne: unknown command "${command}"\n\n${USAGE}`);
         return 2;

@@ -107,7 +107,7 @@ export const payloadSchemas = {
     1: z.object({
       toolUseId: Id,
       tool: z.string(),
-      reason: z.enum(["not_granted", "invalid_input", "error", "governance", "invalid_handoff", "cancelled"]),
+      reason: z.enum(["not_granted", "invalid_input", "error", "governance", "rejected_result", "cancelled"]),
       message: z.string(),
     }),
   },
@@ -124,7 +124,13 @@ export const payloadSchemas = {
     }),
   },
   handoff_consumed: {
-    1: z.object({ childExecutorId: Id, toolUseId: Id, handoffEventId: Id }),
+    1: z.object({
+      childExecutorId: Id,
+      toolUseId: Id,
+      handoffEventId: Id,
+      /** The handoff exactly as the parent received it, so the parent's stream alone rebuilds its context. */
+      handoff: z.record(z.string(), z.unknown()),
+    }),
   },
   budget_reserved: {
     1: z.object({ reservationId: Id, purpose: z.enum(["model", "tool"]), amount: Amount }),

@@ -16,6 +16,12 @@ export interface Checkpoint {
 
 export const START: Checkpoint = { txId: "0", position: 0 };
 
+/** Orders checkpoints as the log is read: by transaction id, then position. */
+export function compareCheckpoints(a: Checkpoint, b: Checkpoint): number {
+  const tx = BigInt(a.txId) - BigInt(b.txId);
+  return tx !== 0n ? (tx < 0n ? -1 : 1) : a.position - b.position;
+}
+
 export interface Batch {
   events: RecordedEvent[];
   /** Checkpoint after each event, index-aligned with events. */
@@ -40,6 +46,16 @@ export async function readFromCheckpoint(database: Database, after: Checkpoint, 
     events: result.rows.map(rowToEvent),
     checkpoints: result.rows.map((r) => ({ txId: r.tx, position: Number(r.global_position) })),
   };
+}
+
+/** The checkpoint of the last event committed so far (in read order), or undefined for an empty log. */
+export async function lastCommitted(database: Database): Promise<Checkpoint | undefined> {
+  const result = await sql<{ tx: string; global_position: string | number }>`
+    SELECT tx_id::text AS tx, global_position FROM ariadne_events
+    ORDER BY tx_id DESC, global_position DESC
+    LIMIT 1`.execute(database.db);
+  const row = result.rows[0];
+  return row && { txId: row.tx, position: Number(row.global_position) };
 }
 
 export async function loadCheckpoint(database: Database, subscriptionId: string): Promise<Checkpoint> {

@@ -1,5 +1,6 @@
+import { AriadneError } from "../core/errors.ts";
 import type { Database } from "../db/openDatabase.ts";
-import { type Checkpoint, loadCheckpoint, readFromCheckpoint, storeCheckpoint } from "./readFromCheckpoint.ts";
+import { type Checkpoint, compareCheckpoints, lastCommitted, loadCheckpoint, readFromCheckpoint, storeCheckpoint } from "./readFromCheckpoint.ts";
 import type { RecordedEvent } from "./types.ts";
 
 export const EVENTS_CHANNEL = "ariadne_events";
@@ -11,35 +12,68 @@ export interface SubscribeOptions {
   batchSize?: number;
   /** Re-read at least this often, for events held back behind a slow transaction. */
   pollMs?: number;
+  /** Called once if reading, handling or storing the checkpoint fails; the subscription then stops. */
   onError?: (error: unknown) => void;
 }
 
 export interface Subscription {
-  /** Resolves once everything committed before this call has been handled. */
+  /**
+   * Resolves once every event committed before this call has been handled. An
+   * event waits behind any older transaction still open (anywhere in the
+   * cluster), so this waits for those too. Rejects if the subscription fails
+   * or is stopped first.
+   */
   caughtUp(): Promise<void>;
   /** Finishes the event in hand, stores the checkpoint and stops. */
   stop(): Promise<void>;
   readonly position: () => Checkpoint;
 }
 
+interface Waiter {
+  target: Checkpoint;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
 /**
  * Pushes every event to `handle`, once each, in log order, resuming from the
  * stored checkpoint. Wakes on NOTIFY (PostgreSQL) or the in-process notify
- * (PGlite), and polls as a fallback.
+ * (PGlite), and polls as a fallback. The checkpoint is stored after each batch,
+ * so a crash between handling and storing redelivers that batch.
  */
 export async function subscribe(database: Database, options: SubscribeOptions): Promise<Subscription> {
   const batchSize = options.batchSize ?? 200;
+  const pollMs = options.pollMs ?? 500;
   let checkpoint = await loadCheckpoint(database, options.subscriptionId);
   let stopped = false;
-  let wake: () => void = () => {};
-  let idleWaiters: (() => void)[] = [];
+  let failure: { error: unknown } | undefined;
+  let waiters: Waiter[] = [];
+  // A wake-up that arrives while a read is in flight must not be lost: the flag
+  // is cleared when a read starts and checked before going idle.
+  let woken = false;
+  let interruptIdle: (() => void) | undefined;
+  const wake = () => {
+    woken = true;
+    interruptIdle?.();
+  };
+  const settleWaiters = () => {
+    waiters = waiters.filter((w) => {
+      if (failure) w.reject(failure.error);
+      else if (compareCheckpoints(checkpoint, w.target) >= 0) w.resolve();
+      else if (stopped) w.reject(new AriadneError("SUBSCRIPTION_STOPPED", 409, `subscription ${options.subscriptionId} stopped before catching up`));
+      else return true;
+      return false;
+    });
+  };
 
-  const unlisten = await database.listen(EVENTS_CHANNEL, () => wake());
+  const unlisten = await database.listen(EVENTS_CHANNEL, wake);
   const loop = (async () => {
     while (!stopped) {
-      let batch;
+      woken = false;
+      let full: boolean;
       try {
-        batch = await readFromCheckpoint(database, checkpoint, batchSize);
+        const batch = await readFromCheckpoint(database, checkpoint, batchSize);
+        full = batch.events.length === batchSize;
         let handled = 0;
         try {
           for (const event of batch.events) {
@@ -49,45 +83,40 @@ export async function subscribe(database: Database, options: SubscribeOptions): 
           }
         } finally {
           if (handled > 0) {
+            await storeCheckpoint(database, options.subscriptionId, batch.checkpoints[handled - 1]);
             checkpoint = batch.checkpoints[handled - 1];
-            await storeCheckpoint(database, options.subscriptionId, checkpoint);
           }
         }
       } catch (error) {
-        options.onError?.(error);
+        failure = { error };
         stopped = true;
+        options.onError?.(error);
         break;
       }
-      if (batch.events.length === batchSize) continue;
-      const waiters = idleWaiters;
-      idleWaiters = [];
-      waiters.forEach((w) => w());
+      settleWaiters();
+      if (full || woken || stopped) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, options.pollMs ?? 500);
-        wake = () => {
+        const timer = setTimeout(done, pollMs);
+        function done() {
           clearTimeout(timer);
+          interruptIdle = undefined;
           resolve();
-        };
+        }
+        interruptIdle = done;
       });
     }
-    idleWaiters.forEach((w) => w());
+    settleWaiters();
   })();
 
   return {
-    caughtUp() {
-      // A read that starts after this call sees everything committed before it.
-      return new Promise<void>((resolve) => {
-        let firstIdle = true;
-        const waiter = () => {
-          if (firstIdle && !stopped) {
-            firstIdle = false;
-            idleWaiters.push(waiter);
-            wake();
-          } else resolve();
-        };
-        idleWaiters.push(waiter);
-        wake();
-      });
+    async caughtUp() {
+      if (failure) throw failure.error;
+      const target = await lastCommitted(database);
+      if (!target || compareCheckpoints(checkpoint, target) >= 0) return;
+      const reached = new Promise<void>((resolve, reject) => waiters.push({ target, resolve, reject }));
+      settleWaiters();
+      wake();
+      return reached;
     },
     async stop() {
       stopped = true;

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import { toolSpec } from "../tools/index.ts";
+
+export const ANSWER_TOOL = "answer";
+
+const Citation = z.object({
+  executor: z.string().min(1).describe("child_executor_id of the handoff the claim rests on."),
+  finding: z.number().int().nonnegative().describe("Index of the finding in that handoff's findings list."),
+});
+
+const Claim = z.object({
+  text: z.string().trim().min(1),
+  basis: z
+    .enum(["observed", "judgment", "not_collected"])
+    .describe("observed: backed by cited findings; judgment: depends on goals or assumptions; not_collected: evidence missing."),
+  citations: z.array(Citation).default([]),
+});
+
+/** Main's structured answer: sections of claims, each tied to its basis. */
+export const AnswerSchema = z.object({
+  summary: z.string().trim().min(1).max(2000),
+  sections: z.array(z.object({ heading: z.string().trim().min(1), claims: z.array(Claim).min(1) })).min(1),
+});
+export type Answer = z.output<typeof AnswerSchema>;
+
+export const answerToolSpec = toolSpec(
+  ANSWER_TOOL,
+  "Finish the run with your structured answer. Call once, after integrating the handoffs you need.",
+  AnswerSchema,
+);
+
+export type AnswerVerdict = { ok: true; answer: Answer } | { ok: false; feedback: string };
+
+/**
+ * Accepts an answer whose observed claims cite findings Main really received.
+ * The feedback says what to fix and keeps everything else as it was.
+ */
+export function validateAnswer(candidate: unknown, consumed: Record<string, { findings?: unknown[] }>): AnswerVerdict {
+  const parsed = AnswerSchema.safeParse(candidate);
+  if (!parsed.success) {
+    const where = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+    return { ok: false, feedback: `The answer does not match its schema (${where}). Fix those fields and call answer again.` };
+  }
+  const problems: string[] = [];
+  parsed.data.sections.forEach((section, s) =>
+    section.claims.forEach((claim, c) => {
+      const at = `sections.${s}.claims.${c}`;
+      if (claim.basis === "observed" && claim.citations.length === 0) {
+        problems.push(`${at} is observed but cites nothing: cite the handoff findings it rests on, or mark it judgment or not_collected`);
+      }
+      for (const cite of claim.citations) {
+        const handoff = consumed[cite.executor];
+        if (!handoff) problems.push(`${at} cites executor ${cite.executor}, whose handoff you have not received`);
+        else if (!handoff.findings || cite.finding >= handoff.findings.length) {
+          problems.push(`${at} cites finding ${cite.finding} of ${cite.executor}, which has ${handoff.findings?.length ?? 0} findings`);
+        }
+      }
+    }),
+  );
+  if (problems.length) {
+    const known = Object.entries(consumed).map(([id, h]) => `${id} (${h.findings?.length ?? 0} findings)`).join(", ") || "none";
+    return {
+      ok: false,
+      feedback: `Keep the answer as it is except for these citations: ${problems.join("; ")}. Handoffs received: ${known}.`,
+    };
+  }
+  return { ok: true, answer: parsed.data };
+}

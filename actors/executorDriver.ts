@@ -1,0 +1,346 @@
+import type { EventData, EventType, RecordedEvent } from "../events/index.ts";
+import { isModelCallError } from "../models/index.ts";
+import type { Model, ModelResponse } from "../models/types.ts";
+import { DELEGATE_TOOL, checkToolCall, parseToolInput } from "../tools/index.ts";
+import { HANDOFF_TOOL, type HandoffFacts, partialHandoff, validateHandoff } from "../handoff/index.ts";
+import { ANSWER_TOOL, validateAnswer } from "./answer.ts";
+import { buildRequest, requestDigest, type RequestContext } from "./buildRequest.ts";
+import { DelegateInput } from "./delegation.ts";
+import { type ExecutorFold, foldExecutor } from "./executorMachine.ts";
+import type { Call, ExecutorState, Outcome } from "./executorState.ts";
+import type { RuntimeServices } from "./runtimeServices.ts";
+
+type Draft = { [T in EventType]: { type: T; data: EventData<T>; causationId?: string } }[EventType];
+
+const MAX_FAILED_MODEL_CALLS = 3;
+
+/**
+ * Runs one executor: decides from its folded state, records intent, performs
+ * the effect, records the result. Nothing reaches the actor except through the
+ * log, and every append names the version the decision was made on.
+ */
+export class ExecutorDriver {
+  readonly fold: ExecutorFold;
+  private writes: Promise<unknown> = Promise.resolve();
+  private readonly abort = new AbortController();
+  private cancelRequest: { reason: string; by: EventData<"cancelled">["by"] } | null = null;
+  private finished: Promise<Outcome> | null = null;
+
+  constructor(
+    private readonly services: RuntimeServices,
+    private readonly ctx: RequestContext,
+    private readonly model: Model,
+    events: readonly RecordedEvent[],
+  ) {
+    this.fold = foldExecutor(events);
+  }
+
+  get state(): ExecutorState {
+    return this.fold.state;
+  }
+
+  /** Runs to a final state (once; later calls share the result). */
+  run(): Promise<Outcome> {
+    this.finished ??= this.loop();
+    return this.finished;
+  }
+
+  /** Stops the executor at its next step; in-flight model and tool calls are aborted. */
+  cancel(reason: string, by: EventData<"cancelled">["by"]): void {
+    if (this.fold.done || this.cancelRequest) return;
+    this.cancelRequest = { reason, by };
+    this.abort.abort(new Error(reason));
+  }
+
+  /** Appends through this executor's one write queue, then folds what was written. */
+  record(drafts: Draft[]): Promise<RecordedEvent[]> {
+    const next = this.writes.then(async () => {
+      const s = this.fold.state;
+      const { events } = await this.services.store.append(
+        s.streamId,
+        s.version,
+        drafts.map((d) => ({
+          type: d.type,
+          data: d.data,
+          metadata: { runId: s.runId, executorId: s.executorId, causationId: d.causationId ?? s.lastEventId },
+        })) as never,
+      );
+      for (const e of events) {
+        this.fold.apply(e);
+        this.services.emit(e);
+      }
+      return events;
+    });
+    this.writes = next.catch(() => {});
+    return next;
+  }
+
+  private async loop(): Promise<Outcome> {
+    try {
+      await this.reconcileInFlight();
+      while (!this.fold.done) {
+        if (this.cancelRequest) {
+          await this.record([{ type: "cancelled", data: this.cancelRequest }]);
+          break;
+        }
+        switch (this.fold.status) {
+          case "awaitingModel":
+            await this.takeTurn();
+            break;
+          case "runningTools":
+            await this.runOpenCalls();
+            break;
+          case "waitingForChildren":
+            await this.consumeNextHandoff();
+            break;
+          case "handingOff":
+            await this.record([{ type: "settled", data: { outcome: "handed_off" } }]);
+            break;
+          default:
+            throw new Error(`executor ${this.state.executorId} cannot proceed from ${this.fold.status}`);
+        }
+      }
+    } catch (error) {
+      if (!this.fold.done && !(error as { code?: string }).code?.startsWith("CONCURRENCY")) {
+        await this.record([{ type: "failed", data: { reason: (error as Error).message ?? String(error), kind: "runtime_error" } }]).catch(() => {});
+      }
+      if (!this.fold.done) throw error;
+    } finally {
+      await this.services.stopChildrenOf(this, "the parent executor finished");
+    }
+    return this.state.outcome!;
+  }
+
+  /**
+   * After a rebuild: a call whose intent was recorded but whose outcome never was
+   * is marked unknown and never re-run. A delegate call re-attaches to its Child.
+   */
+  private async reconcileInFlight(): Promise<void> {
+    const inFlight = this.state.calls.filter((c) => c.phase === "called" && c.name !== DELEGATE_TOOL);
+    if (inFlight.length === 0) return;
+    const fromVersion = this.state.version;
+    await this.record(
+      inFlight.map((c) => ({
+        type: "effect_unknown" as const,
+        data: {
+          toolUseId: c.toolUseId,
+          tool: c.name,
+          effect: this.services.effectOf(c.name),
+          note: `The outcome of ${c.name} (${c.toolUseId}) was never recorded: the process stopped while it ran. It was not run again; check its effect before relying on it.`,
+        },
+      })),
+    );
+    await this.record([{ type: "recovered", data: { fromVersion, unknownEffects: inFlight.map((c) => c.toolUseId) } }]);
+  }
+
+  private async takeTurn(): Promise<void> {
+    const s = this.state;
+    if (s.repairs > s.limits.maxHandoffRepairs) {
+      return this.finishEarly(`${s.role === "main" ? "answer" : "handoff"} not accepted after ${s.repairs} attempts`);
+    }
+    const refusal = this.services.governance.beforeModelCall(s);
+    if (refusal) return this.finishEarly(refusal);
+
+    const request = buildRequest(s, this.ctx);
+    const started = performance.now();
+    let response: ModelResponse;
+    try {
+      response = await this.model.complete(request, { signal: this.abort.signal });
+    } catch (error) {
+      if (this.cancelRequest) return;
+      const retryable = isModelCallError(error) ? error.retryable : false;
+      await this.record([
+        {
+          type: "turn_failed",
+          data: {
+            turn: s.turn + 1,
+            attempt: s.failedAttempts + 1,
+            kind: isModelCallError(error) ? error.kind : "error",
+            message: (error as Error).message ?? String(error),
+            retryable,
+          },
+        },
+      ]);
+      if (!retryable || this.state.failedAttempts >= MAX_FAILED_MODEL_CALLS) {
+        return this.finishEarly(`model call failed ${this.state.failedAttempts} time(s): ${(error as Error).message}`);
+      }
+      return;
+    }
+    await this.record([
+      {
+        type: "turn",
+        data: {
+          turn: s.turn + 1,
+          request: {
+            model: request.model,
+            messageCount: request.messages.length,
+            toolNames: request.tools.map((t) => t.name),
+            digest: requestDigest(request),
+          },
+          response: { content: response.content, stopReason: response.stopReason },
+          usage: response.usage,
+          model: response.model,
+          provider: this.model.provider,
+          scripted: response.scripted,
+          latencyMs: Math.round((performance.now() - started) * 1000) / 1000,
+        },
+      },
+    ]);
+  }
+
+  /** Runs the turn's requested calls in parallel; the terminal call goes last, alone. */
+  private async runOpenCalls(): Promise<void> {
+    const open = this.state.calls.filter((c) => c.phase !== "resolved");
+    const requested = open.filter((c) => c.phase === "requested");
+    const ordinary = requested.filter((c) => !this.isTerminal(c));
+    if (ordinary.length) {
+      await Promise.all(ordinary.map((c) => this.runCall(c)));
+      return;
+    }
+    const terminal = requested.find((c) => this.isTerminal(c));
+    if (terminal && open.length === 1) return this.finishWith(terminal);
+    // The terminal call waits for the children still working in this turn.
+    if (open.some((c) => c.name === DELEGATE_TOOL && c.phase === "called")) return this.consumeNextHandoff();
+    throw new Error(`executor ${this.state.executorId} has calls in flight it did not start: ${open.map((c) => c.toolUseId).join(", ")}`);
+  }
+
+  private isTerminal(c: Call): boolean {
+    return c.name === (this.state.role === "main" ? ANSWER_TOOL : HANDOFF_TOOL);
+  }
+
+  private async runCall(call: Call): Promise<void> {
+    const s = this.state;
+    const failed = (reason: EventData<"tool_failed">["reason"], message: string) =>
+      this.record([{ type: "tool_failed", data: { toolUseId: call.toolUseId, tool: call.name, reason, message } }]);
+
+    const check = checkToolCall(s.grantedTools, { type: "tool_use", id: call.toolUseId, name: call.name, input: call.input });
+    if (!check.ok) return void (await failed("not_granted", check.refusal.message));
+    if (call.name === DELEGATE_TOOL) return this.delegate(call);
+
+    const tool = this.services.tools.get(call.name)!;
+    const input = parseToolInput(tool, call.input);
+    if (!input.ok) return void (await failed("invalid_input", input.message));
+    const refusal = this.services.governance.beforeToolCall(s, call);
+    if (refusal) return void (await failed("governance", `${refusal}. Hand off what you have; note the rest as gaps.`));
+
+    const [intent] = await this.record([
+      { type: "tool_called", data: { turn: s.turn, toolUseId: call.toolUseId, tool: call.name, input: call.input, effect: tool.effect } },
+    ]);
+    let output: string;
+    try {
+      output = await tool.run(input.value, { runId: s.runId, executorId: s.executorId, signal: this.abort.signal });
+    } catch (error) {
+      const message = `${call.name} failed: ${(error as Error).message ?? String(error)}`;
+      if (this.cancelRequest && tool.effect !== "read_only") {
+        await this.record([{ type: "effect_unknown", data: { toolUseId: call.toolUseId, tool: call.name, effect: tool.effect, note: message } }]);
+      } else await failed(this.cancelRequest ? "cancelled" : "error", message);
+      return;
+    }
+    await this.record([
+      { type: "tool_completed", data: { toolUseId: call.toolUseId, tool: call.name, output, artifacts: [] }, causationId: intent.eventId },
+    ]);
+  }
+
+  private async delegate(call: Call): Promise<void> {
+    const s = this.state;
+    const parsed = DelegateInput.safeParse(call.input);
+    const problem = parsed.success ? await this.services.checkDelegation(parsed.data) : describeIssues(parsed.error.issues);
+    if (problem) {
+      await this.record([{ type: "tool_failed", data: { toolUseId: call.toolUseId, tool: call.name, reason: "invalid_input", message: problem } }]);
+      return;
+    }
+    const refusal = this.services.governance.beforeToolCall(s, call);
+    if (refusal) {
+      await this.record([{ type: "tool_failed", data: { toolUseId: call.toolUseId, tool: call.name, reason: "governance", message: refusal } }]);
+      return;
+    }
+    const childExecutorId = this.services.newId();
+    const [intent] = await this.record([
+      {
+        type: "tool_called",
+        data: { turn: s.turn, toolUseId: call.toolUseId, tool: call.name, input: call.input, effect: "idempotent", childExecutorId },
+      },
+    ]);
+    await this.services.admitChild(this, { childExecutorId, toolUseId: call.toolUseId, input: parsed.data!, causationId: intent.eventId });
+  }
+
+  /** Waits for the next of this turn's children to finish and records what came back. */
+  private async consumeNextHandoff(): Promise<void> {
+    const waiting = this.state.calls.filter((c) => c.name === DELEGATE_TOOL && c.phase === "called");
+    const { call, result } = await Promise.race(
+      waiting.map((call) => this.services.childResult(call.childExecutorId!).then((result) => ({ call, result }))),
+    );
+    if (this.cancelRequest) return;
+    const childExecutorId = call.childExecutorId!;
+    if (result.kind === "handoff") {
+      await this.record([
+        {
+          type: "handoff_consumed",
+          data: { childExecutorId, toolUseId: call.toolUseId, handoffEventId: result.eventId, handoff: result.handoff },
+          causationId: result.eventId,
+        },
+      ]);
+    } else {
+      const why = result.kind === "answer" ? "returned no handoff" : `${result.kind}: ${result.reason}`;
+      await this.record([
+        { type: "tool_failed", data: { toolUseId: call.toolUseId, tool: DELEGATE_TOOL, reason: "error", message: `Child ${childExecutorId} ${why}` } },
+      ]);
+    }
+  }
+
+  private async finishWith(call: Call): Promise<void> {
+    const s = this.state;
+    if (s.role === "child") {
+      const verdict = validateHandoff(call.input, handoffFacts(s));
+      if (verdict.ok) {
+        await this.record([
+          { type: "handoff_committed", data: { handoff: verdict.handoff, repairs: s.repairs, forced: false } },
+          { type: "settled", data: { outcome: "handed_off" } },
+        ]);
+      } else {
+        await this.record([{ type: "tool_failed", data: { toolUseId: call.toolUseId, tool: call.name, reason: "rejected_result", message: verdict.feedback } }]);
+      }
+      return;
+    }
+    const consumed = Object.fromEntries(
+      Object.entries(s.children).filter(([, c]) => c.handoff).map(([id, c]) => [id, c.handoff as { findings?: unknown[] }]),
+    );
+    const verdict = validateAnswer(call.input, consumed);
+    if (verdict.ok) await this.record([{ type: "settled", data: { outcome: "answered", answer: verdict.answer } }]);
+    else await this.record([{ type: "tool_failed", data: { toolUseId: call.toolUseId, tool: call.name, reason: "rejected_result", message: verdict.feedback } }]);
+  }
+
+  /**
+   * Limits or repairs ran out. A Child hands off what is valid as partial, low
+   * confidence; Main fails with the reason (its Children's handoffs stay in the log).
+   */
+  private async finishEarly(reason: string): Promise<void> {
+    const s = this.state;
+    if (s.role === "main") {
+      await this.record([{ type: "failed", data: { reason, kind: "limit" } }]);
+      return;
+    }
+    const lastAttempt = [...s.messages]
+      .reverse()
+      .flatMap((m) => (m.role === "assistant" ? m.content : []))
+      .find((b) => b.type === "tool_use" && b.name === HANDOFF_TOOL);
+    const verdict = lastAttempt?.type === "tool_use" ? validateHandoff(lastAttempt.input, handoffFacts(s)) : null;
+    const salvage = verdict ? (verdict.ok ? verdict.handoff : verdict.salvage) : null;
+    await this.record([
+      { type: "handoff_committed", data: { handoff: partialHandoff(salvage, reason), repairs: s.repairs, forced: true } },
+      { type: "settled", data: { outcome: "handed_off" } },
+    ]);
+  }
+}
+
+export function handoffFacts(s: ExecutorState): HandoffFacts {
+  return {
+    toolResultIds: new Set(Object.keys(s.toolResults)),
+    artifacts: new Map(Object.entries(s.artifacts)),
+    citationsSeen: new Set(s.citationsSeen),
+  };
+}
+
+function describeIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
+  return `Invalid input for delegate: ${issues.map((i) => `${i.path.map(String).join(".") || "(root)"}: ${i.message}`).join("; ")}. Correct these fields and delegate again.`;
+}

@@ -1,0 +1,136 @@
+import { assign, createActor, setup } from "xstate";
+import type { RecordedEvent } from "../events/index.ts";
+import { type ExecutorState, admittedState, evolve } from "./executorState.ts";
+import { DELEGATE_TOOL } from "../tools/index.ts";
+
+/**
+ * The one executor machine, for Main and every Child. Its only inputs are
+ * recorded events, so an actor's state is always a fold of its stream: effects
+ * happen outside (see executorDriver.ts), are recorded, and only then arrive here.
+ *
+ * admitted -> awaitingModel -> runningTools -> (waitingForChildren) -> awaitingModel ...
+ *          -> handingOff -> settled | cancelled | failed
+ */
+export const executorMachine = setup({
+  types: {
+    context: {} as { state: ExecutorState | null },
+    events: {} as RecordedEvent,
+  },
+  actions: {
+    admit: assign({ state: ({ event }) => admittedState(event as RecordedEvent<"executor_admitted">) }),
+    fold: assign({ state: ({ context, event }) => evolve(context.state!, event) }),
+    refuse: ({ context, event }) => {
+      throw new Error(`${event.type} (v${event.streamVersion}) cannot happen to ${context.state?.executorId ?? "an unadmitted executor"} in its current state`);
+    },
+  },
+  guards: {
+    onlyChildrenOpen: ({ context }) => {
+      const open = context.state!.calls.filter((c) => c.phase !== "resolved");
+      return open.length > 0 && open.every((c) => c.name === DELEGATE_TOOL && c.phase === "called");
+    },
+    callsOpen: ({ context }) => context.state!.calls.length > 0,
+  },
+}).createMachine({
+  id: "executor",
+  context: { state: null },
+  initial: "admitted",
+  on: {
+    // Facts that may arrive in any live state and do not move the conversation.
+    budget_reserved: { actions: "fold" },
+    budget_settled: { actions: "fold" },
+    reminder_raised: { actions: "fold" },
+    reminder_delivered: { actions: "fold" },
+    review_requested: { actions: "fold" },
+    review_delivered: { actions: "fold" },
+    recovered: { actions: "fold" },
+    cancelled: { target: ".cancelled", actions: "fold" },
+    failed: { target: ".failed", actions: "fold" },
+    "*": { actions: "refuse" },
+  },
+  states: {
+    admitted: {
+      on: {
+        executor_admitted: { target: "awaitingModel", actions: "admit" },
+        "*": { actions: "refuse" },
+      },
+    },
+    awaitingModel: {
+      on: {
+        turn: { target: "routing", actions: "fold" },
+        turn_failed: { actions: "fold" },
+        // Forced handoff after repairs or limits ran out, without another model call.
+        handoff_committed: { target: "handingOff", actions: "fold" },
+        settled: { target: "settled", actions: "fold" },
+      },
+    },
+    routing: {
+      always: [
+        { guard: "onlyChildrenOpen", target: "waitingForChildren" },
+        { guard: "callsOpen", target: "runningTools" },
+        { target: "awaitingModel" },
+      ],
+    },
+    runningTools: {
+      on: {
+        tool_called: { target: "routing", actions: "fold" },
+        tool_completed: { target: "routing", actions: "fold" },
+        tool_failed: { target: "routing", actions: "fold" },
+        effect_unknown: { target: "routing", actions: "fold" },
+        handoff_consumed: { target: "routing", actions: "fold" },
+        handoff_committed: { target: "handingOff", actions: "fold" },
+        settled: { target: "settled", actions: "fold" },
+      },
+    },
+    waitingForChildren: {
+      on: {
+        handoff_consumed: { target: "routing", actions: "fold" },
+        effect_unknown: { target: "routing", actions: "fold" },
+        tool_failed: { target: "routing", actions: "fold" },
+      },
+    },
+    handingOff: {
+      on: { settled: { target: "settled", actions: "fold" } },
+    },
+    settled: { type: "final" },
+    cancelled: { type: "final" },
+    failed: { type: "final" },
+  },
+});
+
+export type ExecutorStatus = "admitted" | "awaitingModel" | "runningTools" | "waitingForChildren" | "handingOff" | "settled" | "cancelled" | "failed";
+
+/** A running fold: feed it recorded events, read its status and state. */
+export interface ExecutorFold {
+  apply(event: RecordedEvent): void;
+  readonly status: ExecutorStatus;
+  readonly state: ExecutorState;
+  readonly done: boolean;
+}
+
+/** Starts an executor actor and replays the given events into it. A refused event throws. */
+export function foldExecutor(events: readonly RecordedEvent[] = []): ExecutorFold {
+  const actor = createActor(executorMachine);
+  // A refused event puts the actor in error status; we rethrow it from apply(), so no global report.
+  actor.subscribe({ error: () => {} });
+  actor.start();
+  const fold: ExecutorFold = {
+    apply(event) {
+      actor.send(event);
+      const snap = actor.getSnapshot();
+      if (snap.status === "error") throw snap.error;
+    },
+    get status() {
+      return actor.getSnapshot().value as ExecutorStatus;
+    },
+    get state() {
+      const s = actor.getSnapshot().context.state;
+      if (!s) throw new Error("executor not admitted yet");
+      return s;
+    },
+    get done() {
+      return actor.getSnapshot().status === "done";
+    },
+  };
+  for (const e of events) fold.apply(e);
+  return fold;
+}

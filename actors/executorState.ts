@@ -1,0 +1,198 @@
+import type { EventData, ProfileBinding, RecordedEvent, TaskSpec } from "../events/index.ts";
+import type { AssistantBlock, Message, ToolResultBlock, ToolUseBlock } from "../models/types.ts";
+import { renderConsumedHandoff, renderTask, nudgeToFinish } from "./prompts.ts";
+
+/** One tool use of the current turn, followed from request to result. */
+export interface Call {
+  toolUseId: string;
+  name: string;
+  input: unknown;
+  /** requested: the model asked; called: intent recorded, effect under way; resolved: result known. */
+  phase: "requested" | "called" | "resolved";
+  childExecutorId?: string;
+  result?: ToolResultBlock;
+}
+
+export type Outcome =
+  | { kind: "handoff"; handoff: Record<string, unknown>; forced: boolean; eventId: string }
+  | { kind: "answer"; answer: Record<string, unknown> }
+  | { kind: "cancelled"; reason: string }
+  | { kind: "failed"; reason: string };
+
+/**
+ * Everything an executor knows, as a fold of its own stream and nothing else.
+ * Rebuilding after a crash is replaying the stream through `evolve`.
+ */
+export interface ExecutorState {
+  executorId: string;
+  runId: string;
+  streamId: string;
+  /** Stream version of the last folded event: the expected version of the next append. */
+  version: number;
+  lastEventId: string | null;
+  role: "main" | "child";
+  parentExecutorId: string | null;
+  parentToolUseId: string | null;
+  depth: number;
+  task: TaskSpec;
+  profile: ProfileBinding | null;
+  grantedTools: string[];
+  model: string;
+  limits: EventData<"executor_admitted">["limits"];
+  /** Completed model turns of this executor (its own coordinate, never a run-global count). */
+  turn: number;
+  /** Failed model calls since the last completed turn. */
+  failedAttempts: number;
+  messages: Message[];
+  /** The current turn's tool uses, in the order the model gave them. */
+  calls: Call[];
+  toolCalls: number;
+  /** Attempts spent repairing a rejected handoff or answer (including finishing without one). */
+  repairs: number;
+  /** Successful tool results by tool_use id: what a handoff may cite. */
+  toolResults: Record<string, { tool: string; eventId: string }>;
+  citationsSeen: string[];
+  artifacts: Record<string, { path: string; sha256: string }>;
+  /** Children admitted by this executor's delegate calls, by executor id. */
+  children: Record<string, { toolUseId: string; consumed: boolean; handoff?: Record<string, unknown> }>;
+  unknownEffects: string[];
+  outcome: Outcome | null;
+}
+
+export const streamIdOf = (executorId: string) => `executor-${executorId}`;
+
+const CITATION = /\[\[[^\]\s]+\]\]/g;
+
+export function admittedState(event: RecordedEvent<"executor_admitted">): ExecutorState {
+  const d = event.data;
+  return {
+    executorId: event.metadata.executorId,
+    runId: event.metadata.runId,
+    streamId: event.streamId,
+    version: event.streamVersion,
+    lastEventId: event.eventId,
+    role: d.role,
+    parentExecutorId: d.parentExecutorId,
+    parentToolUseId: d.parentToolUseId,
+    depth: d.depth,
+    task: d.task,
+    profile: d.profile,
+    grantedTools: d.grantedTools,
+    model: d.model,
+    limits: d.limits,
+    turn: 0,
+    failedAttempts: 0,
+    messages: [{ role: "user", content: renderTask(d.role, d.task) }],
+    calls: [],
+    toolCalls: 0,
+    repairs: 0,
+    toolResults: {},
+    citationsSeen: [],
+    artifacts: {},
+    children: {},
+    unknownEffects: [],
+    outcome: null,
+  };
+}
+
+/** Folds one event into the state. Pure: the same stream always yields the same state. */
+export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorState {
+  if (event.streamVersion !== state.version + 1) {
+    throw new Error(`event ${event.eventId} has version ${event.streamVersion}, expected ${state.version + 1}`);
+  }
+  const s: ExecutorState = { ...state, version: event.streamVersion, lastEventId: event.eventId };
+  switch (event.type) {
+    case "turn": {
+      const d = event.data;
+      if (d.turn !== state.turn + 1) throw new Error(`turn ${d.turn} folded after turn ${state.turn} of ${state.executorId}`);
+      const content = d.response.content as AssistantBlock[];
+      const uses = content.filter((b): b is ToolUseBlock => b.type === "tool_use");
+      s.turn = d.turn;
+      s.failedAttempts = 0;
+      s.messages = [...state.messages, { role: "assistant", content }];
+      s.calls = uses.map((u) => ({ toolUseId: u.id, name: u.name, input: u.input, phase: "requested" }));
+      if (uses.length === 0) {
+        // Finishing without the terminal tool is a repair attempt; the nudge is part of the fold.
+        s.repairs = state.repairs + 1;
+        s.messages.push({ role: "user", content: nudgeToFinish(state.role) });
+      }
+      return s;
+    }
+    case "turn_failed":
+      s.failedAttempts = state.failedAttempts + 1;
+      return s;
+    case "tool_called":
+      s.toolCalls = state.toolCalls + 1;
+      s.calls = updateCall(state, event.data.toolUseId, (c) => ({ ...c, phase: "called", childExecutorId: event.data.childExecutorId }));
+      if (event.data.childExecutorId) {
+        s.children = { ...state.children, [event.data.childExecutorId]: { toolUseId: event.data.toolUseId, consumed: false } };
+      }
+      return s;
+    case "tool_completed": {
+      const d = event.data;
+      s.toolResults = { ...state.toolResults, [d.toolUseId]: { tool: d.tool, eventId: event.eventId } };
+      s.citationsSeen = [...new Set([...state.citationsSeen, ...(d.output.match(CITATION) ?? [])])];
+      s.artifacts = { ...state.artifacts, ...Object.fromEntries(d.artifacts.map((a) => [a.id, { path: a.path, sha256: a.sha256 }])) };
+      return resolve(s, d.toolUseId, { type: "tool_result", tool_use_id: d.toolUseId, content: d.output });
+    }
+    case "tool_failed": {
+      const d = event.data;
+      if (d.reason === "rejected_result") s.repairs = state.repairs + 1;
+      return resolve(s, d.toolUseId, { type: "tool_result", tool_use_id: d.toolUseId, content: d.message, is_error: true });
+    }
+    case "effect_unknown": {
+      const d = event.data;
+      s.unknownEffects = [...state.unknownEffects, d.toolUseId];
+      return resolve(s, d.toolUseId, { type: "tool_result", tool_use_id: d.toolUseId, content: d.note, is_error: true });
+    }
+    case "handoff_consumed": {
+      const d = event.data;
+      s.children = { ...state.children, [d.childExecutorId]: { toolUseId: d.toolUseId, consumed: true, handoff: d.handoff } };
+      return resolve(s, d.toolUseId, {
+        type: "tool_result",
+        tool_use_id: d.toolUseId,
+        content: renderConsumedHandoff(d.childExecutorId, d.handoff),
+      });
+    }
+    case "handoff_committed":
+      s.outcome = { kind: "handoff", handoff: event.data.handoff, forced: event.data.forced, eventId: event.eventId };
+      return s;
+    case "settled":
+      if (event.data.answer) s.outcome = { kind: "answer", answer: event.data.answer };
+      return s;
+    case "cancelled":
+      s.outcome = { kind: "cancelled", reason: event.data.reason };
+      return s;
+    case "failed":
+      s.outcome = { kind: "failed", reason: event.data.reason };
+      return s;
+    case "executor_admitted":
+      throw new Error(`${state.executorId} was admitted twice`);
+    default:
+      // Governance, reminder, review and recovery facts do not change the conversation here.
+      return s;
+  }
+}
+
+function updateCall(state: ExecutorState, toolUseId: string, change: (c: Call) => Call): Call[] {
+  if (!state.calls.some((c) => c.toolUseId === toolUseId)) {
+    throw new Error(`${state.executorId} has no open tool use ${toolUseId}`);
+  }
+  return state.calls.map((c) => (c.toolUseId === toolUseId ? change(c) : c));
+}
+
+/** Records a result; when the turn's last call resolves, the results become the next user message. */
+function resolve(s: ExecutorState, toolUseId: string, result: ToolResultBlock): ExecutorState {
+  const calls = updateCall(s, toolUseId, (c) => ({ ...c, phase: "resolved", result }));
+  if (calls.every((c) => c.phase === "resolved")) {
+    return { ...s, calls: [], messages: [...s.messages, { role: "user", content: calls.map((c) => c.result!) }] };
+  }
+  return { ...s, calls };
+}
+
+/** Folds a whole stream, from its admitted event. */
+export function foldStream(events: readonly RecordedEvent[]): ExecutorState {
+  const [first, ...rest] = events;
+  if (!first || first.type !== "executor_admitted") throw new Error("an executor stream starts with executor_admitted");
+  return rest.reduce(evolve, admittedState(first));
+}

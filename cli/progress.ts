@@ -1,0 +1,51 @@
+import type { RecordedEvent } from "../events/index.ts";
+
+/**
+ * One line per step that matters while a run works, so a person watching knows
+ * which executor is doing what. Executors are named main, or child:<profile>#<n>.
+ */
+export function progressPrinter(out: (line: string) => void, startedAt = Date.now()) {
+  const names = new Map<string, string>();
+  let children = 0;
+  const name = (id: string) => names.get(id) ?? id.slice(0, 8);
+  const stamp = () => `[${((Date.now() - startedAt) / 1000).toFixed(2)}s]`.padEnd(9);
+
+  return (e: RecordedEvent) => {
+    const who = e.metadata.executorId;
+    const line = (text: string) => out(`${stamp()} ${name(who).padEnd(26)} ${text}`);
+    switch (e.type) {
+      case "executor_admitted":
+        names.set(who, e.data.role === "main" ? "main" : `child:${e.data.profile?.id ?? "general"}#${++children}`);
+        return line(
+          e.data.role === "main"
+            ? `admitted; tools: ${e.data.grantedTools.join(", ")}`
+            : `admitted (${e.data.profile?.id} v${e.data.profile?.version}); tools: ${e.data.grantedTools.join(", ")}; task: ${e.data.task.question}`,
+        );
+      case "turn": {
+        const uses = e.data.response.content.filter((b) => b.type === "tool_use").map((b) => (b as { name: string }).name);
+        const label = e.data.scripted ? "scripted" : e.data.model;
+        return line(`turn ${e.data.turn} (${label}, ${e.data.usage.inputTokens}+${e.data.usage.outputTokens} tokens)${uses.length ? ` -> ${uses.join(", ")}` : ""}`);
+      }
+      case "turn_failed":
+        return line(`turn ${e.data.turn} failed (${e.data.kind}): ${e.data.message}`);
+      case "tool_completed":
+        return line(`${e.data.tool} done (${e.data.output.length} chars)`);
+      case "tool_failed":
+        return line(`${e.data.tool} refused/failed (${e.data.reason}): ${e.data.message.slice(0, 160)}`);
+      case "effect_unknown":
+        return line(`${e.data.tool}: outcome unknown, not re-run`);
+      case "handoff_committed": {
+        const h = e.data.handoff as { findings?: unknown[]; executionState?: string; confidence?: string };
+        return line(`handoff: ${h.findings?.length ?? 0} findings, ${h.executionState}, confidence ${h.confidence}${e.data.forced ? " (forced partial)" : ""}`);
+      }
+      case "handoff_consumed":
+        return line(`received the handoff of ${name(e.data.childExecutorId)}`);
+      case "settled":
+        return e.data.outcome === "answered" ? line("answered") : undefined;
+      case "cancelled":
+        return line(`cancelled: ${e.data.reason}`);
+      case "failed":
+        return line(`failed: ${e.data.reason}`);
+    }
+  };
+}

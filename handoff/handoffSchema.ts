@@ -1,0 +1,63 @@
+import { z } from "zod";
+
+export const Confidence = z.enum(["high", "medium", "low"]);
+export type Confidence = z.infer<typeof Confidence>;
+
+export const ExecutionState = z.enum(["completed", "partial", "not_executed", "unknown_effects"]);
+export type ExecutionState = z.infer<typeof ExecutionState>;
+
+export const SUMMARY_MAX = 1200;
+
+// References are trimmed so a stray space does not turn a real id into an unknown one.
+const ref = z.string().trim().min(1);
+
+export const EvidenceSchema = z.object({
+  toolResults: z
+    .array(ref)
+    .describe('tool_use ids of your own successful tool calls that support the claim, e.g. "toolu_01A". Never citation markers.'),
+  citations: z
+    .array(ref)
+    .describe("Citation markers copied from your tool outputs, e.g. [[corpus:adiv-prospectus#p12]]. Never tool_use ids."),
+});
+
+export const FindingSchema = z.object({
+  claim: z.string().trim().min(1).describe("One claim you established, stated with its conditions."),
+  evidence: EvidenceSchema,
+  confidence: Confidence,
+});
+
+export const MeasurementBasisSchema = z.object({
+  sources: z.array(z.string()).describe("Documents or datasets relied on."),
+  dates: z.array(z.string()).describe("As-of, publication and effective dates that matter."),
+  units: z.array(z.string()).describe("Units and currencies of the figures."),
+  scope: z.string().describe("What the findings cover and what they do not (share class, period, holdings coverage)."),
+});
+
+export const ArtifactRefSchema = z.object({
+  id: z.string().min(1),
+  path: z.string().min(1),
+  sha256: z.string().min(1),
+});
+
+/**
+ * What a Child hands back: a compressed work product, not its transcript. The
+ * process is shortened; the evidence, basis and caveats that decide whether a
+ * finding can be used are not.
+ */
+export const HandoffSchema = z.object({
+  summary: z.string().max(SUMMARY_MAX).describe("Which question was addressed and what was learned; short."),
+  findings: z.array(FindingSchema),
+  measurementBasis: MeasurementBasisSchema,
+  artifacts: z
+    .array(ArtifactRefSchema)
+    .describe("Only artifacts a tool of yours really produced, with the id, path and sha256 it reported."),
+  gaps: z.array(z.string()).describe("What you could not establish, and why."),
+  executionState: ExecutionState.describe(
+    "completed; partial (some of the task done); not_executed (nothing usable done); unknown_effects (an effectful step may or may not have happened).",
+  ),
+  confidence: Confidence,
+  caveats: z.array(z.string()),
+});
+
+export type Handoff = z.output<typeof HandoffSchema>;
+export type Finding = z.output<typeof FindingSchema>;

@@ -1,0 +1,27 @@
+export { extractCitationMarkers, isCitationMarker } from "./citationMarkers.ts";
+export {
+  classifyArtifact,
+  classifyReference,
+  type ArtifactVerdict,
+  type RefField,
+  type RefVerdict,
+} from "./classifyReference.ts";
+export type { HandoffFacts } from "./handoffFacts.ts";
+export {
+  ArtifactRefSchema,
+  Confidence,
+  EvidenceSchema,
+  ExecutionState,
+  FindingSchema,
+  HandoffSchema,
+  MeasurementBasisSchema,
+  SUMMARY_MAX,
+  type Finding,
+  type Handoff,
+} from "./handoffSchema.ts";
+export { HANDOFF_TOOL, handoffInputSchema, handoffToolSpec } from "./handoffToolSpec.ts";
+export { partialHandoff } from "./partialHandoff.ts";
+export { repairFeedback } from "./repairFeedback.ts";
+export { reviewReferences, type HandoffIssue, type HandoffIssueKind, type KeptReference } from "./reviewReferences.ts";
+export { salvageHandoff } from "./salvageHandoff.ts";
+export { validateHandoff, type HandoffVerdict } from "./validateHandoff.ts";

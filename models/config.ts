@@ -1,0 +1,33 @@
+import { AnthropicModel } from "./anthropicModel.ts";
+
+export type ModelRole = "main" | "child" | "reviewer";
+export type Env = Record<string, string | undefined>;
+
+export const DEFAULT_MODELS: Readonly<Record<ModelRole, string>> = {
+  main: "claude-sonnet-4-5",
+  child: "claude-haiku-4-5",
+  reviewer: "claude-sonnet-4-5",
+};
+
+const ENV_NAMES: Record<ModelRole, string> = {
+  main: "ARIADNE_MODEL_MAIN",
+  child: "ARIADNE_MODEL_CHILD",
+  reviewer: "ARIADNE_MODEL_REVIEWER",
+};
+
+/** Model name per role: explicit override, then environment, then default. Empty values count as unset. */
+export function resolveModels(env: Env, overrides: Partial<Record<ModelRole, string>> = {}): Record<ModelRole, string> {
+  const pick = (role: ModelRole) => overrides[role] || env[ENV_NAMES[role]] || DEFAULT_MODELS[role];
+  return { main: pick("main"), child: pick("child"), reviewer: pick("reviewer") };
+}
+
+/** The real model when an API key is set; otherwise null, and the caller decides on a scripted fallback. */
+export function createModel(env: Env): AnthropicModel | null {
+  const apiKey = env.ANTHROPIC_API_KEY;
+  if (!apiKey) return null;
+  return new AnthropicModel({
+    apiKey,
+    baseURL: env.ANTHROPIC_BASE_URL || undefined,
+    defaultModel: resolveModels(env).main,
+  });
+}

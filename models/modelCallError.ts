@@ -1,0 +1,60 @@
+import { AriadneError } from "../core/errors.ts";
+
+/**
+ * Why a model call failed. The runtime branches on `kind` and `retryable`,
+ * never on provider error classes or message wording.
+ */
+export type ModelCallErrorKind =
+  | "overloaded"
+  | "rate_limited"
+  | "stream_cut"
+  | "incomplete_stream"
+  | "api_error"
+  | "aborted";
+
+export interface ModelCallErrorInit {
+  kind: ModelCallErrorKind;
+  retryable: boolean;
+  message: string;
+  /** HTTP status the provider answered with, when there was one. */
+  providerStatus?: number;
+  /** The provider's request id, to quote when reporting a problem upstream. */
+  requestId?: string;
+  /** How long the provider asked us to wait before trying again. */
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+/** HTTP status our own layer reports for each kind. */
+const STATUS: Record<ModelCallErrorKind, number> = {
+  overloaded: 503,
+  rate_limited: 429,
+  stream_cut: 502,
+  incomplete_stream: 502,
+  api_error: 502,
+  aborted: 499,
+};
+
+export class ModelCallError extends AriadneError {
+  readonly kind: ModelCallErrorKind;
+  readonly retryable: boolean;
+  readonly providerStatus?: number;
+  readonly requestId?: string;
+  readonly retryAfterMs?: number;
+  /** Attempts made, retries included; the retry loop sets it on the error it gives up with. */
+  attempts = 1;
+
+  constructor(init: ModelCallErrorInit) {
+    super("MODEL_CALL", STATUS[init.kind], init.message, { cause: init.cause });
+    this.kind = init.kind;
+    this.retryable = init.retryable;
+    this.providerStatus = init.providerStatus;
+    this.requestId = init.requestId;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+export const isModelCallError = (e: unknown): e is ModelCallError => e instanceof ModelCallError;
+
+export const abortedError = (cause?: unknown): ModelCallError =>
+  new ModelCallError({ kind: "aborted", retryable: false, message: "model call aborted by the caller", cause });

@@ -1,0 +1,21 @@
+export {
+  startAnthropicWireServer,
+  type AnthropicWireServer,
+  type RecordedRequest,
+  type WireHandler,
+  type WireRequestBody,
+  type WireServerOptions,
+} from "./anthropicWireServer.ts";
+export {
+  cutStream,
+  errorEvent,
+  httpError,
+  noMessageStop,
+  overloaded,
+  rateLimited,
+  reply,
+  stall,
+  times,
+  type WireBehaviour,
+} from "./wireBehaviours.ts";
+export type { SseEvent, WireBlock, WireReply } from "./wireEvents.ts";

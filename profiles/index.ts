@@ -1,0 +1,16 @@
+export {
+  assertBindingMatches,
+  DEFAULT_PROFILE_DIR,
+  listProfiles,
+  loadProfile,
+  profileBinding,
+  ProfileBindingSchema,
+  type Profile,
+} from "./loadProfile.ts";
+export { parseProfileFile, type ProfileHeader } from "./parseProfileFile.ts";
+export {
+  ProfileChangedError,
+  ProfileFormatError,
+  UnknownProfileError,
+  type ProfileBinding,
+} from "./profileErrors.ts";

@@ -1,0 +1,52 @@
+import type { z } from "zod";
+import type { ToolSpec } from "../models/types.ts";
+import { ToolDefinitionError } from "./toolErrors.ts";
+import { toolSpec } from "./toolSpec.ts";
+
+/**
+ * What running the tool can do to the world. Grants and recovery depend on it:
+ * only read_only tools are in a Child's default grant, and only read_only or
+ * idempotent calls may be replayed freely after a crash.
+ */
+export type ToolEffect = "read_only" | "idempotent" | "effectful";
+
+/** Deliberately minimal; the runtime will add to it as tools need more. */
+export interface ToolContext {
+  runId: string;
+  executorId: string;
+  signal: AbortSignal;
+}
+
+export interface ToolDefinition<S extends z.ZodType> {
+  name: string;
+  description: string;
+  input: S;
+  effect: ToolEffect;
+  /** Returns the tool_result content: plain text, or JSON text when structured. */
+  run(input: z.output<S>, ctx: ToolContext): Promise<string> | string;
+}
+
+export interface Tool<S extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  readonly input: S;
+  readonly effect: ToolEffect;
+  // Method syntax on purpose: a registry holds tools of many input types as Tool.
+  run(input: z.output<S>, ctx: ToolContext): Promise<string> | string;
+  /** What the model is shown, computed once so a bad schema fails at definition time. */
+  readonly spec: ToolSpec;
+}
+
+// The provider limit is 64 characters; lower snake case keeps names readable in logs.
+const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+
+export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S> {
+  if (!TOOL_NAME.test(def.name)) {
+    throw new ToolDefinitionError(`tool name "${def.name}" must be lower snake case, at most 64 characters`);
+  }
+  const spec = toolSpec(def.name, def.description, def.input);
+  if (spec.input_schema.type !== "object") {
+    throw new ToolDefinitionError(`tool "${def.name}" input must be an object schema; model tool inputs are JSON objects`);
+  }
+  return Object.freeze({ ...def, spec });
+}

@@ -1,0 +1,15 @@
+export { checkToolCall, type ToolCallCheck, type ToolCallRefusal } from "./checkToolCall.ts";
+export {
+  computeGrant,
+  DELEGATE_TOOL,
+  type Grant,
+  type GrantInput,
+  type GrantRefusal,
+  type GrantRefusalReason,
+} from "./computeGrant.ts";
+export { defineTool, type Tool, type ToolContext, type ToolDefinition, type ToolEffect } from "./defineTool.ts";
+export { parseToolInput, type ToolInputCheck } from "./parseToolInput.ts";
+export { ToolDefinitionError, ToolError } from "./toolErrors.ts";
+export { ToolRegistry } from "./toolRegistry.ts";
+export { inputJsonSchema, toolSpec } from "./toolSpec.ts";
+export * from "./demo/index.ts";
