@@ -8,6 +8,10 @@ export const DelegateInput = z.object({
   done_when: z.string().trim().min(1).describe("What a complete answer contains."),
   profile: z.string().trim().min(1).describe("Specialty profile id, e.g. web-explorer, document-reader, compute-analyst."),
   tools: z.array(z.string()).optional().describe("Tools the Child should get; default: what its profile asks for, read-only."),
+  wait: z
+    .boolean()
+    .optional()
+    .describe("true (default): wait for the handoff before your next turn. false: the Child works in the background and its handoff is delivered with a later request; you are not held up by it."),
 });
 export type DelegateInput = z.infer<typeof DelegateInput>;
 

@@ -7,7 +7,8 @@ import { ANSWER_TOOL, validateAnswer } from "./answer.ts";
 import { buildRequest, requestDigest, type RequestContext } from "./buildRequest.ts";
 import { DelegateInput } from "./delegation.ts";
 import { type ExecutorFold, foldExecutor } from "./executorMachine.ts";
-import type { Call, ExecutorState, Outcome } from "./executorState.ts";
+import { type Call, type ExecutorState, type Outcome, isBackgroundDelegation } from "./executorState.ts";
+import { nudgeToFinish } from "./prompts.ts";
 import type { RuntimeServices } from "./runtimeServices.ts";
 
 type Draft = { [T in EventType]: { type: T; data: EventData<T>; causationId?: string } }[EventType];
@@ -134,6 +135,8 @@ export class ExecutorDriver {
   }
 
   private async takeTurn(): Promise<void> {
+    await this.deliverBackgroundHandoffs();
+    if (this.cancelRequest) return;
     const s = this.state;
     if (s.repairs > s.limits.maxHandoffRepairs) {
       return this.finishEarly(`${s.role === "main" ? "answer" : "handoff"} not accepted after ${s.repairs} attempts`);
@@ -200,7 +203,7 @@ export class ExecutorDriver {
     const terminal = requested.find((c) => this.isTerminal(c));
     if (terminal && open.length === 1) return this.finishWith(terminal);
     // The terminal call waits for the children still working in this turn.
-    if (open.some((c) => c.name === DELEGATE_TOOL && c.phase === "called")) return this.consumeNextHandoff();
+    if (open.some((c) => c.name === DELEGATE_TOOL && c.phase === "called" && !isBackgroundDelegation(c))) return this.consumeNextHandoff();
     throw new Error(`executor ${this.state.executorId} has calls in flight it did not start: ${open.map((c) => c.toolUseId).join(", ")}`);
   }
 
@@ -262,11 +265,52 @@ export class ExecutorDriver {
       },
     ]);
     await this.services.admitChild(this, { childExecutorId, toolUseId: call.toolUseId, input: parsed.data!, causationId: intent.eventId });
+    if (parsed.data!.wait === false) {
+      const output = JSON.stringify({
+        child_executor_id: childExecutorId,
+        status: "working in the background",
+        note: "Its handoff will be delivered with a later request, once it has finished.",
+      });
+      await this.record([
+        { type: "tool_completed", data: { toolUseId: call.toolUseId, tool: call.name, output, artifacts: [] }, causationId: intent.eventId },
+      ]);
+    }
+  }
+
+  /**
+   * Delivers the handoffs of background Children that have finished. When the
+   * model has nothing left to do but wait (it ended its turn without a tool
+   * call), waits for the next one rather than spending a turn.
+   */
+  private async deliverBackgroundHandoffs(): Promise<void> {
+    const s = this.state;
+    const background = Object.entries(s.children).filter(([, c]) => !c.consumed && !s.calls.some((x) => x.toolUseId === c.toolUseId));
+    if (background.length === 0) return;
+    const finished = (await Promise.all(background.map(async ([id, c]) => ({ id, c, outcome: await this.services.childFinished(id) })))).filter(
+      (f) => f.outcome,
+    );
+    const lastTurnIdle = s.messages.at(-1)?.content === nudgeToFinish(s.role);
+    if (finished.length === 0 && lastTurnIdle) {
+      const { id, c, outcome } = await Promise.race(
+        background.map(([id, c]) => this.services.childResult(id).then((outcome) => ({ id, c, outcome }))),
+      );
+      finished.push({ id, c, outcome });
+    }
+    for (const { id, c, outcome } of finished) await this.recordConsumed(id, c.toolUseId, outcome!);
+  }
+
+  private recordConsumed(childExecutorId: string, toolUseId: string, outcome: Outcome) {
+    const handoff =
+      outcome.kind === "handoff" ? outcome.handoff : partialHandoff(null, `Child ${childExecutorId} ${outcome.kind}: ${"reason" in outcome ? outcome.reason : "no handoff"}`);
+    const handoffEventId = "eventId" in outcome ? outcome.eventId : this.state.lastEventId!;
+    return this.record([
+      { type: "handoff_consumed", data: { childExecutorId, toolUseId, handoffEventId, handoff }, causationId: handoffEventId },
+    ]);
   }
 
   /** Waits for the next of this turn's children to finish and records what came back. */
   private async consumeNextHandoff(): Promise<void> {
-    const waiting = this.state.calls.filter((c) => c.name === DELEGATE_TOOL && c.phase === "called");
+    const waiting = this.state.calls.filter((c) => c.name === DELEGATE_TOOL && c.phase === "called" && !isBackgroundDelegation(c));
     const { call, result } = await Promise.race(
       waiting.map((call) => this.services.childResult(call.childExecutorId!).then((result) => ({ call, result }))),
     );

@@ -1,6 +1,6 @@
 import { assign, createActor, setup } from "xstate";
 import type { RecordedEvent } from "../events/index.ts";
-import { type ExecutorState, admittedState, evolve } from "./executorState.ts";
+import { type ExecutorState, admittedState, evolve, isBackgroundDelegation } from "./executorState.ts";
 import { DELEGATE_TOOL } from "../tools/index.ts";
 
 /**
@@ -26,7 +26,7 @@ export const executorMachine = setup({
   guards: {
     onlyChildrenOpen: ({ context }) => {
       const open = context.state!.calls.filter((c) => c.phase !== "resolved");
-      return open.length > 0 && open.every((c) => c.name === DELEGATE_TOOL && c.phase === "called");
+      return open.length > 0 && open.every((c) => c.name === DELEGATE_TOOL && c.phase === "called" && !isBackgroundDelegation(c));
     },
     callsOpen: ({ context }) => context.state!.calls.length > 0,
   },
@@ -58,6 +58,8 @@ export const executorMachine = setup({
       on: {
         turn: { target: "routing", actions: "fold" },
         turn_failed: { actions: "fold" },
+        // A background Child's handoff, delivered with the next request.
+        handoff_consumed: { actions: "fold" },
         // Forced handoff after repairs or limits ran out, without another model call.
         handoff_committed: { target: "handingOff", actions: "fold" },
         settled: { target: "settled", actions: "fold" },

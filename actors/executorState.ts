@@ -1,6 +1,7 @@
 import type { EventData, ProfileBinding, RecordedEvent, TaskSpec } from "../events/index.ts";
-import type { AssistantBlock, Message, ToolResultBlock, ToolUseBlock } from "../models/types.ts";
-import { renderConsumedHandoff, renderTask, nudgeToFinish } from "./prompts.ts";
+import type { AssistantBlock, Message, ToolResultBlock, ToolUseBlock, UserBlock } from "../models/types.ts";
+import { extractCitationMarkers } from "../handoff/index.ts";
+import { nudgeToFinish, renderBackgroundHandoff, renderConsumedHandoff, renderTask } from "./prompts.ts";
 
 /** One tool use of the current turn, followed from request to result. */
 export interface Call {
@@ -16,8 +17,8 @@ export interface Call {
 export type Outcome =
   | { kind: "handoff"; handoff: Record<string, unknown>; forced: boolean; eventId: string }
   | { kind: "answer"; answer: Record<string, unknown> }
-  | { kind: "cancelled"; reason: string }
-  | { kind: "failed"; reason: string };
+  | { kind: "cancelled"; reason: string; eventId: string }
+  | { kind: "failed"; reason: string; eventId: string };
 
 /**
  * Everything an executor knows, as a fold of its own stream and nothing else.
@@ -53,15 +54,18 @@ export interface ExecutorState {
   toolResults: Record<string, { tool: string; eventId: string }>;
   citationsSeen: string[];
   artifacts: Record<string, { path: string; sha256: string }>;
-  /** Children admitted by this executor's delegate calls, by executor id. */
+  /** Children admitted by this executor's delegate calls, by executor id; consumed once their result reached this executor. */
   children: Record<string, { toolUseId: string; consumed: boolean; handoff?: Record<string, unknown> }>;
+  /** Deliveries (background handoffs) waiting for the next user message of the conversation. */
+  inbox: UserBlock[];
   unknownEffects: string[];
   outcome: Outcome | null;
 }
 
 export const streamIdOf = (executorId: string) => `executor-${executorId}`;
 
-const CITATION = /\[\[[^\]\s]+\]\]/g;
+/** A delegate call whose Child works in the background (its call is answered at once). */
+export const isBackgroundDelegation = (c: Call) => (c.input as { wait?: unknown } | null)?.wait === false;
 
 export function admittedState(event: RecordedEvent<"executor_admitted">): ExecutorState {
   const d = event.data;
@@ -90,6 +94,7 @@ export function admittedState(event: RecordedEvent<"executor_admitted">): Execut
     citationsSeen: [],
     artifacts: {},
     children: {},
+    inbox: [],
     unknownEffects: [],
     outcome: null,
   };
@@ -131,23 +136,29 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
     case "tool_completed": {
       const d = event.data;
       s.toolResults = { ...state.toolResults, [d.toolUseId]: { tool: d.tool, eventId: event.eventId } };
-      s.citationsSeen = [...new Set([...state.citationsSeen, ...(d.output.match(CITATION) ?? [])])];
+      s.citationsSeen = [...new Set([...state.citationsSeen, ...extractCitationMarkers(d.output)])];
       s.artifacts = { ...state.artifacts, ...Object.fromEntries(d.artifacts.map((a) => [a.id, { path: a.path, sha256: a.sha256 }])) };
       return resolve(s, d.toolUseId, { type: "tool_result", tool_use_id: d.toolUseId, content: d.output });
     }
     case "tool_failed": {
       const d = event.data;
       if (d.reason === "rejected_result") s.repairs = state.repairs + 1;
+      s.children = answerChild(state, d.toolUseId);
       return resolve(s, d.toolUseId, { type: "tool_result", tool_use_id: d.toolUseId, content: d.message, is_error: true });
     }
     case "effect_unknown": {
       const d = event.data;
       s.unknownEffects = [...state.unknownEffects, d.toolUseId];
+      s.children = answerChild(state, d.toolUseId);
       return resolve(s, d.toolUseId, { type: "tool_result", tool_use_id: d.toolUseId, content: d.note, is_error: true });
     }
     case "handoff_consumed": {
       const d = event.data;
       s.children = { ...state.children, [d.childExecutorId]: { toolUseId: d.toolUseId, consumed: true, handoff: d.handoff } };
+      if (!state.calls.some((c) => c.toolUseId === d.toolUseId)) {
+        // A background Child: its delegate call was answered long ago; deliver with the next request.
+        return deliver(s, { type: "text", text: renderBackgroundHandoff(d.childExecutorId, d.handoff) });
+      }
       return resolve(s, d.toolUseId, {
         type: "tool_result",
         tool_use_id: d.toolUseId,
@@ -161,10 +172,10 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
       if (event.data.answer) s.outcome = { kind: "answer", answer: event.data.answer };
       return s;
     case "cancelled":
-      s.outcome = { kind: "cancelled", reason: event.data.reason };
+      s.outcome = { kind: "cancelled", reason: event.data.reason, eventId: event.eventId };
       return s;
     case "failed":
-      s.outcome = { kind: "failed", reason: event.data.reason };
+      s.outcome = { kind: "failed", reason: event.data.reason, eventId: event.eventId };
       return s;
     case "executor_admitted":
       throw new Error(`${state.executorId} was admitted twice`);
@@ -174,6 +185,12 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
   }
 }
 
+/** A delegate call answered with an error: its Child's result will not be delivered any more. */
+function answerChild(state: ExecutorState, toolUseId: string): ExecutorState["children"] {
+  const entry = Object.entries(state.children).find(([, c]) => c.toolUseId === toolUseId);
+  return entry ? { ...state.children, [entry[0]]: { ...entry[1], consumed: true } } : state.children;
+}
+
 function updateCall(state: ExecutorState, toolUseId: string, change: (c: Call) => Call): Call[] {
   if (!state.calls.some((c) => c.toolUseId === toolUseId)) {
     throw new Error(`${state.executorId} has no open tool use ${toolUseId}`);
@@ -181,13 +198,26 @@ function updateCall(state: ExecutorState, toolUseId: string, change: (c: Call) =
   return state.calls.map((c) => (c.toolUseId === toolUseId ? change(c) : c));
 }
 
-/** Records a result; when the turn's last call resolves, the results become the next user message. */
+/** Records a result; when the turn's last call resolves, the results (and any deliveries) become the next user message. */
 function resolve(s: ExecutorState, toolUseId: string, result: ToolResultBlock): ExecutorState {
   const calls = updateCall(s, toolUseId, (c) => ({ ...c, phase: "resolved", result }));
   if (calls.every((c) => c.phase === "resolved")) {
-    return { ...s, calls: [], messages: [...s.messages, { role: "user", content: calls.map((c) => c.result!) }] };
+    const content: UserBlock[] = [...calls.map((c) => c.result!), ...s.inbox];
+    return { ...s, calls: [], inbox: [], messages: [...s.messages, { role: "user", content }] };
   }
   return { ...s, calls };
+}
+
+/**
+ * Puts a block in front of the model with its next request: appended to the
+ * pending user message when the conversation waits on the model, otherwise held
+ * until the current turn's tool results are complete.
+ */
+function deliver(s: ExecutorState, block: UserBlock): ExecutorState {
+  const last = s.messages.at(-1);
+  if (s.calls.length > 0 || last?.role !== "user") return { ...s, inbox: [...s.inbox, block] };
+  const content: UserBlock[] = typeof last.content === "string" ? [{ type: "text", text: last.content }, block] : [...last.content, block];
+  return { ...s, messages: [...s.messages.slice(0, -1), { role: "user", content }] };
 }
 
 /** Folds a whole stream, from its admitted event. */

@@ -10,7 +10,9 @@ export const MAIN_SYSTEM = `You are Main, the research executor that answers the
 Delegate local work that needs several steps (finding sources, reading documents, computing) with the
 \`delegate\` tool: give each Child one precise question, everything it needs in \`context\` (it sees nothing
 else of this conversation), what a complete answer contains in \`done_when\`, and a profile. Several
-delegations in one turn run in parallel. Use your own tools directly for simple lookups.
+delegations in one turn run in parallel; with \`wait: false\` a Child works in the background and its handoff
+arrives with a later request, so you wait only for the results you need now. Use your own tools directly
+for simple lookups.
 Children return handoffs: findings with evidence, measurement basis, gaps and confidence. Integrate them
 around the user's decision. Finish by calling \`answer\` once: every claim is either observed (cite the
 handoff findings it rests on), a judgment (depends on goals or assumptions), or not collected.`;
@@ -39,4 +41,9 @@ export function nudgeToFinish(role: "main" | "child"): string {
 /** What a parent sees of a Child: its handoff and the id under which its transcript is kept. */
 export function renderConsumedHandoff(childExecutorId: string, handoff: Record<string, unknown>): string {
   return JSON.stringify({ child_executor_id: childExecutorId, transcript_id: childExecutorId, handoff });
+}
+
+/** A background Child's handoff, delivered with a later request than the one that delegated it. */
+export function renderBackgroundHandoff(childExecutorId: string, handoff: Record<string, unknown>): string {
+  return `Handoff from background Child ${childExecutorId}:\n${renderConsumedHandoff(childExecutorId, handoff)}`;
 }

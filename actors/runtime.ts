@@ -214,6 +214,13 @@ export class Runtime implements RuntimeServices {
     return driver.run();
   }
 
+  async childFinished(childExecutorId: string): Promise<Outcome | null> {
+    const driver = await this.load(childExecutorId);
+    if (driver.fold.done) return driver.state.outcome;
+    void driver.run().catch(() => {});
+    return null;
+  }
+
   async stopChildrenOf(parent: ExecutorDriver, reason: string): Promise<void> {
     const children = Object.keys(parent.state.children).map((id) => this.drivers.get(id)).filter((d) => d && !d.fold.done);
     for (const child of children) child!.cancel(reason, "run_settled");

@@ -22,6 +22,8 @@ export interface RuntimeServices {
   ): Promise<void>;
   /** Resolves when the child reaches a final state (rebuilding it from the log if needed). */
   childResult(childExecutorId: string): Promise<Outcome>;
+  /** The child's outcome if it has already finished, else null (never waits). */
+  childFinished(childExecutorId: string): Promise<Outcome | null>;
   /** Cancels the parent's children that are still running. */
   stopChildrenOf(parent: ExecutorDriver, reason: string): Promise<void>;
 }

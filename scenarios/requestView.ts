@@ -1,3 +1,4 @@
+import { extractCitationMarkers } from "../handoff/index.ts";
 import type { ModelRequest, ToolResultBlock, ToolUseBlock } from "../models/types.ts";
 
 /** Read-only helpers a scripted policy uses to look at the request it was sent. */
@@ -37,6 +38,5 @@ export function lastResultWasError(request: ModelRequest): ToolResultBlock | und
   return last.content.find((b): b is ToolResultBlock => b.type === "tool_result" && b.is_error === true);
 }
 
-export function citationsIn(text: string): string[] {
-  return [...new Set(text.match(/\[\[[^\]\s]+\]\]/g) ?? [])];
-}
+/** The citation markers a tool output printed, as the handoff contract recognises them. */
+export const citationsIn = (text: string): string[] => [...new Set(extractCitationMarkers(text))];
