@@ -80,6 +80,9 @@ export class ExecutorDriver {
     try {
       await this.reconcileInFlight();
       while (!this.fold.done) {
+        // One step at a time per executor: an in-process engine (PGlite) and a zero-latency model
+        // would otherwise never let timers, I/O or sibling executors run.
+        await new Promise((resolve) => setImmediate(resolve));
         if (this.cancelRequest) {
           await this.record([{ type: "cancelled", data: this.cancelRequest }]);
           break;
@@ -311,12 +314,25 @@ export class ExecutorDriver {
   /** Waits for the next of this turn's children to finish and records what came back. */
   private async consumeNextHandoff(): Promise<void> {
     const waiting = this.state.calls.filter((c) => c.name === DELEGATE_TOOL && c.phase === "called" && !isBackgroundDelegation(c));
-    const { call, result } = await Promise.race(
-      waiting.map((call) => this.services.childResult(call.childExecutorId!).then((result) => ({ call, result }))),
+    const { call, result, error } = await Promise.race(
+      waiting.map((call) =>
+        this.services.childResult(call.childExecutorId!).then(
+          (result) => ({ call, result, error: null }),
+          // A Child that cannot be rebuilt (e.g. its profile changed) fails its delegation, not this executor.
+          (error: unknown) => ({ call, result: null, error }),
+        ),
+      ),
     );
     if (this.cancelRequest) return;
     const childExecutorId = call.childExecutorId!;
-    if (result.kind === "handoff") {
+    if (!result) {
+      await this.record([
+        {
+          type: "tool_failed",
+          data: { toolUseId: call.toolUseId, tool: DELEGATE_TOOL, reason: "error", message: `Child ${childExecutorId} could not continue: ${(error as Error)?.message ?? String(error)}` },
+        },
+      ]);
+    } else if (result.kind === "handoff") {
       await this.record([
         {
           type: "handoff_consumed",

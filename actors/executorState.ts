@@ -118,7 +118,8 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
       s.calls = uses.map((u) => ({ toolUseId: u.id, name: u.name, input: u.input, phase: "requested" }));
       if (uses.length === 0) {
         // Finishing without the terminal tool is a repair attempt; the nudge is part of the fold.
-        s.repairs = state.repairs + 1;
+        // Waiting for background Children is not: the driver waits for the next handoff instead.
+        if (!Object.values(state.children).some((c) => !c.consumed)) s.repairs = state.repairs + 1;
         s.messages.push({ role: "user", content: nudgeToFinish(state.role) });
       }
       return s;

@@ -1,3 +1,4 @@
+import canonicalize from "canonicalize";
 import type { TaskSpec } from "../events/index.ts";
 
 /**
@@ -38,9 +39,13 @@ export function nudgeToFinish(role: "main" | "child"): string {
     : "You ended your turn without calling `handoff`. Continue the work, or call `handoff` with what you found, including partial findings and gaps.";
 }
 
-/** What a parent sees of a Child: its handoff and the id under which its transcript is kept. */
+/**
+ * What a parent sees of a Child: its handoff and the id under which its transcript is kept.
+ * Canonical JSON (sorted keys): the handoff is read back from a jsonb column, which does not
+ * keep key order, and a rebuilt request must be byte for byte the one that was sent.
+ */
 export function renderConsumedHandoff(childExecutorId: string, handoff: Record<string, unknown>): string {
-  return JSON.stringify({ child_executor_id: childExecutorId, transcript_id: childExecutorId, handoff });
+  return canonicalize({ child_executor_id: childExecutorId, transcript_id: childExecutorId, handoff }) ?? "";
 }
 
 /** A background Child's handoff, delivered with a later request than the one that delegated it. */

@@ -1,0 +1,85 @@
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { copyFile, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ScriptedModel } from "../../models/index.ts";
+import { DEFAULT_PROFILE_DIR, ProfileChangedError } from "../../profiles/index.ts";
+import { forEachEngine } from "../support/forEachEngine.ts";
+import {
+  delegatingMain,
+  delegation,
+  eventually,
+  handoffInput,
+  handoffReply,
+  ofType,
+  runtimeWith,
+  stalledModel,
+  streamOf,
+  within,
+} from "./fixtures.ts";
+
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+forEachEngine("profile binding on redispatch", (ctx) => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "ariadne-profiles-"));
+    for (const name of await readdir(DEFAULT_PROFILE_DIR)) {
+      if (name.endsWith(".md")) await copyFile(join(DEFAULT_PROFILE_DIR, name), join(dir, name));
+    }
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  test("a Child is bound to its profile's bytes: a changed file refuses resume, the bound bytes resume", async () => {
+    const file = join(dir, "web-explorer.md");
+    const original = await readFile(file);
+
+    // First process: Main delegates, the Child is admitted, and the process "stops" during the Child's first model call.
+    const stalledChild: string[] = [];
+    const first = runtimeWith(
+      ctx.store,
+      {
+        main: new ScriptedModel({ name: "main", policy: delegatingMain([delegation("What are ADIV's fees?", "web-explorer")]) }),
+        child: stalledModel((r) => stalledChild.push(r.system)),
+      },
+      { profilesDir: dir },
+    );
+    const run = await first.startRun("What does ADIV cost?");
+    await eventually(() => stalledChild.length === 1);
+    const [admitted] = ofType(await ctx.store.readRun(run.runId), "executor_admitted").filter((e) => e.data.role === "child");
+    const childId = admitted.metadata.executorId;
+    assert.deepEqual(admitted.data.profile, { id: "web-explorer", version: "1", sha256: sha256(original) });
+    assert.ok(stalledChild[0].includes("# Web explorer"));
+    const before = await streamOf(ctx.store, childId);
+    assert.deepEqual(before.map((e) => e.type), ["executor_admitted"]);
+
+    // The method is edited while the Child is down.
+    const edited = Buffer.concat([original, Buffer.from("\n6. Prefer third-party summaries.\n")]);
+    await writeFile(file, edited);
+    const childModel = new ScriptedModel({ name: "child", script: [handoffReply(handoffInput("[web-explorer] resumed with the bound method."))] });
+    const second = runtimeWith(ctx.store, { main: stalledModel(), child: childModel }, { profilesDir: dir });
+
+    await assert.rejects(second.resume(childId), (e: unknown) => {
+      assert.ok(e instanceof ProfileChangedError);
+      assert.equal(e.code, "PROFILE_CHANGED");
+      assert.deepEqual(e.binding, admitted.data.profile);
+      assert.deepEqual(e.actual, { version: "1", sha256: sha256(edited) });
+      assert.match(e.message, /restore the bound file or start a new delegation/);
+      return true;
+    });
+    assert.deepEqual(await streamOf(ctx.store, childId), before, "a refused resume writes nothing");
+    assert.equal(childModel.requests.length, 0);
+
+    // The bound bytes are back: the same runtime resumes the Child, which runs with exactly that method.
+    await writeFile(file, original);
+    const outcome = await within(10_000, second.resume(childId));
+    assert.equal(outcome.kind, "handoff");
+    assert.equal(childModel.requests.length, 1);
+    assert.equal(childModel.requests[0].system, stalledChild[0]);
+    const stream = await streamOf(ctx.store, childId);
+    assert.deepEqual(stream.map((e) => e.type), ["executor_admitted", "turn", "handoff_committed", "settled"]);
+    assert.ok((await second.transcript(childId)).turns.every((t) => t.digestMatches));
+  });
+});
