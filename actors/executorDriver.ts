@@ -1,7 +1,7 @@
 import type { EventData, EventType, RecordedEvent } from "../events/index.ts";
 import { isModelCallError } from "../models/index.ts";
 import type { Model, ModelResponse } from "../models/types.ts";
-import { DELEGATE_TOOL, checkToolCall, parseToolInput } from "../tools/index.ts";
+import { DELEGATE_TOOL, type ToolEffect, checkToolCall, parseToolInput } from "../tools/index.ts";
 import { HANDOFF_TOOL, type HandoffFacts, partialHandoff, validateHandoff } from "../handoff/index.ts";
 import { ANSWER_TOOL, validateAnswer } from "./answer.ts";
 import { buildRequest, requestDigest, type RequestContext } from "./buildRequest.ts";
@@ -26,6 +26,8 @@ export class ExecutorDriver {
   private readonly abort = new AbortController();
   private cancelRequest: { reason: string; by: EventData<"cancelled">["by"] } | null = null;
   private finished: Promise<Outcome> | null = null;
+  /** Intents this process has started; any other recorded intent without an outcome is from before a rebuild. */
+  private readonly started = new Set<string>();
 
   constructor(
     private readonly services: RuntimeServices,
@@ -92,10 +94,8 @@ export class ExecutorDriver {
             await this.takeTurn();
             break;
           case "runningTools":
-            await this.runOpenCalls();
-            break;
           case "waitingForChildren":
-            await this.consumeNextHandoff();
+            await this.advanceCalls();
             break;
           case "handingOff":
             await this.record([{ type: "settled", data: { outcome: "handed_off" } }]);
@@ -172,6 +172,12 @@ export class ExecutorDriver {
       }
       return;
     }
+    // The turn and the decisions on its tool uses are one append: intents are
+    // recorded before any effect, at the cost of one commit, not one per call.
+    const uses = response.content
+      .filter((b) => b.type === "tool_use")
+      .map((b): Call => ({ toolUseId: b.id, name: b.name, input: b.input, phase: "requested" }));
+    const decisions = await this.planCalls(s, s.turn + 1, uses);
     await this.record([
       {
         type: "turn",
@@ -191,47 +197,91 @@ export class ExecutorDriver {
           latencyMs: Math.round((performance.now() - started) * 1000) / 1000,
         },
       },
+      ...decisions,
     ]);
   }
 
-  /** Runs the turn's requested calls in parallel; the terminal call goes last, alone. */
-  private async runOpenCalls(): Promise<void> {
+  /**
+   * Moves the turn's calls on: plans any not yet decided, starts the recorded
+   * intents this process has not started (tools in parallel, Children admitted),
+   * then waits for foreground Children; the terminal call goes last, alone.
+   */
+  private async advanceCalls(): Promise<void> {
     const open = this.state.calls.filter((c) => c.phase !== "resolved");
-    const requested = open.filter((c) => c.phase === "requested");
-    const ordinary = requested.filter((c) => !this.isTerminal(c));
-    if (ordinary.length) {
-      await Promise.all(ordinary.map((c) => this.runCall(c)));
+    const undecided = open.filter((c) => c.phase === "requested" && !this.isTerminal(c));
+    if (undecided.length) {
+      await this.record(await this.planCalls(this.state, this.state.turn, undecided));
       return;
     }
-    const terminal = requested.find((c) => this.isTerminal(c));
+    const unstarted = open.filter((c) => c.phase === "called" && !this.started.has(c.toolUseId));
+    if (unstarted.length) {
+      unstarted.forEach((c) => this.started.add(c.toolUseId));
+      await Promise.all(unstarted.map((c) => (c.name === DELEGATE_TOOL ? this.startChild(c) : this.perform(c))));
+      return;
+    }
+    const terminal = open.find((c) => this.isTerminal(c));
     if (terminal && open.length === 1) return this.finishWith(terminal);
-    // The terminal call waits for the children still working in this turn.
-    if (open.some((c) => c.name === DELEGATE_TOOL && c.phase === "called" && !isBackgroundDelegation(c))) return this.consumeNextHandoff();
+    if (open.some((c) => c.name === DELEGATE_TOOL && !isBackgroundDelegation(c))) return this.consumeNextHandoff();
     throw new Error(`executor ${this.state.executorId} has calls in flight it did not start: ${open.map((c) => c.toolUseId).join(", ")}`);
   }
 
-  private isTerminal(c: Call): boolean {
+  private isTerminal(c: Pick<Call, "name">): boolean {
     return c.name === (this.state.role === "main" ? ANSWER_TOOL : HANDOFF_TOOL);
   }
 
-  private async runCall(call: Call): Promise<void> {
+  /**
+   * Decides a turn's tool uses before any runs: a refusal (not granted, invalid
+   * input, governance) or an intent. Pure but for reading profiles; the result
+   * is recorded in one append, with the turn itself when called from takeTurn.
+   */
+  private async planCalls(s: ExecutorState, turn: number, calls: readonly Call[]): Promise<Draft[]> {
+    const drafts: Draft[] = [];
+    let intents = 0;
+    for (const call of calls) {
+      if (this.isTerminal(call)) continue;
+      const refuse = (reason: EventData<"tool_failed">["reason"], message: string) =>
+        drafts.push({ type: "tool_failed", data: { toolUseId: call.toolUseId, tool: call.name, reason, message } });
+      const check = checkToolCall(s.grantedTools, { type: "tool_use", id: call.toolUseId, name: call.name, input: call.input });
+      if (!check.ok) {
+        refuse("not_granted", check.refusal.message);
+        continue;
+      }
+      const plan = call.name === DELEGATE_TOOL ? await this.planDelegation(call) : this.planTool(call);
+      if ("problem" in plan) {
+        refuse("invalid_input", plan.problem);
+        continue;
+      }
+      const refusal = this.services.governance.beforeToolCall({ ...s, toolCalls: s.toolCalls + intents }, call);
+      if (refusal) {
+        refuse("governance", `${refusal}. ${s.role === "main" ? "Answer with what you have." : "Hand off what you have; note the rest as gaps."}`);
+        continue;
+      }
+      intents++;
+      drafts.push({ type: "tool_called", data: { turn, toolUseId: call.toolUseId, tool: call.name, input: call.input, ...plan } });
+    }
+    return drafts;
+  }
+
+  private planTool(call: Call): { effect: ToolEffect } | { problem: string } {
+    const tool = this.services.tools.get(call.name);
+    if (!tool) return { problem: `Tool "${call.name}" is not available on this host.` };
+    const input = parseToolInput(tool, call.input);
+    return input.ok ? { effect: tool.effect } : { problem: input.message };
+  }
+
+  private async planDelegation(call: Call): Promise<{ effect: ToolEffect; childExecutorId: string } | { problem: string }> {
+    const parsed = DelegateInput.safeParse(call.input);
+    if (!parsed.success) return { problem: describeIssues(parsed.error.issues) };
+    const problem = await this.services.checkDelegation(parsed.data);
+    return problem ? { problem } : { effect: "idempotent", childExecutorId: this.services.newId() };
+  }
+
+  /** Runs a tool whose intent is recorded, and records its outcome. */
+  private async perform(call: Call): Promise<void> {
     const s = this.state;
-    const failed = (reason: EventData<"tool_failed">["reason"], message: string) =>
-      this.record([{ type: "tool_failed", data: { toolUseId: call.toolUseId, tool: call.name, reason, message } }]);
-
-    const check = checkToolCall(s.grantedTools, { type: "tool_use", id: call.toolUseId, name: call.name, input: call.input });
-    if (!check.ok) return void (await failed("not_granted", check.refusal.message));
-    if (call.name === DELEGATE_TOOL) return this.delegate(call);
-
     const tool = this.services.tools.get(call.name)!;
     const input = parseToolInput(tool, call.input);
-    if (!input.ok) return void (await failed("invalid_input", input.message));
-    const refusal = this.services.governance.beforeToolCall(s, call);
-    if (refusal) return void (await failed("governance", `${refusal}. Hand off what you have; note the rest as gaps.`));
-
-    const [intent] = await this.record([
-      { type: "tool_called", data: { turn: s.turn, toolUseId: call.toolUseId, tool: call.name, input: call.input, effect: tool.effect } },
-    ]);
+    if (!input.ok) throw new Error(`recorded intent ${call.toolUseId} has input its tool refuses`);
     let output: string;
     try {
       output = await tool.run(input.value, { runId: s.runId, executorId: s.executorId, signal: this.abort.signal });
@@ -239,43 +289,30 @@ export class ExecutorDriver {
       const message = `${call.name} failed: ${(error as Error).message ?? String(error)}`;
       if (this.cancelRequest && tool.effect !== "read_only") {
         await this.record([{ type: "effect_unknown", data: { toolUseId: call.toolUseId, tool: call.name, effect: tool.effect, note: message } }]);
-      } else await failed(this.cancelRequest ? "cancelled" : "error", message);
+      } else {
+        const reason = this.cancelRequest ? "cancelled" : "error";
+        await this.record([{ type: "tool_failed", data: { toolUseId: call.toolUseId, tool: call.name, reason, message }, causationId: call.intentEventId }]);
+      }
       return;
     }
     await this.record([
-      { type: "tool_completed", data: { toolUseId: call.toolUseId, tool: call.name, output, artifacts: [] }, causationId: intent.eventId },
+      { type: "tool_completed", data: { toolUseId: call.toolUseId, tool: call.name, output, artifacts: [] }, causationId: call.intentEventId },
     ]);
   }
 
-  private async delegate(call: Call): Promise<void> {
-    const s = this.state;
-    const parsed = DelegateInput.safeParse(call.input);
-    const problem = parsed.success ? await this.services.checkDelegation(parsed.data) : describeIssues(parsed.error.issues);
-    if (problem) {
-      await this.record([{ type: "tool_failed", data: { toolUseId: call.toolUseId, tool: call.name, reason: "invalid_input", message: problem } }]);
-      return;
-    }
-    const refusal = this.services.governance.beforeToolCall(s, call);
-    if (refusal) {
-      await this.record([{ type: "tool_failed", data: { toolUseId: call.toolUseId, tool: call.name, reason: "governance", message: refusal } }]);
-      return;
-    }
-    const childExecutorId = this.services.newId();
-    const [intent] = await this.record([
-      {
-        type: "tool_called",
-        data: { turn: s.turn, toolUseId: call.toolUseId, tool: call.name, input: call.input, effect: "idempotent", childExecutorId },
-      },
-    ]);
-    await this.services.admitChild(this, { childExecutorId, toolUseId: call.toolUseId, input: parsed.data!, causationId: intent.eventId });
-    if (parsed.data!.wait === false) {
+  /** Admits the Child of a recorded delegate intent (a no-op if it already was) and lets it run. */
+  private async startChild(call: Call): Promise<void> {
+    const input = DelegateInput.parse(call.input);
+    const childExecutorId = call.childExecutorId!;
+    await this.services.admitChild(this, { childExecutorId, toolUseId: call.toolUseId, input, causationId: call.intentEventId! });
+    if (input.wait === false) {
       const output = JSON.stringify({
         child_executor_id: childExecutorId,
         status: "working in the background",
         note: "Its handoff will be delivered with a later request, once it has finished.",
       });
       await this.record([
-        { type: "tool_completed", data: { toolUseId: call.toolUseId, tool: call.name, output, artifacts: [] }, causationId: intent.eventId },
+        { type: "tool_completed", data: { toolUseId: call.toolUseId, tool: call.name, output, artifacts: [] }, causationId: call.intentEventId },
       ]);
     }
   }

@@ -11,6 +11,8 @@ export interface Call {
   /** requested: the model asked; called: intent recorded, effect under way; resolved: result known. */
   phase: "requested" | "called" | "resolved";
   childExecutorId?: string;
+  /** The tool_called event: what the outcome was caused by. */
+  intentEventId?: string;
   result?: ToolResultBlock;
 }
 
@@ -129,7 +131,12 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
       return s;
     case "tool_called":
       s.toolCalls = state.toolCalls + 1;
-      s.calls = updateCall(state, event.data.toolUseId, (c) => ({ ...c, phase: "called", childExecutorId: event.data.childExecutorId }));
+      s.calls = updateCall(state, event.data.toolUseId, (c) => ({
+        ...c,
+        phase: "called",
+        childExecutorId: event.data.childExecutorId,
+        intentEventId: event.eventId,
+      }));
       if (event.data.childExecutorId) {
         s.children = { ...state.children, [event.data.childExecutorId]: { toolUseId: event.data.toolUseId, consumed: false } };
       }
