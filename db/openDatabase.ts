@@ -4,6 +4,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { mkdir } from "node:fs/promises";
 import { ConfigError } from "../core/errors.ts";
+import { coalesce } from "./coalesce.ts";
 import type { Schema } from "./schema.ts";
 
 export type Engine = "postgres" | "pglite";
@@ -13,8 +14,14 @@ export interface Database {
   readonly engine: Engine;
   /** Human-readable location, with no password: "postgres://host:port/db" or "pglite:.ariadne/data". */
   readonly location: string;
-  /** Calls back on every NOTIFY on the channel; resolves to an unsubscribe. */
+  /** Calls back on every notification on the channel; resolves to an unsubscribe. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Notifies the channel's listeners, best effort and without waiting: on
+   * PostgreSQL a NOTIFY of its own (a burst of calls shares one), reaching every
+   * process; on PGlite an in-process call. Without it, listeners rely on polling.
+   */
+  notify?(channel: string): void;
   close(): Promise<void>;
 }
 
@@ -28,6 +35,9 @@ export interface OpenOptions {
 }
 
 export const DEFAULT_DATA_DIR = ".ariadne/data";
+
+/** At most one NOTIFY per channel this often (PostgreSQL); listeners hear of an append within about this. */
+const NOTIFY_INTERVAL_MS = 10;
 
 /** Opens PostgreSQL when a URL is given (DATABASE_URL), otherwise embedded PGlite. */
 export async function openDatabase(options: OpenOptions = {}): Promise<Database> {
@@ -47,10 +57,18 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     throw new ConfigError(`cannot reach PostgreSQL at ${where}: ${describeCause(cause)}`, { cause });
   }
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  const notifiers = new Map<string, () => void>();
   return {
     db,
     engine: "postgres",
     location: `postgres://${where}`,
+    notify(channel) {
+      let notifier = notifiers.get(channel);
+      // Each NOTIFY is a small transaction of its own (it even takes a transaction id), so a
+      // stream of appends shares one every NOTIFY_INTERVAL_MS.
+      if (!notifier) notifiers.set(channel, (notifier = coalesce(() => pool.query("SELECT pg_notify($1, '')", [channel]), NOTIFY_INTERVAL_MS)));
+      notifier();
+    },
     async listen(channel, onNotify) {
       const client = new pg.Client({ connectionString: url });
       client.on("error", () => {});
@@ -76,15 +94,26 @@ async function openPglite(dataDir: string): Promise<Database> {
   } catch (cause) {
     throw new ConfigError(`cannot open the embedded store at ${dataDir}: ${describeCause(cause)}`, { cause });
   }
+  return pgliteDatabase(pglite, `pglite:${dataDir}`);
+}
+
+/** A Database over a PGlite instance opened by the caller (the benches use its query() directly too). */
+export function pgliteDatabase(pglite: PGlite, location: string): Database {
   const db = new Kysely<Schema>({ dialect: new PGliteDialect(pglite) });
+  // Only this process can open the store, so notifications are plain callbacks: no query (which
+  // costs a PGlite round trip) and no LISTEN run beside Kysely's queue, inside someone's transaction.
+  const listeners = new Map<string, Set<(payload: string) => void>>();
   return {
     db,
     engine: "pglite",
-    location: `pglite:${dataDir}`,
+    location,
     async listen(channel, onNotify) {
-      // PGlite runs in this process, so its NOTIFY is an in-process callback.
-      const unsubscribe = await pglite.listen(channel, onNotify);
-      return async () => unsubscribe();
+      const forChannel = listeners.get(channel) ?? new Set();
+      listeners.set(channel, forChannel.add(onNotify));
+      return async () => void forChannel.delete(onNotify);
+    },
+    notify(channel) {
+      for (const onNotify of listeners.get(channel) ?? []) queueMicrotask(() => onNotify(""));
     },
     close: () => db.destroy(),
   };

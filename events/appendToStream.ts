@@ -61,7 +61,8 @@ export async function appendToStream(
   try {
     const result = await sql<(typeof rows)[number]>`
       SELECT * FROM ariadne_append(${streamId}, ${expectedVersion}, ${payload}::jsonb)`.execute(deps.database.db);
-    rows = result.rows;
+    // Matched to the events by version, not by the order the rows come back in.
+    rows = result.rows.toSorted((a, b) => a.stream_version - b.stream_version);
   } catch (e) {
     const err = e as { code?: string; detail?: string };
     if (err.code === "AR412") throw new ConcurrencyError(streamId, expectedVersion, Number(err.detail));

@@ -1,11 +1,12 @@
 import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clock.ts";
 import type { Database } from "../db/openDatabase.ts";
 import { appendToStream } from "./appendToStream.ts";
-import { type VerifyResult, verifyChain } from "./hashChain.ts";
+import type { VerifyResult } from "./hashChain.ts";
 import { type Page, readAll, readRun } from "./readAll.ts";
 import { readStream, streamVersion } from "./readStream.ts";
-import { type SubscribeOptions, type Subscription, subscribe } from "./subscribe.ts";
+import { EVENTS_CHANNEL, type SubscribeOptions, type Subscription, subscribe } from "./subscribe.ts";
 import type { AppendResult, NewEvent, RecordedEvent } from "./types.ts";
+import { verifyStream } from "./verifyStream.ts";
 
 export interface EventStore {
   readonly database: Database;
@@ -15,7 +16,10 @@ export interface EventStore {
   readAll(options?: { after?: number; limit?: number }): Promise<Page>;
   readRun(runId: string): Promise<RecordedEvent[]>;
   subscribe(options: SubscribeOptions): Promise<Subscription>;
-  /** Recomputes a stream's hash chain and names the first event that does not match. */
+  /**
+   * Recomputes a stream's hash chain from the stored rows and names the first
+   * event that does not match, even one whose payload no longer parses.
+   */
   verify(streamId: string): Promise<VerifyResult>;
 }
 
@@ -27,12 +31,17 @@ export function createEventStore(database: Database, options: { clock?: Clock; n
   const deps = { database, clock: options.clock ?? systemClock, newId: options.newId ?? randomId };
   return {
     database,
-    append: (streamId, expectedVersion, events) => appendToStream(deps, streamId, expectedVersion, events),
+    async append(streamId, expectedVersion, events) {
+      const result = await appendToStream(deps, streamId, expectedVersion, events);
+      // After the commit: a NOTIFY inside it would serialise every append in the cluster.
+      database.notify?.(EVENTS_CHANNEL);
+      return result;
+    },
     readStream: (streamId, opts) => readStream(database, streamId, opts),
     streamVersion: (streamId) => streamVersion(database, streamId),
     readAll: (opts) => readAll(database, opts),
     readRun: (runId) => readRun(database, runId),
     subscribe: (opts) => subscribe(database, opts),
-    verify: async (streamId) => verifyChain(streamId, await readStream(database, streamId)),
+    verify: (streamId) => verifyStream(database, streamId),
   };
 }

@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
-import type { RecordedEvent } from "./types.ts";
 
 /** The hash that precedes the first event of every stream. */
 export const GENESIS_HASH = "0".repeat(64);
@@ -28,6 +27,14 @@ export function chainHash(prevHash: string, canonical: string): string {
   return createHash("sha256").update(prevHash + canonical, "utf8").digest("hex");
 }
 
+/** What the chain needs of a stored event: its hashed fields as stored, its links and its position. */
+export interface ChainLink extends Omit<HashedFields, "recordedAt"> {
+  recordedAt: Date;
+  globalPosition: number;
+  prevHash: string;
+  hash: string;
+}
+
 export type VerifyResult =
   | { ok: true; streamId: string; count: number; lastHash: string }
   | {
@@ -38,8 +45,11 @@ export type VerifyResult =
       reason: string;
     };
 
-/** Recomputes a stream's chain from its events (in version order) and names the first mismatch. */
-export function verifyChain(streamId: string, events: RecordedEvent[]): VerifyResult {
+/**
+ * Recomputes a stream's chain from its events (in version order) and names the
+ * first mismatch. The events must carry the payloads as stored, not upcast.
+ */
+export function verifyChain(streamId: string, events: readonly ChainLink[]): VerifyResult {
   let prev = GENESIS_HASH;
   for (const [i, e] of events.entries()) {
     const bad = (reason: string): VerifyResult => ({
@@ -57,7 +67,7 @@ export function verifyChain(streamId: string, events: RecordedEvent[]): VerifyRe
   return { ok: true, streamId, count: events.length, lastHash: prev };
 }
 
-export function hashedFieldsOf(e: RecordedEvent): HashedFields {
+export function hashedFieldsOf(e: ChainLink): HashedFields {
   return {
     eventId: e.eventId,
     streamId: e.streamId,

@@ -3,6 +3,7 @@ import type { Database } from "../db/openDatabase.ts";
 import { type Checkpoint, compareCheckpoints, lastCommitted, loadCheckpoint, readFromCheckpoint, storeCheckpoint } from "./readFromCheckpoint.ts";
 import type { RecordedEvent } from "./types.ts";
 
+/** The channel the store notifies after each append. */
 export const EVENTS_CHANNEL = "ariadne_events";
 
 export interface SubscribeOptions {
@@ -37,9 +38,11 @@ interface Waiter {
 
 /**
  * Pushes every event to `handle`, once each, in log order, resuming from the
- * stored checkpoint. Wakes on NOTIFY (PostgreSQL) or the in-process notify
- * (PGlite), and polls as a fallback. The checkpoint is stored after each batch,
- * so a crash between handling and storing redelivers that batch.
+ * stored checkpoint. Wakes when the store notifies an append (NOTIFY on
+ * PostgreSQL, in-process on PGlite), and polls for the rest: appends made
+ * inside a caller's own transaction, or by a Database without notify(). The
+ * checkpoint is stored after each batch, so a crash between handling and
+ * storing redelivers that batch.
  */
 export async function subscribe(database: Database, options: SubscribeOptions): Promise<Subscription> {
   const batchSize = options.batchSize ?? 200;

@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from "kysely/migration";
 import * as eventLog from "./0001_event_log.ts";
+import * as appendV2 from "./0002_append_v2.ts";
 
 /**
  * Migrations are listed in code rather than read from disk, so the same
@@ -7,6 +8,7 @@ import * as eventLog from "./0001_event_log.ts";
  */
 export const migrations: Record<string, Migration> = {
   "0001_event_log": eventLog,
+  "0002_append_v2": appendV2,
 };
 
 export const migrationProvider: MigrationProvider = {

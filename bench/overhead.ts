@@ -1,0 +1,101 @@
+import { availableParallelism, loadavg } from "node:os";
+import { pathToFileURL } from "node:url";
+import type { Engine } from "../db/index.ts";
+import { measureAppendFloor } from "./overheadAppendFloor.ts";
+import { type BenchEngine, openBenchPglite, openBenchPostgres } from "./overheadEngines.ts";
+import { createMemoryStore } from "./overheadMemoryStore.ts";
+import { measureRawFloor } from "./overheadRawFloor.ts";
+import { type ReportRow, printOverheadReport } from "./overheadReport.ts";
+import { runOverheadScenario } from "./overheadRun.ts";
+import { CHILDREN, CHILD_TURNS, TURNS_PER_RUN } from "./overheadScenario.ts";
+
+/**
+ * Runtime overhead per turn against the database's raw commit floor.
+ *
+ * Main + 4 Children x 10 turns with a zero-latency scripted model and a trivial
+ * read-only tool, so the time left is the runtime's: per turn it records the
+ * turn, the tool call and the tool result (three commits), folds them and builds
+ * the next request. Measured on PostgreSQL and in-memory PGlite, once run after
+ * run and with 20 runs at once, beside sequential single-row INSERT commits of
+ * a turn-sized payload (the raw floor) and sequential store.append calls.
+ *
+ *   node --import tsx bench/overhead.ts
+ *   ARIADNE_BENCH_ENGINES=pglite node --import tsx bench/overhead.ts
+ */
+const SEQUENTIAL_RUNS = 5;
+const CONCURRENT_RUNS = 20;
+const AIM = 0.5;
+
+export async function main(): Promise<void> {
+  const engines = (process.env.ARIADNE_BENCH_ENGINES?.split(",") ?? ["postgres", "pglite"]) as Engine[];
+  const started = performance.now();
+  const rows: ReportRow[] = [];
+  const notes: string[] = [];
+  progress(`overhead bench: Main + ${CHILDREN} Children x ${CHILD_TURNS} turns (${TURNS_PER_RUN} turns a run), engines ${engines.join(", ")}`);
+  const cpus = availableParallelism();
+  const load = loadavg()[0];
+  progress(`machine: ${cpus} CPUs, load average ${load.toFixed(2)}${load > cpus / 2 ? " (busy: other processes will skew these numbers)" : ""}`);
+
+  for (const engine of engines) {
+    progress(`${engine}: opening`);
+    let bench: BenchEngine;
+    try {
+      bench = engine === "postgres" ? await openBenchPostgres() : await openBenchPglite();
+    } catch (e) {
+      progress(`${engine}: skipped, cannot open (${(e as Error).message})`);
+      notes.push(`${engine}: skipped (${(e as Error).message})`);
+      continue;
+    }
+    try {
+      progress(`${engine}: ${bench.describe}`);
+      progress(`${engine}: calibration run (warms up, measures event sizes)`);
+      const calibration = await runOverheadScenario(bench.store, { runs: 1, concurrent: false, sizes: true });
+      const c = calibration.probe;
+      const turnBytes = Math.round(c.turnEventBytes / calibration.turns);
+      const eventBytes = Math.round(c.eventBytes / c.events);
+      notes.push(`${engine}: avg turn event ${turnBytes} B JSON, avg event ${eventBytes} B; a run writes ${describeEvents(c.eventsByType)}`);
+
+      progress(`${engine}: ${SEQUENTIAL_RUNS} runs, one after the other`);
+      const sequential = await runOverheadScenario(bench.store, { runs: SEQUENTIAL_RUNS, concurrent: false });
+      progress(`${engine}: raw floor, sequential INSERT commits of ${turnBytes} B jsonb`);
+      const floor = await measureRawFloor(bench.raw, turnBytes);
+      progress(`${engine}: store.append floor, sequential one-event appends of a turn event`);
+      const appendFloor = await measureAppendFloor(bench.store, c.sampleTurn!);
+      progress(`${engine}: ${CONCURRENT_RUNS} runs at once on one Runtime`);
+      const concurrent = await runOverheadScenario(bench.store, { runs: CONCURRENT_RUNS, concurrent: true });
+      rows.push(
+        { engine, scenario: `1 run (x${SEQUENTIAL_RUNS} seq)`, result: sequential, floor, appendFloor },
+        { engine, scenario: `${CONCURRENT_RUNS} runs concurrent`, result: concurrent, floor, appendFloor },
+      );
+    } finally {
+      progress(`${engine}: closing`);
+      await bench.close();
+    }
+  }
+
+  // Last, so the JIT is as warm as it was for the engines' runs.
+  progress("runtime alone: the same scenario on an in-memory store (validation and hashing, no database)");
+  const memory = createMemoryStore();
+  await runOverheadScenario(memory, { runs: 3, concurrent: false });
+  const alone = await runOverheadScenario(memory, { runs: CONCURRENT_RUNS, concurrent: false });
+
+  notes.push(`machine: ${cpus} CPUs, 1-min load average ${load.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at the end (the bench itself adds 1-2)`);
+  printOverheadReport(rows, alone, AIM);
+  for (const n of notes) console.log(`  ${n}`);
+  console.log(`  total bench time ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+function describeEvents(byType: Record<string, number>): string {
+  return Object.entries(byType).map(([t, n]) => `${n} ${t}`).join(", ");
+}
+
+function progress(message: string): void {
+  console.log(`· ${message}`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((e) => {
+    console.error(e);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,89 @@
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { type Engine, migrateToLatest, openStore } from "../db/index.ts";
+import { pgliteDatabase } from "../db/openDatabase.ts";
+import { type EventStore, createEventStore } from "../events/index.ts";
+
+/** One SQL statement in its own implicit transaction, through the engine's own client. */
+export type RawQuery = (text: string, params?: unknown[]) => Promise<unknown>;
+
+export interface BenchEngine {
+  engine: Engine;
+  store: EventStore;
+  /** A separate path to the same database that bypasses Kysely and the event store. */
+  raw: RawQuery;
+  /** Server settings that decide what a commit costs, for the report. */
+  describe: string;
+  close(): Promise<void>;
+}
+
+export const ADMIN_URL = process.env.ARIADNE_BENCH_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+/** A fresh database ariadne_bench_<pid>, migrated through openStore; dropped WITH (FORCE) at close. */
+export async function openBenchPostgres(): Promise<BenchEngine> {
+  const name = `ariadne_bench_${process.pid}`;
+  await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await adminQuery(`CREATE DATABASE ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  let opened: Awaited<ReturnType<typeof openStore>> | undefined;
+  const client = new pg.Client({ connectionString: url.toString() });
+  try {
+    opened = await openStore({ url: url.toString() });
+    await client.connect();
+    const settings = await client.query<{ name: string; setting: string }>(
+      `SELECT name, setting FROM pg_settings WHERE name IN ('server_version', 'fsync', 'synchronous_commit', 'wal_sync_method') ORDER BY name`,
+    );
+    const { store, close } = opened;
+    return {
+      engine: "postgres",
+      store,
+      raw: (text, params) => client.query(text, params as unknown[]),
+      describe: `postgres ${settings.rows.map((r) => `${r.name}=${r.setting}`).join(" ")}, pool 10`,
+      async close() {
+        await client.end().catch(() => {});
+        await close().catch(() => {});
+        await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      },
+    };
+  } catch (e) {
+    await client.end().catch(() => {});
+    await opened?.close().catch(() => {});
+    await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+    throw e;
+  }
+}
+
+/**
+ * An in-memory PGlite store (what openStore builds for dataDir "memory://"),
+ * opened here so the raw floor can use the same instance's query() directly.
+ */
+export async function openBenchPglite(): Promise<BenchEngine> {
+  const pglite = new PGlite();
+  await pglite.waitReady;
+  const database = pgliteDatabase(pglite, "pglite:memory://");
+  try {
+    await migrateToLatest(database);
+    const version = await pglite.query<{ v: string }>("SELECT current_setting('server_version') AS v");
+    return {
+      engine: "pglite",
+      store: createEventStore(database),
+      raw: (text, params) => pglite.query(text, params as unknown[]),
+      describe: `pglite memory:// (server_version=${version.rows[0]?.v}, in-process WASM, no fsync)`,
+      close: () => database.close(),
+    };
+  } catch (e) {
+    await database.close().catch(() => {});
+    throw e;
+  }
+}
+
+async function adminQuery(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,45 @@
+import { ConcurrencyError } from "../core/errors.ts";
+import { type EventStore, GENESIS_HASH, type RecordedEvent, canonicalEvent, chainHash } from "../events/index.ts";
+import { validateEvents } from "../events/validateEvents.ts";
+
+/**
+ * An event store with no database, for the bench only: it does the client-side
+ * work of an append (validation, canonical JSON, the payload string, the hash
+ * chain) and keeps streams in memory. Running the scenario on it measures the
+ * runtime's own CPU per turn, the ceiling no database can raise.
+ */
+export function createMemoryStore(): EventStore {
+  const streams = new Map<string, RecordedEvent[]>();
+  let position = 0;
+  const unsupported = () => Promise.reject(new Error("the bench memory store only appends and reads streams"));
+  return {
+    database: undefined as never,
+    async append(streamId, expectedVersion, events) {
+      const valid = validateEvents(events);
+      const stream = streams.get(streamId) ?? [];
+      if (stream.length !== expectedVersion) throw new ConcurrencyError(streamId, expectedVersion, stream.length);
+      const recordedAt = new Date();
+      let prevHash = stream.at(-1)?.hash ?? GENESIS_HASH;
+      const recorded = valid.map((e, i) => {
+        const fields = { eventId: crypto.randomUUID(), streamId, streamVersion: expectedVersion + i + 1, type: e.type, schemaVersion: e.schemaVersion, data: e.data, metadata: e.metadata, recordedAt: recordedAt.toISOString() };
+        const canonical = canonicalEvent(fields);
+        JSON.stringify({ data: fields.data, metadata: fields.metadata, canonical }); // the payload appendToStream sends
+        const hash = chainHash(prevHash, canonical);
+        const event = { ...fields, recordedAt, globalPosition: ++position, prevHash, hash } as RecordedEvent;
+        prevHash = hash;
+        return event;
+      });
+      await Promise.resolve();
+      if ((streams.get(streamId)?.length ?? 0) !== expectedVersion) throw new ConcurrencyError(streamId, expectedVersion, stream.length);
+      streams.set(streamId, stream);
+      stream.push(...recorded);
+      return { nextExpectedVersion: expectedVersion + recorded.length, positions: recorded.map((e) => e.globalPosition), events: recorded };
+    },
+    readStream: async (streamId) => [...(streams.get(streamId) ?? [])],
+    streamVersion: async (streamId) => streams.get(streamId)?.length ?? 0,
+    readAll: unsupported,
+    readRun: unsupported,
+    subscribe: unsupported,
+    verify: unsupported,
+  };
+}

@@ -1,0 +1,72 @@
+import type { Database } from "../db/openDatabase.ts";
+import { type ChainLink, type VerifyResult, verifyChain } from "./hashChain.ts";
+import { type EventRow, eventColumns } from "./rowToEvent.ts";
+
+type Row = EventRow & { run_id: string; executor_id: string };
+
+/**
+ * Verifies a stream's hash chain from its rows as stored: no schema parsing and
+ * no upcasting, so a tampered or unreadable event is named rather than thrown on,
+ * and old schema versions hash as they were written. Also checks what the hash
+ * cannot cover: the run and executor columns copied out of the hashed metadata,
+ * and the stream head, so a deleted tail is noticed.
+ */
+export async function verifyStream(database: Database, streamId: string): Promise<VerifyResult> {
+  const rows = (await database.db
+    .selectFrom("ariadne_events")
+    .select([...eventColumns, "run_id", "executor_id"])
+    .where("stream_id", "=", streamId)
+    .orderBy("stream_version")
+    .execute()) as Row[];
+  const links = rows.map(rowToChainLink);
+  const chain = verifyChain(streamId, links);
+  if (!chain.ok) return chain;
+
+  const moved = rows.findIndex((r) => {
+    const m = r.metadata as { runId?: unknown; executorId?: unknown };
+    return r.run_id !== m.runId || r.executor_id !== m.executorId;
+  });
+  if (moved >= 0) return bad(streamId, links[moved], "run_id or executor_id column differs from the event's hashed metadata");
+
+  const head = await database.db
+    .selectFrom("ariadne_streams")
+    .select(["version", "last_hash"])
+    .where("stream_id", "=", streamId)
+    .executeTakeFirst();
+  const version = head?.version ?? 0;
+  if (version !== links.length || (head && head.last_hash !== chain.lastHash)) {
+    const last = links.at(-1);
+    return {
+      ok: false,
+      streamId,
+      firstBad: { streamVersion: links.length + 1, eventId: last?.eventId ?? "", globalPosition: last?.globalPosition ?? 0 },
+      reason: `the stream head says version ${version} but ${links.length} events remain: events after version ${links.length} are missing`,
+    };
+  }
+  return chain;
+}
+
+function bad(streamId: string, link: ChainLink, reason: string): VerifyResult {
+  return {
+    ok: false,
+    streamId,
+    firstBad: { streamVersion: link.streamVersion, eventId: link.eventId, globalPosition: link.globalPosition },
+    reason,
+  };
+}
+
+function rowToChainLink(row: EventRow): ChainLink {
+  return {
+    eventId: row.event_id,
+    streamId: row.stream_id,
+    streamVersion: row.stream_version,
+    type: row.type,
+    schemaVersion: row.schema_version,
+    data: row.data,
+    metadata: row.metadata,
+    recordedAt: row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at),
+    globalPosition: Number(row.global_position),
+    prevHash: row.prev_hash,
+    hash: row.hash,
+  };
+}

@@ -1,0 +1,139 @@
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { ADMIN_URL, ENGINES } from "../support/testDatabase.ts";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const STACK_LINE = /^\s+at /m;
+
+// Each command is a process of its own (about two seconds to start), so they run side by side.
+describe("ariadne CLI", { concurrency: 4 }, () => {
+  test("migrate against a closed port fails with one line naming the host and the cause", async () => {
+    const port = await closedPort();
+    const { code, stdout, stderr } = await ariadne(["migrate"], { DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/ariadne` });
+
+    assert.notEqual(code, 0);
+    assert.equal(stdout, "");
+    assert.equal(lines(stderr).length, 1, stderr);
+    assert.match(stderr, new RegExp(`127\\.0\\.0\\.1:${port}`));
+    assert.match(stderr, /connection refused/);
+    assert.doesNotMatch(stderr, STACK_LINE);
+  });
+
+  test("migrate against an unknown host fails with one line naming the host and the cause", async () => {
+    const { code, stderr } = await ariadne(["migrate"], { DATABASE_URL: "postgres://postgres@nohost.invalid:5432/ariadne" });
+
+    assert.notEqual(code, 0);
+    assert.equal(lines(stderr).length, 1, stderr);
+    assert.match(stderr, /nohost\.invalid/);
+    assert.match(stderr, /host not found/);
+    assert.doesNotMatch(stderr, STACK_LINE);
+  });
+
+  test("a DATABASE_URL that is not a URL fails with one line saying what is expected", async () => {
+    const { code, stderr } = await ariadne(["migrate"], { DATABASE_URL: "not a url" });
+
+    assert.notEqual(code, 0);
+    assert.equal(lines(stderr).length, 1, stderr);
+    assert.match(stderr, /DATABASE_URL/);
+    assert.doesNotMatch(stderr, STACK_LINE);
+  });
+
+  test("with ARIADNE_DEBUG=1 the failure comes with its stack", async () => {
+    const port = await closedPort();
+    const { code, stderr } = await ariadne(["migrate"], { DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/ariadne`, ARIADNE_DEBUG: "1" });
+
+    assert.notEqual(code, 0);
+    assert.match(stderr, /connection refused/);
+    assert.match(stderr, STACK_LINE);
+  });
+
+  test("an unknown command exits 2 with the usage", async () => {
+    const { code, stderr } = await ariadne(["frobnicate"]);
+    assert.equal(code, 2);
+    assert.match(stderr, /unknown command "frobnicate"/);
+    assert.match(stderr, /usage: ariadne/);
+  });
+
+  describe("against PostgreSQL", { skip: !ENGINES.includes("postgres") && "PostgreSQL is not among the test engines" }, () => {
+    const name = `ariadne_test_${process.pid}_cli_${Math.random().toString(36).slice(2, 8)}`;
+    const url = Object.assign(new URL(ADMIN_URL), { pathname: `/${name}` }).toString();
+    before(() => admin(`CREATE DATABASE ${name}`));
+    after(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+
+    test("migrate applies the migrations to an empty database, and again is a no-op", async () => {
+      for (let i = 0; i < 2; i++) {
+        const { code, stdout, stderr } = await ariadne(["migrate"], { DATABASE_URL: url });
+        assert.equal(code, 0, stderr);
+        assert.match(stdout, new RegExp(`migrations applied: postgres://127\\.0\\.0\\.1:\\d+/${name}`));
+      }
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const { rows } = await client.query("SELECT to_regclass('ariadne_events') IS NOT NULL AS ok");
+        assert.equal(rows[0].ok, true);
+      } finally {
+        await client.end();
+      }
+    });
+  });
+
+  test("run --json on an embedded store in a fresh data dir prints JSON with a run id", { timeout: 120_000 }, async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "ariadne-cli-"));
+    try {
+      const { code, stdout, stderr } = await ariadne(["run", "--json", "--data-dir", dataDir]);
+
+      assert.equal(code, 0, stderr);
+      const result = JSON.parse(stdout);
+      assert.equal(typeof result.runId, "string");
+      assert.ok(result.runId.length > 0);
+      // A chain result, where the command reports one, must be intact.
+      if (result.verified !== undefined) assert.equal(result.verified.ok, true);
+      assert.ok((await readdir(dataDir)).length > 0, "the embedded store was not written to the data dir");
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Runs the CLI as a user would, with no debug flag, database URL or API key unless given. */
+function ariadne(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const base = { ...process.env };
+  for (const key of ["ARIADNE_DEBUG", "DATABASE_URL", "ANTHROPIC_API_KEY"]) delete base[key];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, "cli/bin.mjs"), ...args], { cwd: ROOT, env: { ...base, ...env }, timeout: 90_000 });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const lines = (text: string) => text.split("\n").filter((l) => l.trim() !== "");
+
+/** A local port nothing listens on: bound by the OS, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function admin(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
