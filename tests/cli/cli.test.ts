@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { ADMIN_URL, ENGINES } from "../support/testDatabase.ts";
+import { ADMIN_URL, ENGINES, adminQuery as admin } from "../support/testDatabase.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const STACK_LINE = /^\s+at /m;
@@ -126,14 +126,4 @@ async function closedPort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-async function admin(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
 }

@@ -1,12 +1,11 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { sql } from "kysely";
-import pg from "pg";
 import { type Database, migrateToLatest, openDatabase } from "../../db/index.ts";
 import { createEventStore } from "../../events/index.ts";
 import { migrations } from "../../migrations/index.ts";
 import { forEachEngine, uniqueId } from "../support/forEachEngine.ts";
-import { ADMIN_URL, ENGINES } from "../support/testDatabase.ts";
+import { ADMIN_URL, ENGINES, adminQuery as admin } from "../support/testDatabase.ts";
 import { turnEvent } from "./fixtures.ts";
 
 const ALL = Object.keys(migrations);
@@ -61,14 +60,4 @@ describe("migrations on a fresh PostgreSQL database", { skip: !ENGINES.includes(
 async function appliedMigrations(database: Database): Promise<string[]> {
   const { rows } = await sql<{ name: string }>`SELECT name FROM ariadne_migrations ORDER BY name`.execute(database.db);
   return rows.map((r) => r.name);
-}
-
-async function admin(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
 }

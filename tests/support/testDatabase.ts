@@ -62,7 +62,8 @@ export async function closeSharedPglite(): Promise<void> {
   pglite = undefined;
 }
 
-async function adminQuery(text: string): Promise<void> {
+/** Runs one statement as the admin user (CREATE / DROP DATABASE). */
+export async function adminQuery(text: string): Promise<void> {
   const client = new pg.Client({ connectionString: ADMIN_URL });
   await client.connect();
   try {
