@@ -43,6 +43,22 @@ export class ConcurrencyError extends AriadneError {
   }
 }
 
+/**
+ * An append inside a transaction that wrote before it: its events could be
+ * delivered ahead of a younger writer's. Nothing was written; retry the whole
+ * transaction, appending before any other write.
+ */
+export class TransactionOrderError extends AriadneError {
+  constructor(readonly streamId: string, options?: { cause?: unknown }) {
+    super(
+      "TRANSACTION_ORDER",
+      409,
+      `append to ${streamId} refused: the enclosing transaction wrote before appending and a younger transaction appended since; retry it, appending first`,
+      options,
+    );
+  }
+}
+
 export class NotFoundError extends AriadneError {
   constructor(message: string) {
     super("NOT_FOUND", 404, message);

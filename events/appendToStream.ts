@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Clock, IdGenerator } from "../core/clock.ts";
-import { ConcurrencyError, ValidationError } from "../core/errors.ts";
+import { ConcurrencyError, TransactionOrderError, ValidationError } from "../core/errors.ts";
 import type { Database } from "../db/openDatabase.ts";
 import { canonicalEvent } from "./hashChain.ts";
 import type { AppendResult, NewEvent, RecordedEvent } from "./types.ts";
@@ -66,6 +66,7 @@ export async function appendToStream(
   } catch (e) {
     const err = e as { code?: string; detail?: string };
     if (err.code === "AR412") throw new ConcurrencyError(streamId, expectedVersion, Number(err.detail));
+    if (err.code === "40001") throw new TransactionOrderError(streamId, { cause: e });
     throw e;
   }
 

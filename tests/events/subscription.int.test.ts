@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import { randomId, systemClock } from "../../core/clock.ts";
+import { TransactionOrderError } from "../../core/errors.ts";
 import type { Database } from "../../db/index.ts";
 import { appendToStream } from "../../events/appendToStream.ts";
 import { type NewEvent, type RecordedEvent, readFromCheckpoint } from "../../events/index.ts";
@@ -189,7 +190,11 @@ forEachEngine("subscriptions", (ctx) => {
         await ctx.store.append(stream, 0, events(run, stream, 1, 1));
         // Then A is refused as a serialization failure, to be retried: otherwise its version 2
         // would sort before version 1 in (transaction, position) order.
-        await assert.rejects(a.append(stream, 1, events(run, stream, 2, 1)), (e: { code?: string }) => e.code === "40001");
+        await assert.rejects(a.append(stream, 1, events(run, stream, 2, 1)), (e: unknown) => {
+          assert.ok(e instanceof TransactionOrderError);
+          assert.equal((e.cause as { code?: string }).code, "40001");
+          return true;
+        });
       } finally {
         await a.rollback();
       }
