@@ -13,8 +13,6 @@ import type { RuntimeServices } from "./runtimeServices.ts";
 
 type Draft = { [T in EventType]: { type: T; data: EventData<T>; causationId?: string } }[EventType];
 
-const MAX_FAILED_MODEL_CALLS = 3;
-
 /**
  * Runs one executor: decides from its folded state, records intent, performs
  * the effect, records the result. Nothing reaches the actor except through the
@@ -167,7 +165,7 @@ export class ExecutorDriver {
           },
         },
       ]);
-      if (!retryable || this.state.failedAttempts >= MAX_FAILED_MODEL_CALLS) {
+      if (!retryable || this.state.failedAttempts >= s.limits.maxFailedModelCalls) {
         return this.finishEarly(`model call failed ${this.state.failedAttempts} time(s): ${(error as Error).message}`);
       }
       return;

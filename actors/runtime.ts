@@ -44,8 +44,8 @@ export interface RunHandle {
 }
 
 const DEFAULT_LIMITS: Record<"main" | "child", Limits> = {
-  main: { maxTurns: 12, maxToolCalls: 40, maxHandoffRepairs: 2 },
-  child: { maxTurns: 12, maxToolCalls: 25, maxHandoffRepairs: 2 },
+  main: { maxTurns: 12, maxToolCalls: 40, maxHandoffRepairs: 2, maxFailedModelCalls: 3 },
+  child: { maxTurns: 12, maxToolCalls: 25, maxHandoffRepairs: 2, maxFailedModelCalls: 3 },
 };
 
 /**

@@ -36,6 +36,8 @@ const Limits = z.object({
   maxTurns: z.number().int().positive(),
   maxToolCalls: z.number().int().positive(),
   maxHandoffRepairs: z.number().int().nonnegative(),
+  /** Failed model calls in a row before the executor finishes with what it has. */
+  maxFailedModelCalls: z.number().int().positive().default(3),
 });
 
 /** Payload schemas, by event type then schema version. */

@@ -217,7 +217,7 @@ export function admittedData(role: "main" | "child", overrides: Partial<EventDat
     grantedTools: ["search_corpus"],
     refusedTools: [],
     model: "test-model",
-    limits: { maxTurns: 12, maxToolCalls: 25, maxHandoffRepairs: 2 },
+    limits: { maxTurns: 12, maxToolCalls: 25, maxHandoffRepairs: 2, maxFailedModelCalls: 3 },
     ...overrides,
   };
 }

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ScriptedModel, type ScriptPolicy } from "../../models/index.ts";
+import { ModelCallError, ScriptedModel, type ScriptPolicy } from "../../models/index.ts";
 import type { ModelRequest, ToolResultBlock } from "../../models/types.ts";
 import { citationsIn, lastResultWasError, resultsOf, turnsTaken } from "../../scenarios/requestView.ts";
 import { ToolRegistry, createCorpusTools, defineTool } from "../../tools/index.ts";
@@ -212,5 +212,23 @@ forEachEngine("refusals in code", (ctx) => {
     assert.equal(outcome.kind, "answer");
     const answer = answerOf(outcome);
     assert.ok(answer.sections[0].claims.some((c) => c.citations.some((x) => x.executor === childId)));
+  });
+  test("failed model calls stop at the Child's own limit and end in a forced partial handoff", async () => {
+    const main = new ScriptedModel({ name: "main", policy: delegatingMain([delegation("What is ADIV's ongoing charge?")]) });
+    const child = new ScriptedModel({
+      name: "child",
+      policy: () => new ModelCallError({ kind: "overloaded", retryable: true, message: "overloaded (scripted)" }),
+    });
+    const runtime = runtimeWith(ctx.store, { main, child }, { limits: { child: { maxFailedModelCalls: 2 } } });
+    const run = await runtime.startRun("What is ADIV's ongoing charge?");
+    const outcome = await within(10_000, run.result);
+
+    const [childId] = childrenOf(await ctx.store.readRun(run.runId), run.mainExecutorId);
+    const childStream = await streamOf(ctx.store, childId);
+    assert.deepEqual(childStream.map((e) => e.type), ["executor_admitted", "turn_failed", "turn_failed", "handoff_committed", "settled"]);
+    const [committed] = ofType(childStream, "handoff_committed");
+    assert.equal(committed.data.forced, true);
+    assert.equal((committed.data.handoff as { confidence: string }).confidence, "low");
+    assert.equal(outcome.kind, "answer");
   });
 });
