@@ -2,6 +2,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { type Database, type Engine, migrateToLatest, openDatabase } from "../db/index.ts";
 import { pgliteDatabase } from "../db/openDatabase.ts";
+import { DEFAULT_ADMIN_URL, createScratchDatabase } from "../db/scratchDatabase.ts";
 import { type EventStore, createEventStore } from "../events/index.ts";
 
 /** One SQL statement in its own implicit transaction, on one connection of its own. */
@@ -18,20 +19,18 @@ export interface AppendTarget {
   close(): Promise<void>;
 }
 
-const ADMIN_URL = process.env.ARIADNE_BENCH_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const ADMIN_URL = process.env.ARIADNE_BENCH_ADMIN_URL ?? DEFAULT_ADMIN_URL;
 
 /** A fresh database, dropped at close. Raw connections are plain pg.Clients. */
 export async function openPostgresTarget(poolSize: number): Promise<AppendTarget> {
-  const name = `ariadne_bench_append_${process.pid}`;
-  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin(`CREATE DATABASE ${name}`);
-  const url = Object.assign(new URL(ADMIN_URL), { pathname: `/${name}` }).toString();
+  const scratch = await createScratchDatabase(`ariadne_bench_append_${process.pid}`, ADMIN_URL);
+  const url = scratch.url;
   const clients: pg.Client[] = [];
   let database: Database | undefined;
   const close = async () => {
     await Promise.all(clients.map((c) => c.end().catch(() => {})));
     await database?.close().catch(() => {});
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await scratch.drop();
   };
   try {
     database = await openDatabase({ url, poolSize });
@@ -77,12 +76,3 @@ export async function openPgliteTarget(): Promise<AppendTarget> {
   };
 }
 
-async function admin(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 5_000 });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}

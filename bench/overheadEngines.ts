@@ -2,6 +2,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { type Engine, migrateToLatest, openStore } from "../db/index.ts";
 import { pgliteDatabase } from "../db/openDatabase.ts";
+import { DEFAULT_ADMIN_URL, createScratchDatabase } from "../db/scratchDatabase.ts";
 import { type EventStore, createEventStore } from "../events/index.ts";
 
 /** One SQL statement in its own implicit transaction, through the engine's own client. */
@@ -17,15 +18,12 @@ export interface BenchEngine {
   close(): Promise<void>;
 }
 
-export const ADMIN_URL = process.env.ARIADNE_BENCH_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+export const ADMIN_URL = process.env.ARIADNE_BENCH_ADMIN_URL ?? DEFAULT_ADMIN_URL;
 
 /** A fresh database ariadne_bench_<pid>, migrated through openStore; dropped WITH (FORCE) at close. */
 export async function openBenchPostgres(): Promise<BenchEngine> {
-  const name = `ariadne_bench_${process.pid}`;
-  await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await adminQuery(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
+  const scratch = await createScratchDatabase(`ariadne_bench_${process.pid}`, ADMIN_URL);
+  const url = new URL(scratch.url);
   let opened: Awaited<ReturnType<typeof openStore>> | undefined;
   const client = new pg.Client({ connectionString: url.toString() });
   try {
@@ -43,13 +41,13 @@ export async function openBenchPostgres(): Promise<BenchEngine> {
       async close() {
         await client.end().catch(() => {});
         await close().catch(() => {});
-        await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await scratch.drop();
       },
     };
   } catch (e) {
     await client.end().catch(() => {});
     await opened?.close().catch(() => {});
-    await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+    await scratch.drop().catch(() => {});
     throw e;
   }
 }
@@ -78,12 +76,3 @@ export async function openBenchPglite(): Promise<BenchEngine> {
   }
 }
 
-async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 5_000 });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}

@@ -1,4 +1,4 @@
-import pg from "pg";
+import { adminQuery as runAdminQuery, createScratchDatabase } from "../../db/scratchDatabase.ts";
 import { type Database, type Engine, migrateToLatest, openDatabase } from "../../db/index.ts";
 
 /** Where tests create their throwaway PostgreSQL databases; trust auth on 127.0.0.1 by default. */
@@ -40,18 +40,15 @@ export async function openTestDatabase(engine: Engine): Promise<TestDatabase> {
       },
     };
   }
-  const name = `ariadne_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
+  const scratch = await createScratchDatabase(`ariadne_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`, ADMIN_URL);
+  const database = await openDatabase({ url: scratch.url });
   await migrateToLatest(database);
   return {
     database,
-    url: url.toString(),
+    url: scratch.url,
     async dispose() {
       await database.close();
-      await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await scratch.drop();
     },
   };
 }
@@ -63,12 +60,4 @@ export async function closeSharedPglite(): Promise<void> {
 }
 
 /** Runs one statement as the admin user (CREATE / DROP DATABASE). */
-export async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
+export const adminQuery = (text: string): Promise<void> => runAdminQuery(ADMIN_URL, text);
