@@ -27,6 +27,31 @@ export function buildRequest(state: ExecutorState, ctx: RequestContext): ModelRe
   };
 }
 
+/** sha256 of the request's RFC 8785 canonical JSON. */
 export function requestDigest(request: ModelRequest): string {
-  return createHash("sha256").update(canonicalize(request) ?? "", "utf8").digest("hex");
+  return createHash("sha256").update(canonicalRequest(request), "utf8").digest("hex");
+}
+
+// Messages and tool lists are never mutated once built (the fold makes new ones), so their
+// canonical text is computed once: a turn costs the new messages, not the whole history again.
+const canonicalOf = new WeakMap<object, string>();
+function cachedCanonical(value: object): string {
+  let text = canonicalOf.get(value);
+  if (text === undefined) {
+    text = canonicalize(value) ?? "null";
+    canonicalOf.set(value, text);
+  }
+  return text;
+}
+
+/**
+ * The same bytes as canonicalize(request), assembled from cached parts. JCS
+ * orders object keys by code unit: maxTokens, messages, model, system, tools.
+ */
+export function canonicalRequest(request: ModelRequest): string {
+  const { maxTokens, messages, model, system, tools } = request;
+  return (
+    `{"maxTokens":${canonicalize(maxTokens)},"messages":[${messages.map(cachedCanonical).join(",")}],` +
+    `"model":${canonicalize(model)},"system":${canonicalize(system)},"tools":${cachedCanonical(tools)}}`
+  );
 }
