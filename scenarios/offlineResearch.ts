@@ -120,7 +120,7 @@ function feesPolicy(request: ModelRequest): ScriptedReply {
     };
   }
   const quotes = [...resultsOf(request, "quote_passage"), ...resultsOf(request, "read_document")];
-  return handoff(request, "web-explorer", {
+  return handoff("web-explorer", {
     summary: "Fees for ADIV USD Distributing: ongoing charge cut from 0.38% to 0.29% from 2026-10-01.",
     findings: [
       {
@@ -153,7 +153,7 @@ function risksPolicy(request: ModelRequest): ScriptedReply {
     };
   }
   const quotes = resultsOf(request, "quote_passage").map((q) => ({ ...q, quote: JSON.parse(q.output) as { passage: string; citation: string } }));
-  return handoff(request, "document-reader", {
+  return handoff("document-reader", {
     summary: "Principal risks of ADIV as disclosed on prospectus pages 17-18, quoted.",
     findings: quotes.map((q) => ({
       claim: `The prospectus discloses: ${q.quote.passage.replace(/\s+/g, " ").trim()}`,
@@ -169,9 +169,9 @@ function risksPolicy(request: ModelRequest): ScriptedReply {
 function overlapPolicy(request: ModelRequest): ScriptedReply {
   if (turnsTaken(request) === 0) return use("compute_overlap", { portfolio_doc: "user-portfolio", etf_doc: "adiv-holdings" });
   const [computed] = resultsOf(request, "compute_overlap");
-  if (!computed) return handoff(request, "compute-analyst", { summary: "Overlap not computed.", findings: [], basis: emptyBasis, gaps: ["compute_overlap failed"] });
+  if (!computed) return handoff("compute-analyst", { summary: "Overlap not computed.", findings: [], basis: emptyBasis, gaps: ["compute_overlap failed"] });
   const result = JSON.parse(computed.output) as { result: { overlap_pct: number; common_holdings: { ticker: string }[] } };
-  return handoff(request, "compute-analyst", {
+  return handoff("compute-analyst", {
     summary: `Overlap of ADIV's top-10 holdings with the portfolio: ${result.result.overlap_pct}% of portfolio weight.`,
     findings: [
       {
@@ -187,7 +187,7 @@ function overlapPolicy(request: ModelRequest): ScriptedReply {
 
 function generalPolicy(request: ModelRequest): ScriptedReply {
   if (turnsTaken(request) === 0) return use("search_corpus", { query: "ADIV" });
-  return handoff(request, "general", { summary: "General search done.", findings: [], basis: emptyBasis, gaps: ["The scripted general Child only searches."] });
+  return handoff("general", { summary: "General search done.", findings: [], basis: emptyBasis, gaps: ["The scripted general Child only searches."] });
 }
 
 interface Basis {
@@ -204,7 +204,6 @@ function use(name: string, input: unknown): ScriptedReply {
 }
 
 function handoff(
-  _request: ModelRequest,
   profile: string,
   h: { summary: string; findings: unknown[]; basis: Basis; gaps: string[] },
 ): ScriptedReply {

@@ -1,8 +1,8 @@
-import { adminQuery as runAdminQuery, createScratchDatabase } from "../../db/scratchDatabase.ts";
+import { DEFAULT_ADMIN_URL, adminQuery as runAdminQuery, createScratchDatabase } from "../../db/scratchDatabase.ts";
 import { type Database, type Engine, migrateToLatest, openDatabase } from "../../db/index.ts";
 
 /** Where tests create their throwaway PostgreSQL databases; trust auth on 127.0.0.1 by default. */
-export const ADMIN_URL = process.env.ARIADNE_TEST_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+export const ADMIN_URL = process.env.ARIADNE_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL;
 
 export const ENGINES: readonly Engine[] = (process.env.ARIADNE_TEST_ENGINES?.split(",") as Engine[] | undefined) ?? [
   "postgres",
@@ -53,8 +53,8 @@ export async function openTestDatabase(engine: Engine): Promise<TestDatabase> {
   };
 }
 
-/** Closes the shared PGlite instance; call once at the end of a test process. */
-export async function closeSharedPglite(): Promise<void> {
+/** Closes the shared PGlite instance once its last user is done. */
+async function closeSharedPglite(): Promise<void> {
   if (pglite) await (await pglite).close();
   pglite = undefined;
 }
