@@ -1,0 +1,58 @@
+import type { EventDataInput, EventType } from "../events/index.ts";
+import type { Call, ExecutorState } from "../actors/executorState.ts";
+
+/**
+ * An event an executor is about to append to its own stream (metadata is added
+ * by the runner). Governance answers with these, so every decision it takes is
+ * recorded in the same append as what it decided about.
+ */
+export type Draft = { [T in EventType]: { type: T; data: EventDataInput<T>; causationId?: string } }[EventType];
+
+/** What a model call will cost at worst, known before it is made. */
+export interface ModelCallPlan {
+  model: string;
+  /** Input tokens of the request (estimated before the call). */
+  inputTokens: number;
+  /** The request's max_tokens: the worst case for output. */
+  maxTokens: number;
+}
+
+/** A reservation taken against the run before a model call; settled after it. */
+export interface Reservation {
+  reservationId: string;
+  model: string;
+  tokens: number;
+  costMicros: number;
+}
+
+/** The limit that stopped something, named so a caveat can say how far the executor got. */
+export type LimitName =
+  | "run_tokens"
+  | "run_cost"
+  | "run_wall_clock"
+  | "executor_tokens"
+  | "executor_turns"
+  | "executor_tool_calls"
+  | "executor_wall_clock"
+  | "delegation_depth"
+  | "delegation_fan_out";
+
+export type Verdict<T = unknown> =
+  | ({ ok: true; events: Draft[] } & T)
+  | { ok: false; limit: LimitName; reason: string; events: Draft[] };
+
+/**
+ * Governance in code: an async port consulted before every model call and every
+ * tool call, and after each model call to settle. It never throws for a refusal;
+ * it answers with a verdict and the events that record it.
+ */
+export interface Governance {
+  beforeModelCall(state: ExecutorState, plan: ModelCallPlan): Promise<Verdict<{ reservation: Reservation | null }>>;
+  /** Settles the real usage (null when the call failed and spent nothing measurable) and releases the rest. */
+  afterModelCall(
+    state: ExecutorState,
+    reservation: Reservation | null,
+    usage: { inputTokens: number; outputTokens: number } | null,
+  ): Promise<Draft[]>;
+  beforeToolCall(state: ExecutorState, call: Call): Promise<Verdict>;
+}
