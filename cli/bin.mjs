@@ -9,4 +9,9 @@ process.stdout.on("error", (e) => {
   throw e;
 });
 const { main } = await import("./main.ts");
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+process.exitCode = code;
+// PGlite's runtime resets process.exitCode when it fails to start; the command's own code wins.
+process.on("exit", () => {
+  process.exitCode = code;
+});
