@@ -1,7 +1,7 @@
 import { Runtime } from "../actors/index.ts";
 import type { EventStore } from "../events/index.ts";
 import type { Model } from "../models/types.ts";
-import { ToolRegistry, createCorpusTools } from "../tools/index.ts";
+import { cliTools } from "./cliTools.ts";
 
 // Reading the log never calls a model; one that is called anyway says so instead of answering.
 const noModel: Model = {
@@ -16,6 +16,6 @@ export function readingRuntime(store: EventStore): Runtime {
     store,
     models: { main: noModel, child: noModel },
     modelNames: { main: "none", child: "none" },
-    tools: new ToolRegistry().register(...createCorpusTools()),
+    tools: cliTools(),
   });
 }

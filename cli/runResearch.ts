@@ -4,8 +4,8 @@ import { createModel, resolveModels } from "../models/index.ts";
 import type { RecordedEvent } from "../events/index.ts";
 import type { Model } from "../models/types.ts";
 import { OFFLINE_QUESTION, offlineResearchModel } from "../scenarios/offlineResearch.ts";
-import { ToolRegistry, createCorpusTools } from "../tools/index.ts";
 import { BLANK_QUESTION, chooseQuestion } from "./chooseQuestion.ts";
+import { cliTools } from "./cliTools.ts";
 import { progressPrinter } from "./progress.ts";
 import { handoffsOf, renderAnswer } from "./renderAnswer.ts";
 import { renderHandoff } from "./renderHandoff.ts";
@@ -42,8 +42,8 @@ export async function runResearch(options: RunOptions): Promise<number> {
       store,
       models: { main: model, child: model },
       modelNames: real ? { main: names.main, child: names.child } : { main: "scripted:main", child: "scripted:child" },
-      tools: new ToolRegistry().register(...createCorpusTools()),
-      onEvent: firstTheRunId(progressPrinter(log), (runId) => {
+      tools: cliTools(),
+      onEvent: withRunIdFirst(progressPrinter(log), (runId) => {
         // The run id comes first, so a run whose process dies can still be found.
         log(`run ${runId}`);
         if (choice.kind === "offline") console.error(choice.note);
@@ -92,7 +92,7 @@ export async function runResearch(options: RunOptions): Promise<number> {
 const WHERE_NEXT = (runId: string) => `ariadne show ${runId} for the executor tree and handoffs, ariadne transcript EXECUTOR_ID for one executor's transcript`;
 
 /** Calls `first` with the run id before the run's first event is printed. */
-function firstTheRunId(onEvent: (e: RecordedEvent) => void, first: (runId: string) => void) {
+function withRunIdFirst(onEvent: (e: RecordedEvent) => void, first: (runId: string) => void) {
   let started = false;
   return (e: RecordedEvent) => {
     if (!started) first(e.metadata.runId);
