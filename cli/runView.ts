@@ -31,8 +31,6 @@ export interface RunView {
   answer: Answer | null;
 }
 
-const FINAL: Partial<Record<RecordedEvent["type"], ExecutorStatus>> = { failed: "failed", cancelled: "cancelled" };
-
 /** What a run did, read from its events: the executor tree, every handoff whole, and the answer. */
 export function runView(runId: string, events: readonly RecordedEvent[]): RunView {
   const executors = new Map<string, ExecutorView>();
@@ -81,7 +79,7 @@ export function runView(runId: string, events: readonly RecordedEvent[]): RunVie
         break;
       case "failed":
       case "cancelled":
-        if (x) Object.assign(x, { status: FINAL[e.type], reason: e.data.reason });
+        if (x) Object.assign(x, { status: e.type, reason: e.data.reason });
         break;
     }
   }
