@@ -3,5 +3,15 @@
 import { register } from "tsx/esm/api";
 
 register();
+// `ariadne show RUN | head` closes the pipe early: stop quietly rather than crash with a stack.
+process.stdout.on("error", (e) => {
+  if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw e;
+});
 const { main } = await import("./main.ts");
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+process.exitCode = code;
+// PGlite's runtime resets process.exitCode when it fails to start; the command's own code wins.
+process.on("exit", () => {
+  process.exitCode = code;
+});

@@ -2,12 +2,17 @@ import { parseArgs } from "node:util";
 import { isAriadneError } from "../core/errors.ts";
 import { openStore } from "../db/index.ts";
 import { runResearch } from "./runResearch.ts";
+import { SHOW_USAGE, showRun } from "./showRun.ts";
+import { TRANSCRIPT_USAGE, showTranscript } from "./showTranscript.ts";
 
 const USAGE = `usage: ariadne <command> [options]
 
 commands:
   migrate            apply pending migrations to DATABASE_URL, or to the embedded store
-  run [QUESTION]     run a research run (offline scripted scenario without ANTHROPIC_API_KEY)
+  run [QUESTION]     run a research run (offline scripted scenario without ANTHROPIC_API_KEY or QUESTION)
+  show RUN           a recorded run: executor tree, handoffs, answer
+  transcript EXECUTOR_ID
+                     an executor's requests and responses rebuilt from the log, digests checked
 
 options:
   --data-dir DIR     embedded store directory when DATABASE_URL is unset (default .ariadne/data)
@@ -17,6 +22,9 @@ options:
 environment:
   DATABASE_URL       postgres://user@host:port/db; unset means the embedded PGlite store
   ARIADNE_DEBUG=1    print stack traces on errors`;
+
+/** Each command's own --help. */
+const COMMAND_USAGE: Record<string, string> = { show: SHOW_USAGE, transcript: TRANSCRIPT_USAGE };
 
 /** The CLI's entry: returns the exit code instead of exiting, so it can be tested in-process. */
 export async function main(argv: string[], out: (line: string) => void = console.log): Promise<number> {
@@ -36,6 +44,11 @@ export async function main(argv: string[], out: (line: string) => void = console
     return 2;
   }
   const [command, ...rest] = parsed.positionals;
+  const commandUsage = COMMAND_USAGE[command ?? ""];
+  if (parsed.values.help && commandUsage) {
+    out(commandUsage);
+    return 0;
+  }
   if (parsed.values.help || !command) {
     out(USAGE);
     return command || parsed.values.help ? 0 : 2;
@@ -50,7 +63,19 @@ export async function main(argv: string[], out: (line: string) => void = console
         return 0;
       }
       case "run":
-        return await runResearch({ ...storeOptions, question: rest.join(" ") || undefined, json: parsed.values.json, out });
+        // An empty or blank question given is refused by runResearch, never taken for "no question".
+        return await runResearch({ ...storeOptions, question: rest.length ? rest.join(" ") : undefined, json: parsed.values.json, out });
+      case "show":
+      case "transcript": {
+        if (rest.length !== 1) {
+          console.error(`ariadne: ${command} takes exactly one id\n\n${commandUsage}`);
+          return 2;
+        }
+        const json = parsed.values.json;
+        return command === "show"
+          ? await showRun({ ...storeOptions, runId: rest[0]!, json, out })
+          : await showTranscript({ ...storeOptions, executorId: rest[0]!, json, out });
+      }
       default:
         console.error(`ariadne: unknown command "${command}"\n\n${USAGE}`);
         return 2;

@@ -1,4 +1,5 @@
 import type { RecordedEvent } from "../events/index.ts";
+import { formatTokens } from "./formatTokens.ts";
 
 /**
  * One line per step that matters while a run works, so a person watching knows
@@ -24,7 +25,7 @@ export function progressPrinter(out: (line: string) => void, startedAt = Date.no
       case "turn": {
         const uses = e.data.response.content.filter((b) => b.type === "tool_use").map((b) => (b as { name: string }).name);
         const label = e.data.scripted ? "scripted" : e.data.model;
-        return line(`turn ${e.data.turn} (${label}, ${e.data.usage.inputTokens}+${e.data.usage.outputTokens} tokens)${uses.length ? ` -> ${uses.join(", ")}` : ""}`);
+        return line(`turn ${e.data.turn} (${label}, ${formatTokens(e.data.usage, e.data.scripted)})${uses.length ? ` -> ${uses.join(", ")}` : ""}`);
       }
       case "turn_failed":
         return line(`turn ${e.data.turn} failed (${e.data.kind}): ${e.data.message}`);

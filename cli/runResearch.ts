@@ -1,13 +1,18 @@
 import { Runtime, type Answer } from "../actors/index.ts";
 import { openStore, type OpenOptions } from "../db/index.ts";
 import { createModel, resolveModels } from "../models/index.ts";
+import type { RecordedEvent } from "../events/index.ts";
 import type { Model } from "../models/types.ts";
 import { OFFLINE_QUESTION, offlineResearchModel } from "../scenarios/offlineResearch.ts";
-import { ToolRegistry, createCorpusTools } from "../tools/index.ts";
+import { BLANK_QUESTION, chooseQuestion } from "./chooseQuestion.ts";
+import { cliTools } from "./cliTools.ts";
 import { progressPrinter } from "./progress.ts";
 import { handoffsOf, renderAnswer } from "./renderAnswer.ts";
+import { renderHandoff } from "./renderHandoff.ts";
+import { runView } from "./runView.ts";
 
 export interface RunOptions extends OpenOptions {
+  /** As given on the command line; undefined when none was given. */
   question?: string;
   json: boolean;
   out: (line: string) => void;
@@ -20,18 +25,16 @@ export interface RunOptions extends OpenOptions {
  */
 export async function runResearch(options: RunOptions): Promise<number> {
   const env = options.env ?? process.env;
-  const real = options.question ? createModel(env) : null;
+  const choice = chooseQuestion(options.question, env);
+  if (choice.kind === "blank") {
+    console.error(`ariadne: ${BLANK_QUESTION}`);
+    return 2;
+  }
+  const real = choice.kind === "real" ? createModel(env) : null;
   const names = resolveModels(env);
   const model: Model = real ?? offlineResearchModel();
-  const question = real ? options.question! : OFFLINE_QUESTION;
+  const question = choice.kind === "real" ? choice.question : OFFLINE_QUESTION;
   const log = options.json ? (line: string) => console.error(line) : options.out;
-  if (!real) {
-    log(
-      options.question
-        ? "note: ANTHROPIC_API_KEY is not set, so the offline scripted scenario runs instead of your question."
-        : "offline scenario: scripted models over a synthetic corpus (set ANTHROPIC_API_KEY and pass a question for a real run).",
-    );
-  }
 
   const { store, database, close } = await openStore(options);
   try {
@@ -39,15 +42,20 @@ export async function runResearch(options: RunOptions): Promise<number> {
       store,
       models: { main: model, child: model },
       modelNames: real ? { main: names.main, child: names.child } : { main: "scripted:main", child: "scripted:child" },
-      tools: new ToolRegistry().register(...createCorpusTools()),
-      onEvent: progressPrinter(log),
+      tools: cliTools(),
+      onEvent: withRunIdFirst(progressPrinter(log), (runId) => {
+        // The run id comes first, so a run whose process dies can still be found.
+        log(`run ${runId}`);
+        if (choice.kind === "offline") console.error(choice.note);
+        log(`store: ${database.location}`);
+        log(`question: ${question}`);
+      }),
     });
-    log(`store: ${database.location}`);
-    log(`question: ${question}`);
     const run = await runtime.startRun(question);
     const outcome = await run.result;
     const events = await store.readRun(run.runId);
     const handoffs = handoffsOf(events);
+    const view = runView(run.runId, events);
 
     if (options.json) {
       options.out(
@@ -59,19 +67,36 @@ export async function runResearch(options: RunOptions): Promise<number> {
           outcome: outcome.kind,
           answer: outcome.kind === "answer" ? outcome.answer : null,
           reason: "reason" in outcome ? outcome.reason : null,
-          handoffs: Object.fromEntries(handoffs),
+          // Whole: findings with evidence, measurement basis, artifacts, gaps, execution state, confidence.
+          handoffs: Object.fromEntries(view.handoffs.map((h) => [h.executorId, h])),
           events: events.length,
         }),
       );
     } else if (outcome.kind === "answer") {
       options.out("");
       for (const line of renderAnswer(outcome.answer as Answer, handoffs)) options.out(line);
-      options.out(`run ${run.runId} · ${events.length} events · transcripts by executor id in the log`);
+      options.out(`run ${run.runId} · ${events.length} events · ${WHERE_NEXT(run.runId)}`);
     } else {
       options.out(`run ${run.runId} ended without an answer: ${outcome.kind}${"reason" in outcome ? `: ${outcome.reason}` : ""}`);
+      // What the Children found still counts when Main could not finish.
+      options.out(view.handoffs.length ? `What the Children handed back (${view.handoffs.length}):` : "No Child handed anything back.");
+      for (const h of view.handoffs) for (const line of renderHandoff(h)) options.out(line);
+      options.out(WHERE_NEXT(run.runId));
     }
     return outcome.kind === "answer" ? 0 : 1;
   } finally {
     await close();
   }
+}
+
+const WHERE_NEXT = (runId: string) => `ariadne show ${runId} for the executor tree and handoffs, ariadne transcript EXECUTOR_ID for one executor's transcript`;
+
+/** Calls `first` with the run id before the run's first event is printed. */
+function withRunIdFirst(onEvent: (e: RecordedEvent) => void, first: (runId: string) => void) {
+  let started = false;
+  return (e: RecordedEvent) => {
+    if (!started) first(e.metadata.runId);
+    started = true;
+    onEvent(e);
+  };
 }

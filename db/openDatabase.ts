@@ -2,8 +2,8 @@ import { Kysely, PostgresDialect } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { mkdir } from "node:fs/promises";
 import { ConfigError } from "../core/errors.ts";
+import { checkDataDir } from "./checkDataDir.ts";
 import { coalesce } from "./coalesce.ts";
 import type { Schema } from "./schema.ts";
 
@@ -88,10 +88,11 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
 async function openPglite(dataDir: string): Promise<Database> {
   let pglite: PGlite;
   try {
-    if (dataDir !== "memory://") await mkdir(dataDir, { recursive: true });
+    if (dataDir !== "memory://") await checkDataDir(dataDir);
     pglite = dataDir === "memory://" ? new PGlite() : new PGlite(dataDir);
     await pglite.waitReady;
   } catch (cause) {
+    if (cause instanceof ConfigError) throw cause;
     throw new ConfigError(`cannot open the embedded store at ${dataDir}: ${describeCause(cause)}`, { cause });
   }
   return pgliteDatabase(pglite, `pglite:${dataDir}`);
@@ -120,16 +121,31 @@ export function pgliteDatabase(pglite: PGlite, location: string): Database {
 }
 
 function describeUrl(url: string): string {
+  let u: URL;
   try {
-    const u = new URL(url);
-    return `${u.hostname || "localhost"}:${u.port || "5432"}${u.pathname || ""}`;
+    u = new URL(url);
   } catch {
     throw new ConfigError(`DATABASE_URL is not a valid URL (expected postgres://user@host:port/db)`);
   }
+  // pg would quietly fill the gaps (localhost, the user's name as database); a URL missing them is a mistake.
+  const host = u.hostname || u.searchParams.get("host");
+  const database = decodeURIComponent(u.pathname.replace(/^\//, ""));
+  const given = `DATABASE_URL ${JSON.stringify(redact(u))}`;
+  if (!/^postgres(ql)?:$/.test(u.protocol)) throw new ConfigError(`${given} is not a postgres:// URL (expected postgres://user@host:port/db)`);
+  const missing = [!host && "host", !database && "database name"].filter(Boolean);
+  if (missing.length) throw new ConfigError(`${given} names no ${missing.join(" and no ")} (expected postgres://user@host:port/db)`);
+  return `${host}:${u.port || "5432"}/${database}`;
+}
+
+/** The URL as given, to say what was wrong with it, never with its password. */
+function redact(u: URL): string {
+  const copy = new URL(u);
+  if (copy.password) copy.password = "***";
+  return copy.toString();
 }
 
 function describeCause(cause: unknown): string {
-  const e = cause as { code?: string; message?: string; errors?: unknown[] };
+  const e = cause as { code?: string; message?: string; errors?: unknown[]; errno?: number };
   // Node reports a failed dual-stack connect as an AggregateError without a message.
   if (!e?.message && Array.isArray(e?.errors) && e.errors.length) return describeCause(e.errors[0]);
   const known: Record<string, string> = {
@@ -137,10 +153,8 @@ function describeCause(cause: unknown): string {
     ENOTFOUND: "host not found",
     ETIMEDOUT: "connection timed out",
     EHOSTUNREACH: "host unreachable",
-    "3D000": "database does not exist",
-    "28P01": "password authentication failed",
-    "28000": "authentication refused",
   };
-  const text = e?.code && known[e.code] ? known[e.code] : e?.message ?? String(cause);
+  // A server error's own message names the role or database ("role \"x\" does not exist"); a code alone hides it.
+  const text = e?.code && known[e.code] ? known[e.code] : e?.message || (e?.errno !== undefined ? `${(e as Error).name ?? "error"} errno ${e.errno}` : String(cause));
   return e?.code ? `${text} (${e.code})` : text;
 }

@@ -1,5 +1,6 @@
 import { ScriptedModel, type ScriptPolicy, type ScriptedReply } from "../models/index.ts";
 import type { ModelRequest } from "../models/types.ts";
+import { markdownTables } from "../tools/demo/markdownTables.ts";
 import { citationsIn, exchanges, resultsOf, turnsTaken } from "./requestView.ts";
 
 /**
@@ -69,6 +70,7 @@ function mainPolicy(request: ModelRequest): ScriptedReply {
   });
   const [fees, risks, overlap] = DELEGATIONS.map((d) => handoffs.find((h) => h.handoff.summary.startsWith(`[${d.profile}]`)));
   const gaps = handoffs.flatMap((h) => h.handoff.gaps);
+  const affiliate = risks?.handoff.findings.findIndex((f) => f.claim.includes("affiliate")) ?? -1;
   return {
     content: [
       {
@@ -89,8 +91,17 @@ function mainPolicy(request: ModelRequest): ScriptedReply {
                   basis: "judgment",
                   citations: [],
                 },
+                ...(risks && affiliate >= 0
+                  ? [
+                      {
+                        text: "The securities lending agent is an affiliate of the fund's manager, a conflict of interest: the manager's group earns part of the lending revenue it negotiates for the fund.",
+                        basis: "judgment" as const,
+                        citations: [{ executor: risks.child_executor_id, finding: affiliate }],
+                      },
+                    ]
+                  : []),
                 ...(gaps.length
-                  ? [{ text: `Not collected: ${gaps.join("; ")}`, basis: "not_collected" as const, citations: [] }]
+                  ? [{ text: `Not collected: ${gaps.map((g) => g.replace(/\.$/, "")).join("; ")}.`, basis: "not_collected" as const, citations: [] }]
                   : []),
               ],
             },
@@ -119,25 +130,43 @@ function feesPolicy(request: ModelRequest): ScriptedReply {
       ],
     };
   }
-  const quotes = [...resultsOf(request, "quote_passage"), ...resultsOf(request, "read_document")];
+  const [announcement] = resultsOf(request, "quote_passage");
+  const [factsheet] = resultsOf(request, "read_document");
+  const findings = [];
+  // Claims are built from the tool outputs they cite, so every figure in them is one the output shows.
+  if (announcement) {
+    const quote = JSON.parse(announcement.output) as { passage: string; citation: string };
+    findings.push({
+      claim: `The fee announcement states: "${squash(quote.passage)}"`,
+      evidence: { toolResults: [announcement.id], citations: [quote.citation] },
+      confidence: "high",
+    });
+  }
+  const table = factsheet ? feeTable(factsheet.output) : null;
+  if (factsheet && table) {
+    findings.push({
+      claim: `The factsheet fee table (as of ${table.asOf}, before the announced cut) lists: ${table.rows.join("; ")}.`,
+      evidence: { toolResults: [factsheet.id], citations: citationsIn(factsheet.output).filter((c) => c.endsWith("#fees]]")) },
+      confidence: "medium",
+    });
+  }
   return handoff("web-explorer", {
-    summary: "Fees for ADIV USD Distributing: ongoing charge cut from 0.38% to 0.29% from 2026-10-01.",
-    findings: [
-      {
-        claim: "The ongoing charge falls from 0.38% to 0.29% per year, effective 1 October 2026 (USD Distributing class).",
-        evidence: { toolResults: quotes.slice(0, 1).map((q) => q.id), citations: quotes.slice(0, 1).flatMap((q) => citationsIn(q.output)) },
-        confidence: "high",
-      },
-      {
-        claim: "The factsheet fee table lists the recurring and one-time charges as of its date.",
-        evidence: { toolResults: quotes.slice(1, 2).map((q) => q.id), citations: quotes.slice(1, 2).flatMap((q) => citationsIn(q.output)) },
-        confidence: "medium",
-      },
-    ],
-    basis: { sources: ["adiv-fee-announcement", "adiv-factsheet"], dates: ["2026-08-14", "2026-10-01"], units: ["% per year"], scope: "USD Distributing share class" },
-    gaps: ["Trading costs (spreads, commissions) are not in the corpus."],
+    summary: "Fees for ADIV USD Distributing: the announced ongoing-charge cut and the factsheet's fee table, quoted.",
+    findings,
+    basis: { sources: ["adiv-fee-announcement", "adiv-factsheet"], dates: ["2026-06-30", "2026-08-14", "2026-10-01"], units: ["% per year"], scope: "USD Distributing share class" },
+    gaps: ["The broker commission and bid-ask spread an exchange investor pays are named in the factsheet but not quantified in the corpus."],
   });
 }
+
+/** The factsheet's fee table as "Charge: amount (notes)" rows, and its as-of date, read from a read_document output. */
+function feeTable(output: string): { asOf: string; rows: string[] } | null {
+  const table = markdownTables(output).find((t) => t.header[0] === "Charge" && t.header[1] === "Amount");
+  const asOf = /^As of: (\S+)$/m.exec(output)?.[1];
+  if (!table || !asOf) return null;
+  return { asOf, rows: table.rows.map(([charge, amount, notes]) => `${charge}: ${amount}${notes ? ` (${notes})` : ""}`) };
+}
+
+const squash = (text: string) => text.replace(/\s+/g, " ").trim();
 
 /** Document reader: read the risk pages, quote the main risks with their page markers, hand off. */
 function risksPolicy(request: ModelRequest): ScriptedReply {
@@ -152,17 +181,24 @@ function risksPolicy(request: ModelRequest): ScriptedReply {
       ],
     };
   }
-  const quotes = resultsOf(request, "quote_passage").map((q) => ({ ...q, quote: JSON.parse(q.output) as { passage: string; citation: string } }));
+  const quotes = resultsOf(request, "quote_passage").map((q) => ({ ...q, quote: JSON.parse(q.output) as Quote }));
   return handoff("document-reader", {
-    summary: "Principal risks of ADIV as disclosed on prospectus pages 17-18, quoted.",
+    summary: "Principal risks of ADIV as disclosed on prospectus pages 17-18, quoted with their footnotes.",
     findings: quotes.map((q) => ({
-      claim: `The prospectus discloses: ${q.quote.passage.replace(/\s+/g, " ").trim()}`,
-      evidence: { toolResults: [q.id], citations: [q.quote.citation] },
+      // A footnote marker is quoted with its note: "(5)" alone would hide who the lending agent is.
+      claim: [`The prospectus discloses: "${squash(q.quote.passage)}"`, ...(q.quote.footnotes ?? []).map((f) => `Footnote ${f.marker}: "${squash(f.text.slice(f.marker.length))}"`)].join(" "),
+      evidence: { toolResults: [q.id], citations: [...new Set([q.quote.citation, ...(q.quote.footnotes ?? []).map((f) => f.citation)])] },
       confidence: "high" as const,
     })),
     basis: { sources: ["adiv-prospectus"], dates: ["2026-02-01"], units: [], scope: "Principal risk pages 17 and 18 only" },
-    gaps: quotes.length < 2 ? ["A principal risk passage could not be quoted."] : ["Pages other than 17-18 were not read."],
+    gaps: quotes.length < 2 ? ["A principal risk passage could not be quoted."] : ["Prospectus pages other than the principal-risk pages were not read."],
   });
+}
+
+interface Quote {
+  passage: string;
+  citation: string;
+  footnotes?: { marker: string; text: string; citation: string }[];
 }
 
 /** Compute analyst: compute the overlap from both holdings lists, hand off. */
@@ -170,18 +206,21 @@ function overlapPolicy(request: ModelRequest): ScriptedReply {
   if (turnsTaken(request) === 0) return use("compute_overlap", { portfolio_doc: "user-portfolio", etf_doc: "adiv-holdings" });
   const [computed] = resultsOf(request, "compute_overlap");
   if (!computed) return handoff("compute-analyst", { summary: "Overlap not computed.", findings: [], basis: emptyBasis, gaps: ["compute_overlap failed"] });
-  const result = JSON.parse(computed.output) as { result: { overlap_pct: number; common_holdings: { ticker: string }[] } };
+  const result = JSON.parse(computed.output) as {
+    inputs: { etf: { positions: number } };
+    result: { overlap_pct: number; common_holdings: { ticker: string }[] };
+  };
   return handoff("compute-analyst", {
-    summary: `Overlap of ADIV's top-10 holdings with the portfolio: ${result.result.overlap_pct}% of portfolio weight.`,
+    summary: `Overlap of ADIV's published holdings (${result.inputs.etf.positions} positions) with the portfolio: ${result.result.overlap_pct}% of portfolio weight.`,
     findings: [
       {
-        claim: `ADIV's published top-10 holdings overlap the portfolio by ${result.result.overlap_pct}% of weight (common: ${result.result.common_holdings.map((h) => h.ticker).join(", ")}).`,
+        claim: `ADIV's published holdings list (${result.inputs.etf.positions} positions) overlaps the portfolio by ${result.result.overlap_pct}% of portfolio weight (common: ${result.result.common_holdings.map((h) => h.ticker).join(", ")}).`,
         evidence: { toolResults: [computed.id], citations: citationsIn(computed.output) },
         confidence: "medium",
       },
     ],
-    basis: { sources: ["user-portfolio", "adiv-holdings"], dates: ["2026-07-31", "2026-06-30"], units: ["% of portfolio weight"], scope: "ADIV top-10 holdings only" },
-    gaps: ["Only ADIV's top 10 holdings are published in the corpus; the true overlap may be higher."],
+    basis: { sources: ["user-portfolio", "adiv-holdings"], dates: ["2026-07-31", "2026-06-30"], units: ["% of portfolio weight"], scope: "ADIV's published holdings only" },
+    gaps: ["Only ADIV's largest holdings are published in the corpus, so the true overlap may be higher."],
   });
 }
 

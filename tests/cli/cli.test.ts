@@ -1,16 +1,11 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { ADMIN_URL, ENGINES, adminQuery as admin } from "../support/testDatabase.ts";
-
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const STACK_LINE = /^\s+at /m;
+import { STACK_LINE, ariadne, closedPort, lines } from "./ariadneProcess.ts";
 
 // Each command is a process of its own (about two seconds to start), so they run side by side.
 describe("ariadne CLI", { concurrency: 4 }, () => {
@@ -102,29 +97,3 @@ describe("ariadne CLI", { concurrency: 4 }, () => {
     }
   });
 });
-
-/** Runs the CLI as a user would, with no debug flag, database URL or API key unless given. */
-function ariadne(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const base = { ...process.env };
-  for (const key of ["ARIADNE_DEBUG", "DATABASE_URL", "ANTHROPIC_API_KEY"]) delete base[key];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, "cli/bin.mjs"), ...args], { cwd: ROOT, env: { ...base, ...env }, timeout: 90_000 });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-const lines = (text: string) => text.split("\n").filter((l) => l.trim() !== "");
-
-/** A local port nothing listens on: bound by the OS, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

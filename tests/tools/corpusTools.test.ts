@@ -40,6 +40,19 @@ test("quote_passage returns the exact passage and its citation marker", async ()
   assert.match(out.passage, /effective\n1 October 2026\./, "line breaks kept as written");
 });
 
+test("quote_passage brings the footnote a passage's (n) marker refers to, with its own citation", async () => {
+  const lending = JSON.parse(await call("quote_passage", { doc_id: "adiv-prospectus", contains: "Securities lending risk" }));
+  assert.match(lending.passage, /lending agent \(5\)\.$/);
+  assert.deepEqual(lending.footnotes, [
+    { marker: "(5)", text: "(5) The lending agent is an affiliate of ACME Fund Management.", citation: "[[corpus:adiv-prospectus#p18]]" },
+  ]);
+  // Notes on another page are found too; a passage without markers has none.
+  const fees = JSON.parse(await call("quote_passage", { doc_id: "adiv-prospectus", contains: "Management fee (1)" }));
+  assert.deepEqual(fees.footnotes.map((f: { marker: string; citation: string }) => [f.marker, f.citation]), [["(1)", "[[corpus:adiv-prospectus#p13]]"]]);
+  const note = JSON.parse(await call("quote_passage", { doc_id: "adiv-prospectus", contains: "affiliate of ACME" }));
+  assert.equal(note.footnotes, undefined);
+});
+
 test("quote_passage on a table keeps the header with the matching row", async () => {
   const out = JSON.parse(await call("quote_passage", { doc_id: "adiv-holdings", contains: "Woodgrove" }));
   assert.equal(out.passage.split("\n").length, 3);

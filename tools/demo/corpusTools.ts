@@ -44,7 +44,7 @@ export function createCorpusTools(dir: string = DEFAULT_CORPUS_DIR): Tool[] {
   const quoteTool = defineTool({
     name: "quote_passage",
     description:
-      "Return the exact passage of a document that contains a phrase (case and line breaks ignored), with its section and citation marker. For tables, returns the header and matching rows.",
+      "Return the exact passage of a document that contains a phrase (case and line breaks ignored), with its section and citation marker, and the text of any footnotes its (n) markers refer to. For tables, returns the header and matching rows.",
     input: z.object({
       doc_id: docId,
       contains: z.string().min(3).max(300).describe("A phrase that occurs in the passage."),

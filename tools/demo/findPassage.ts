@@ -6,6 +6,14 @@ export interface Passage {
   heading: string;
   passage: string;
   citation: string;
+  /** The notes its "(n)" markers refer to; present only when it has some. */
+  footnotes?: Footnote[];
+}
+
+export interface Footnote {
+  marker: string;
+  text: string;
+  citation: string;
 }
 
 const squash = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
@@ -20,12 +28,15 @@ export function findPassage(doc: CorpusDocument, contains: string): Passage | nu
   for (const section of doc.sections) {
     for (const block of section.text.split(/\n\s*\n/)) {
       if (!squash(block).includes(needle)) continue;
+      const passage = isTable(block) ? tableExcerpt(block, needle) : block.trim();
+      const footnotes = footnotesOf(doc, passage);
       return {
         doc_id: doc.id,
         section: section.id,
         heading: section.heading,
-        passage: isTable(block) ? tableExcerpt(block, needle) : block.trim(),
+        passage,
         citation: citationMarker(doc.id, section.id),
+        ...(footnotes.length ? { footnotes } : {}),
       };
     }
   }
@@ -41,4 +52,20 @@ function tableExcerpt(block: string, needle: string): string {
   const [header, rule, ...rows] = block.trim().split("\n");
   const matching = rows.filter((r) => squash(r).includes(needle));
   return [header, rule, ...(matching.length ? matching : rows)].join("\n");
+}
+
+// A quote that ends in "(5)" without the note it points to drops part of what the document says.
+function footnotesOf(doc: CorpusDocument, passage: string): Footnote[] {
+  const markers = new Set([...passage.matchAll(/(?<!^)\((\d{1,2})\)/g)].map((m) => `(${m[1]})`));
+  const notes: Footnote[] = [];
+  for (const marker of markers) {
+    for (const section of doc.sections) {
+      const note = section.text.split(/\n\s*\n/).map((b) => b.trim()).find((b) => b.startsWith(`${marker} `));
+      if (note) {
+        notes.push({ marker, text: note, citation: citationMarker(doc.id, section.id) });
+        break;
+      }
+    }
+  }
+  return notes;
 }

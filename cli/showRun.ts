@@ -1,0 +1,47 @@
+import { NotFoundError } from "../core/errors.ts";
+import { openStore, type OpenOptions } from "../db/index.ts";
+import { formatTokens } from "./formatTokens.ts";
+import { handoffsOf, renderAnswer } from "./renderAnswer.ts";
+import { renderHandoff } from "./renderHandoff.ts";
+import { type ExecutorView, type RunView, runView } from "./runView.ts";
+
+export const SHOW_USAGE = `usage: ariadne show RUN [--json] [--data-dir DIR]
+
+Prints a recorded run from the log: its executor tree (role, profile, state, turns, tokens),
+every Child's handoff whole, and Main's answer. --json prints the same as one JSON object.`;
+
+/** `ariadne show RUN`: what a run did, read from the log only. */
+export async function showRun(options: OpenOptions & { runId: string; json: boolean; out: (line: string) => void }): Promise<number> {
+  const { store, close } = await openStore(options);
+  try {
+    const events = await store.readRun(options.runId);
+    if (events.length === 0) throw new NotFoundError(`no run ${options.runId} in the log at ${store.database.location}`);
+    const view = runView(options.runId, events);
+    if (options.json) options.out(JSON.stringify(view));
+    else for (const line of renderRun(view, handoffsOf(events))) options.out(line);
+    return 0;
+  } finally {
+    await close();
+  }
+}
+
+function renderRun(view: RunView, handoffs: ReturnType<typeof handoffsOf>): string[] {
+  const main = view.executors.find((x) => x.executorId === view.mainExecutorId);
+  const lines = [`run ${view.runId}: ${main ? describeState(main) : "no Main executor"}`, "", "executors:"];
+  const tree = (parent: string | null, depth: number): void => {
+    for (const x of view.executors.filter((e) => e.parentExecutorId === parent)) {
+      const name = x.role === "main" ? "main" : `child:${x.profile ?? "general"}`;
+      lines.push(`${"  ".repeat(depth + 1)}${name} ${x.executorId}: ${describeState(x)} · ${x.turns} turns · ${formatTokens(x.usage, x.usage.estimated)} · ${x.model}`);
+      if (x.role === "child") lines.push(`${"  ".repeat(depth + 2)}task: ${x.task}`);
+      tree(x.executorId, depth + 1);
+    }
+  };
+  tree(null, 0);
+  lines.push("");
+  for (const h of view.handoffs) lines.push(...renderHandoff(h), "");
+  if (view.answer) lines.push("answer:", ...renderAnswer(view.answer, handoffs));
+  else lines.push("no answer recorded");
+  return lines;
+}
+
+const describeState = (x: ExecutorView) => (x.reason ? `${x.status}: ${x.reason}` : x.status);

@@ -1,0 +1,62 @@
+import type { TranscriptTurn } from "../actors/index.ts";
+import { openStore, type OpenOptions } from "../db/index.ts";
+import type { AssistantBlock, Message } from "../models/types.ts";
+import { formatTokens, labelledUsage } from "./formatTokens.ts";
+import { readingRuntime } from "./readingRuntime.ts";
+
+export const TRANSCRIPT_USAGE = `usage: ariadne transcript EXECUTOR_ID [--json] [--data-dir DIR]
+
+Prints an executor's transcript rebuilt from the log: every request it sent to its model and
+every response, each request checked against the sha256 digest recorded with its turn.
+Exit 1 when a rebuilt request does not match its digest. Executor ids: ariadne show RUN.`;
+
+/** `ariadne transcript EXECUTOR_ID`: the rebuilt requests and responses, digests checked. */
+export async function showTranscript(
+  options: OpenOptions & { executorId: string; json: boolean; out: (line: string) => void },
+): Promise<number> {
+  const { store, close } = await openStore(options);
+  try {
+    const transcript = await readingRuntime(store).transcript(options.executorId);
+    if (options.json) {
+      const turns = transcript.turns.map((t) => ({ ...t, usage: labelledUsage(t.usage, t.scripted) }));
+      options.out(JSON.stringify({ ...transcript, turns }));
+    } else {
+      const out = (...lines: string[]) => lines.forEach((l) => options.out(l));
+      const first = transcript.turns[0]?.request;
+      out(`transcript of ${transcript.role} ${transcript.executorId} in run ${transcript.runId}`);
+      if (first) out(`system:\n${first.system}`, `tools: ${first.tools.map((t) => t.name).join(", ")}`);
+      let seen = 0;
+      for (const t of transcript.turns) {
+        out("", turnHeading(t));
+        // Each request repeats the history; show what is new in it. Assistant messages are earlier responses.
+        for (const m of t.request.messages.slice(seen)) if (m.role === "user") out(...renderMessage(m));
+        seen = t.request.messages.length;
+        out(...t.response.content.map((b) => `  < ${renderBlock(b)}`));
+      }
+      const o = transcript.outcome;
+      out("", `outcome: ${o ? `${o.kind}${"reason" in o ? `: ${o.reason}` : ""}` : "not finished"}`);
+    }
+    const bad = transcript.turns.find((t) => !t.digestMatches);
+    if (bad) {
+      console.error(`ariadne: turn ${bad.turn} of ${options.executorId}: the request rebuilt from the log does not match the digest recorded with it`);
+      return 1;
+    }
+    return 0;
+  } finally {
+    await close();
+  }
+}
+
+const turnHeading = (t: TranscriptTurn) =>
+  `turn ${t.turn} · ${t.scripted ? `scripted (${t.model})` : t.model} · ${formatTokens(t.usage, t.scripted)} · request digest ${t.digestMatches ? "verified" : "MISMATCH"}`;
+
+function renderMessage(m: Message): string[] {
+  if (typeof m.content === "string") return [`  > ${m.content}`];
+  return m.content.map((b) =>
+    b.type === "tool_result" ? `  > tool result for ${b.tool_use_id}${b.is_error ? " (error)" : ""}: ${b.content}` : `  > ${renderBlock(b as AssistantBlock)}`,
+  );
+}
+
+function renderBlock(b: AssistantBlock): string {
+  return b.type === "text" ? b.text : `tool_use ${b.id} ${b.name} ${JSON.stringify(b.input)}`;
+}

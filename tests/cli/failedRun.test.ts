@@ -1,0 +1,119 @@
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  type AnthropicWireServer,
+  type WireBehaviour,
+  type WireRequestBody,
+  httpError,
+  reply,
+  startAnthropicWireServer,
+} from "../../models/testing/index.ts";
+import { citationsIn } from "../../scenarios/requestView.ts";
+import { type CliResult, type CliStore, ariadne, cliStore } from "./ariadneProcess.ts";
+
+type Block = { type: string; id?: string; content?: string };
+type Message = { role: string; content: string | Block[] };
+const messagesOf = (body: WireRequestBody) => body.messages as Message[];
+const blocks = (m: Message | undefined) => (m && Array.isArray(m.content) ? m.content : []);
+const systemOf = (body: WireRequestBody) => (typeof body.system === "string" ? body.system : "");
+
+const GAP = "The factsheet's one-time charges were not read.";
+const BASIS = { sources: ["adiv-fee-announcement"], dates: ["2026-10-01"], units: ["% per year"], scope: "USD Distributing share class only" };
+
+/**
+ * Over the wire: Main delegates one Child, which searches and hands off a
+ * partial, low-confidence result with gaps; then Main only searches, never
+ * answers, and fails at its turn limit.
+ */
+function wire(body: WireRequestBody): WireBehaviour {
+  const messages = messagesOf(body);
+  if (systemOf(body).startsWith("You are Main")) {
+    if (messages.length === 1) {
+      const task = { question: "What is ADIV's ongoing charge?", context: "USD Distributing class.", done_when: "The charge is stated with its source.", profile: "web-explorer" };
+      return reply([{ type: "tool_use", name: "delegate", input: task }]);
+    }
+    return reply([{ type: "tool_use", name: "search_corpus", input: { query: "ADIV" } }]);
+  }
+  if (systemOf(body).startsWith("You are a Child")) {
+    if (messages.length === 1) return reply([{ type: "tool_use", name: "search_corpus", input: { query: "ADIV ongoing charge" } }]);
+    const search = blocks(messages[1]).find((b) => b.type === "tool_use")!;
+    const output = blocks(messages[2])[0]!.content!;
+    const handoff = {
+      summary: "[web-explorer] The ongoing charge is being cut; one-time charges not checked.",
+      findings: [
+        { claim: "The ongoing charge falls to 0.29% on 1 October 2026.", evidence: { toolResults: [search.id], citations: citationsIn(output).slice(0, 1) }, confidence: "medium" },
+      ],
+      measurementBasis: BASIS,
+      artifacts: [],
+      gaps: [GAP],
+      executionState: "partial",
+      confidence: "low",
+      caveats: ["From search snippets only."],
+    };
+    return reply([{ type: "tool_use", name: "handoff", input: handoff }]);
+  }
+  return httpError(400, "invalid_request_error", "the test did not expect this request");
+}
+
+describe("ariadne run when Main fails: what the Children found is shown whole", () => {
+  let server: AnthropicWireServer;
+  let store: CliStore;
+  let text: CliResult;
+  let json: CliResult;
+  before(async () => {
+    server = await startAnthropicWireServer({ handler: wire });
+    store = await cliStore("failed");
+    const env = { ...store.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: server.url };
+    text = await ariadne(["run", "What does ADIV cost me?", ...store.args], env);
+    json = await ariadne(["run", "--json", "What does ADIV cost me?", ...store.args], env);
+  });
+  after(async () => {
+    await server?.close();
+    await store?.dispose();
+  });
+
+  test("--json carries the handoff whole: findings, evidence, basis, artifacts, gaps, state, confidence", () => {
+    assert.equal(json.code, 1, json.stderr);
+    const result = JSON.parse(json.stdout);
+    assert.equal(result.outcome, "failed");
+    assert.match(result.reason, /turn limit/);
+    const handoffs = Object.values(result.handoffs) as Record<string, unknown>[];
+    assert.equal(handoffs.length, 1);
+    const [h] = handoffs;
+    assert.equal(h.profile, "web-explorer");
+    assert.deepEqual(h.measurementBasis, BASIS);
+    assert.deepEqual(h.gaps, [GAP]);
+    assert.deepEqual(h.artifacts, []);
+    assert.equal(h.executionState, "partial");
+    assert.equal(h.confidence, "low");
+    assert.deepEqual(h.caveats, ["From search snippets only."]);
+    const [finding] = h.findings as { claim: string; confidence: string; evidence: { toolResults: string[]; citations: string[] } }[];
+    assert.equal(finding.claim, "The ongoing charge falls to 0.29% on 1 October 2026.");
+    assert.equal(finding.confidence, "medium");
+    assert.equal(finding.evidence.toolResults.length, 1);
+    assert.match(finding.evidence.citations[0]!, /^\[\[corpus:/);
+  });
+
+  test("text mode says Main failed and prints the same handoff whole", () => {
+    assert.equal(text.code, 1, text.stderr);
+    const out = text.stdout;
+    assert.match(out, /ended without an answer: failed: turn limit reached/);
+    const h = Object.values(JSON.parse(json.stdout).handoffs)[0] as { findings: { evidence: { citations: string[] } }[] };
+    for (const part of [
+      "handoff of child:web-explorer (",
+      "): partial, confidence low",
+      "  summary: [web-explorer] The ongoing charge is being cut; one-time charges not checked.",
+      "    0. [medium] The ongoing charge falls to 0.29% on 1 October 2026.",
+      `       evidence: ${h.findings[0]!.evidence.citations[0]}, tool result `,
+      "    sources: adiv-fee-announcement",
+      "    dates: 2026-10-01",
+      "    units: % per year",
+      "    scope: USD Distributing share class only",
+      "  artifacts:\n    none",
+      `  gaps:\n    - ${GAP}`,
+      "  caveats:\n    - From search snippets only.",
+    ]) {
+      assert.ok(out.includes(part), `text output lacks ${JSON.stringify(part)}:\n${out}`);
+    }
+  });
+});
