@@ -1,6 +1,6 @@
 import type { ExecutorStatus } from "../actors/executorMachine.ts";
 import type { ProfileBinding, RecordedEvent } from "../events/index.ts";
-import { type ExecutorSnapshot, isDone, startExecutor, stateOf, statusOf, stepExecutor } from "./executorStep.ts";
+import { type ExecutorSnapshot, isDone, startExecutor, stateOf, statusOf, stepExecutor, unknownToExecutorFold } from "./executorStep.ts";
 import { type Projection, executorStreamOf } from "./projection.ts";
 
 /** Where one executor stands, as the executor fold sees its stream. */
@@ -58,8 +58,8 @@ export const executorProgress: Projection<ProgressState> = {
       recordedAt: event.recordedAt.toISOString(),
     };
     const machine = state.machines[executorId] ?? (known ? undefined : startExecutor());
-    if (!machine || (known && known.foldError)) {
-      // Final (or stopped by a refusal): later facts only move the last event.
+    if (!machine || known?.foldError || unknownToExecutorFold(event)) {
+      // Final, stopped by a refusal, or a type the executor fold does not know: only the last event moves.
       return { ...state, executors: { ...state.executors, [executorId]: { ...known!, lastEvent } } };
     }
     const step = stepExecutor(machine, event);

@@ -12,6 +12,16 @@ import type { RecordedEvent } from "../events/index.ts";
  */
 export type ExecutorSnapshot = SnapshotFrom<typeof executorMachine>;
 
+/** Event types the machine names; the wildcard (its refusal) does not count. */
+const KNOWN = new Set(executorMachine.events.filter((t) => t !== "*"));
+
+/**
+ * True for an event type the executor fold has no transition for. Projections
+ * pass these by (the catalogue grows while readers keep working); the driver,
+ * which folds its own stream with the machine, is where such a type is refused.
+ */
+export const unknownToExecutorFold = (event: RecordedEvent): boolean => !KNOWN.has(event.type);
+
 export const startExecutor = (): ExecutorSnapshot => initialTransition(executorMachine)[0];
 
 /**
