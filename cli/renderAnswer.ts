@@ -1,23 +1,17 @@
 import type { Answer } from "../actors/index.ts";
-import type { RecordedEvent } from "../events/index.ts";
+import type { RunView } from "../projections/index.ts";
 
 interface HandoffView {
   profile: string;
   findings: { claim: string; evidence: { toolResults: string[]; citations: string[] } }[];
 }
 
-/** Collects each Child's profile and committed handoff from a run's events. */
-export function handoffsOf(events: readonly RecordedEvent[]): Map<string, HandoffView> {
-  const profiles = new Map<string, string>();
+/** Each Child's profile and committed handoff, from the run's executor progress projection. */
+export function handoffsOf(view: RunView): Map<string, HandoffView> {
   const handoffs = new Map<string, HandoffView>();
-  for (const e of events) {
-    if (e.type === "executor_admitted" && e.data.role === "child") profiles.set(e.metadata.executorId, e.data.profile?.id ?? "general");
-    if (e.type === "handoff_committed") {
-      handoffs.set(e.metadata.executorId, {
-        profile: profiles.get(e.metadata.executorId) ?? "?",
-        findings: (e.data.handoff as unknown as HandoffView).findings ?? [],
-      });
-    }
+  for (const e of view.executors) {
+    if (e.role !== "child" || !e.handoff) continue;
+    handoffs.set(e.executorId, { profile: e.profile?.id ?? "general", findings: (e.handoff as unknown as HandoffView).findings ?? [] });
   }
   return handoffs;
 }

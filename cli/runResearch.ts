@@ -2,6 +2,7 @@ import { Runtime, type Answer } from "../actors/index.ts";
 import { openStore, type OpenOptions } from "../db/index.ts";
 import { createModel, resolveModels } from "../models/index.ts";
 import type { Model } from "../models/types.ts";
+import { projectRun } from "../projections/index.ts";
 import { OFFLINE_QUESTION, offlineResearchModel } from "../scenarios/offlineResearch.ts";
 import { ToolRegistry, createCorpusTools } from "../tools/index.ts";
 import { progressPrinter } from "./progress.ts";
@@ -46,8 +47,8 @@ export async function runResearch(options: RunOptions): Promise<number> {
     log(`question: ${question}`);
     const run = await runtime.startRun(question);
     const outcome = await run.result;
-    const events = await store.readRun(run.runId);
-    const handoffs = handoffsOf(events);
+    const view = await projectRun(store, run.runId);
+    const handoffs = handoffsOf(view);
 
     if (options.json) {
       options.out(
@@ -57,16 +58,17 @@ export async function runResearch(options: RunOptions): Promise<number> {
           store: database.location,
           scripted: !real,
           outcome: outcome.kind,
-          answer: outcome.kind === "answer" ? outcome.answer : null,
+          answer: view.answer,
           reason: "reason" in outcome ? outcome.reason : null,
           handoffs: Object.fromEntries(handoffs),
-          events: events.length,
+          status: view.status,
+          events: view.events,
         }),
       );
-    } else if (outcome.kind === "answer") {
+    } else if (view.answer) {
       options.out("");
-      for (const line of renderAnswer(outcome.answer as Answer, handoffs)) options.out(line);
-      options.out(`run ${run.runId} · ${events.length} events · transcripts by executor id in the log`);
+      for (const line of renderAnswer(view.answer as Answer, handoffs)) options.out(line);
+      options.out(`run ${run.runId} · ${view.events} events · transcripts by executor id in the log`);
     } else {
       options.out(`run ${run.runId} ended without an answer: ${outcome.kind}${"reason" in outcome ? `: ${outcome.reason}` : ""}`);
     }
