@@ -22,7 +22,7 @@ export interface ProjectionRunner {
   runIds(): string[];
   /** Resolves once every event committed before the call is folded. */
   caughtUp(): Promise<void>;
-  /** Forgets every state, resets the checkpoint to the start of the log and folds it all again. */
+  /** Resets the checkpoint to the start of the log and folds it all again; readers keep the old views until it has caught up. */
   rebuild(): Promise<void>;
   stop(): Promise<void>;
   position(): Checkpoint;
@@ -43,18 +43,20 @@ export interface ProjectionRunner {
  */
 export async function startProjections(store: EventStore, options: ProjectionRunnerOptions = {}): Promise<ProjectionRunner> {
   const subscriptionId = options.subscriptionId ?? `projections-${randomId()}`;
+  // Readers see `states`; a rebuild folds into a fresh map and swaps it in once caught up.
   let states = new Map<string, RunProjectionState>();
+  let folding = states;
   let subscription: Subscription;
 
   const handle = (event: RecordedEvent) => {
     const runId = event.metadata.runId;
-    const next = runProjection.evolve(states.get(runId) ?? runProjection.initial(), event);
-    states.set(runId, next);
+    const next = runProjection.evolve(folding.get(runId) ?? runProjection.initial(), event);
+    folding.set(runId, next);
     options.onEvent?.(event, next);
   };
   const subscribeFromZero = async () => {
     await storeCheckpoint(store.database, subscriptionId, START);
-    states = new Map();
+    folding = new Map();
     subscription = await store.subscribe({
       subscriptionId,
       handle,
@@ -64,6 +66,7 @@ export async function startProjections(store: EventStore, options: ProjectionRun
     });
   };
   await subscribeFromZero();
+  states = folding;
 
   return {
     view: (runId) => {
@@ -77,6 +80,7 @@ export async function startProjections(store: EventStore, options: ProjectionRun
       await subscription.stop();
       await subscribeFromZero();
       await subscription.caughtUp();
+      states = folding;
     },
     stop: () => subscription.stop(),
     position: () => subscription.position(),

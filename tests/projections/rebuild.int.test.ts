@@ -2,8 +2,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { streamIdOf } from "../../actors/index.ts";
-import { type EventStore, type NewEvent, type RecordedEvent, payloadSchema } from "../../events/index.ts";
+import { type EventStore, type NewEvent, type RecordedEvent, START, payloadSchema } from "../../events/index.ts";
 import { ScriptedModel, type ScriptPolicy } from "../../models/index.ts";
+import { loadCheckpoint } from "../../events/readFromCheckpoint.ts";
 import { projectRun, startProjections } from "../../projections/index.ts";
 import { citationsIn, resultsOf, turnsTaken } from "../../scenarios/requestView.ts";
 import { forEachEngine, uniqueId } from "../support/forEachEngine.ts";
@@ -91,14 +92,17 @@ forEachEngine("projections: rebuild from zero equals the live projection", (ctx)
 
   test("a second runner started later, and an unknown run, behave", TIMEOUT, async () => {
     const { runId } = await runOnce(ctx.store, { batches: [[{ searches: 1, end: "handoff", background: false }]], facts: [] });
-    const late = await startProjections(ctx.store, { pollMs: 20 });
+    const subscriptionId = uniqueId("projections");
+    const late = await startProjections(ctx.store, { pollMs: 20, subscriptionId });
     try {
       await late.caughtUp();
       assert.deepEqual(late.view(runId), await projectRun(ctx.store, runId));
       assert.ok(late.runIds().includes(runId));
+      assert.notDeepEqual(late.position(), START, "the runner's checkpoint moved with what it folded");
     } finally {
       await late.stop();
     }
+    assert.deepEqual(await loadCheckpoint(ctx.db.database, subscriptionId), late.position(), "the checkpoint is stored");
     await assert.rejects(projectRun(ctx.store, uniqueId("no-such-run")), /has no events in this store/);
   });
 });
