@@ -1,5 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import type { EventData, RecordedEvent } from "../../events/index.ts";
 import { budget, executorProgress, executorTree, foldAll, foldRun, orphansOf, reminders, remindersByExecutor, runState, runStatus, runView } from "../../projections/index.ts";
 import { admittedData, handoffInput, textTurn } from "../actors/fixtures.ts";
@@ -223,5 +224,38 @@ describe("unknown event types", () => {
     assert.equal(after.lifecycle.events, before.lifecycle.events + 2);
     assert.deepEqual({ ...after.progress.executors[CHILD], lastEvent: null }, { ...before.progress.executors[CHILD], lastEvent: null });
     assert.deepEqual(after.progress.executors[MAIN], before.progress.executors[MAIN]);
+  });
+});
+
+describe("order of streams", () => {
+  test("property: any interleaving that keeps each stream's order gives the same run view", () => {
+    const log = delegatedRun();
+    log.add(CHILD, "budget_reserved", { reservationId: "r1", purpose: "model", amount: { tokens: 40 } });
+    log.fact(CHILD, "budget_settled", { reservationId: "r1", actual: { tokens: 30 } }, "ledger");
+    log.fact(MAIN, "budget_settled", { reservationId: "r-elsewhere", actual: { tokens: 5 } }, "ledger");
+    log.fact(MAIN, "budget_reserved", { reservationId: "r-elsewhere", purpose: "model", amount: { tokens: 9 } }, "ledger-2");
+    log.add(MAIN, "reminder_raised", { reminderId: "m1", key: "k", text: "t", facts: {} });
+    log.fact(MAIN, "reminder_delivered", { reminderId: "m1", turn: 2 }, "other");
+    log.fact(MAIN, "run_submitted", { caps: { tokens: 1_000 } });
+    childFinishes(log);
+    log.fact(MAIN, "run_interrupted", { reason: "stop" });
+    const expected = runView(foldRun(log.events));
+    const streams = [...new Set(log.events.map((e) => e.streamId))];
+    fc.assert(
+      fc.property(fc.array(fc.nat(streams.length - 1), { minLength: log.events.length, maxLength: log.events.length }), (picks) => {
+        // Take the next event of a chosen stream (or of the first stream with events left).
+        const queues = new Map(streams.map((s) => [s, log.events.filter((e) => e.streamId === s)]));
+        const order: RecordedEvent[] = [];
+        for (const pick of picks) {
+          const queue = queues.get(streams[pick])!.length ? queues.get(streams[pick])! : [...queues.values()].find((q) => q.length)!;
+          order.push(queue.shift()!);
+        }
+        assert.deepEqual(runView(foldRun(order)), expected);
+      }),
+      { numRuns: 300 },
+    );
+    assert.equal(expected.status, "interrupted");
+    assert.deepEqual(expected.budget.run.spent, { tokens: 35, costMicros: 0 });
+    assert.equal(expected.budget.run.unmatchedSettlements, 0);
   });
 });
