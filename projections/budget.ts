@@ -19,6 +19,8 @@ export interface ExecutorBudget {
   spent: Amounts;
   openReservations: number;
   settledReservations: number;
+  /** Reservations and tool calls governance refused (`budget_refused`), by the limit named. */
+  refusals: Record<string, number>;
   /** Turns and tool calls used, against the limits frozen at admission. */
   turns: number;
   toolCalls: number;
@@ -26,7 +28,7 @@ export interface ExecutorBudget {
 }
 
 export interface BudgetState {
-  run: { reserved: Amounts; spent: Amounts; caps: Caps; capsAt: number };
+  run: { reserved: Amounts; spent: Amounts; caps: Caps; capsAt: number; refusals: Record<string, number> };
   executors: Record<string, ExecutorBudget>;
   /** Open reservations by id, with who holds them. */
   open: Record<string, { executorId: string; amount: Amounts }>;
@@ -53,6 +55,7 @@ const emptyExecutor = (): ExecutorBudget => ({
   spent: ZERO,
   openReservations: 0,
   settledReservations: 0,
+  refusals: {},
   turns: 0,
   toolCalls: 0,
   limits: { turns: null, toolCalls: null, tokens: null },
@@ -68,7 +71,7 @@ const emptyExecutor = (): ExecutorBudget => ({
 export const budget: Projection<BudgetState> = {
   name: "budget",
   initial: () => ({
-    run: { reserved: ZERO, spent: ZERO, caps: { tokens: null, costMicros: null }, capsAt: 0 },
+    run: { reserved: ZERO, spent: ZERO, caps: { tokens: null, costMicros: null }, capsAt: 0, refusals: {} },
     executors: {},
     open: {},
     settled: {},
@@ -139,11 +142,21 @@ export const budget: Projection<BudgetState> = {
         const e = next.executors[executorId] ?? emptyExecutor();
         return withExecutor(next, { ...e, spent: add(e.spent, actual), settledReservations: e.settledReservations + 1 });
       }
+      case "budget_refused": {
+        const limit = String(fieldsOf(event).limit ?? "unknown");
+        const e = ex();
+        return withExecutor(
+          { ...state, run: { ...state.run, refusals: countIn(state.run.refusals, limit) } },
+          { ...e, refusals: countIn(e.refusals, limit) },
+        );
+      }
       default:
         return state;
     }
   },
 };
+
+const countIn = (counts: Record<string, number>, key: string) => ({ ...counts, [key]: (counts[key] ?? 0) + 1 });
 
 /** What is left of a cap after what is spent and still reserved; null when the cap is unknown. */
 export const leftOf = (cap: number | null, spent: number, reserved = 0): number | null => (cap === null ? null : cap - spent - reserved);

@@ -1,4 +1,5 @@
 import type { ExecutorStatus } from "../actors/executorMachine.ts";
+import type { ExecutorState } from "../actors/executorState.ts";
 import type { ProfileBinding, RecordedEvent } from "../events/index.ts";
 import { type ExecutorSnapshot, isDone, startExecutor, stateOf, statusOf, stepExecutor, unknownToExecutorFold } from "./executorStep.ts";
 import { type Projection, executorStreamOf } from "./projection.ts";
@@ -7,7 +8,7 @@ import { type Projection, executorStreamOf } from "./projection.ts";
 export interface ExecutorProgress {
   executorId: string;
   runId: string;
-  role: "main" | "child";
+  role: ExecutorState["role"];
   parentExecutorId: string | null;
   depth: number;
   profile: ProfileBinding | null;

@@ -1,9 +1,10 @@
 import type { ExecutorStatus } from "../actors/executorMachine.ts";
+import type { ExecutorState } from "../actors/executorState.ts";
 import { type ExecutorProgress, type ProgressState, executorsInOrder } from "./executorProgress.ts";
 
 export interface ExecutorNode {
   executorId: string;
-  role: "main" | "child";
+  role: ExecutorState["role"];
   /** The Specialty Profile's id, or null (Main, or a Child with none). */
   profile: string | null;
   status: ExecutorStatus;
@@ -41,12 +42,12 @@ export function orphansOf(progress: ProgressState, runOver: boolean): string[] {
     .map((p) => p.executorId);
 }
 
-/** A short, stable name per executor: main, or child:<profile>#<n> in admission order. */
+/** A short, stable name per executor: main, or <role>:<profile>#<n> (child:web-explorer#1) in admission order. */
 export function executorNames(progress: ProgressState): Map<string, string> {
   const names = new Map<string, string>();
   let children = 0;
   for (const p of executorsInOrder(progress)) {
-    names.set(p.executorId, p.role === "main" ? "main" : `child:${p.profile?.id ?? "general"}#${++children}`);
+    names.set(p.executorId, p.role === "main" ? "main" : `${p.role}:${p.profile?.id ?? "general"}#${++children}`);
   }
   return names;
 }

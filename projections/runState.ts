@@ -7,7 +7,7 @@ export interface RunLifecycle {
   mainExecutorId: string | null;
   question: string | null;
   /** Main's terminal event, from Main's own stream. */
-  main: { status: "settled" | "failed" | "cancelled"; reason: string | null; at: number } | null;
+  main: { status: "settled" | "failed" | "cancelled"; reason: string | null; partial: boolean; at: number } | null;
   /** Latest `run_interrupted` fact (position and reason). */
   interrupted: { at: number; reason: string | null } | null;
   /** Latest sign that work went on: `run_resumed`, an executor's `recovered`, a new turn or admission. */
@@ -74,7 +74,9 @@ export const runState: Projection<RunLifecycle> = {
       case "settled":
       case "failed":
       case "cancelled":
-        if (inMain && !state.main) s.main = { status: type, reason: typeof d.reason === "string" ? d.reason : null, at: event.globalPosition };
+        if (inMain && !state.main) {
+          s.main = { status: type, reason: typeof d.reason === "string" ? d.reason : null, partial: d.partial === true, at: event.globalPosition };
+        }
         return s;
       case "run_interrupted":
         if (!state.interrupted || event.globalPosition > state.interrupted.at) {

@@ -15,6 +15,8 @@ export interface RunView {
   mainExecutorId: string | null;
   /** Main's answer when the run settled with one. */
   answer: Record<string, unknown> | null;
+  /** Main settled with a partial answer, stopped by a limit. */
+  partial: boolean;
   /** Why Main failed or was cancelled. */
   reason: string | null;
   interruptedReason: string | null;
@@ -25,7 +27,15 @@ export interface RunView {
   /** Non-terminal executors nobody carries on (see executorTree.ts). */
   orphans: string[];
   budget: {
-    run: { reserved: Amounts; spent: Amounts; caps: Caps; left: Left; openReservations: number; unmatchedSettlements: number };
+    run: {
+      reserved: Amounts;
+      spent: Amounts;
+      caps: Caps;
+      left: Left;
+      openReservations: number;
+      unmatchedSettlements: number;
+      refusals: Record<string, number>;
+    };
     executors: Record<
       string,
       {
@@ -33,6 +43,7 @@ export interface RunView {
         spent: Amounts;
         openReservations: number;
         settledReservations: number;
+        refusals: Record<string, number>;
         turns: { used: number; cap: number | null; left: number | null };
         toolCalls: { used: number; cap: number | null; left: number | null };
         tokens: { cap: number | null; left: number | null };
@@ -59,6 +70,7 @@ export function runView(state: RunProjectionState): RunView {
     question: lifecycle.question,
     mainExecutorId: lifecycle.mainExecutorId,
     answer: main?.answer ?? null,
+    partial: lifecycle.main?.partial ?? false,
     reason: lifecycle.main?.reason ?? null,
     interruptedReason: status === "interrupted" ? (lifecycle.interrupted?.reason ?? null) : null,
     cancelRequested: lifecycle.cancelRequested,
@@ -77,6 +89,7 @@ export function runView(state: RunProjectionState): RunView {
         },
         openReservations: Object.keys(budget.open).length,
         unmatchedSettlements: budget.unmatchedSettlements,
+        refusals: run.refusals,
       },
       executors: Object.fromEntries(
         Object.entries(budget.executors)
@@ -88,6 +101,7 @@ export function runView(state: RunProjectionState): RunView {
               spent: b.spent,
               openReservations: b.openReservations,
               settledReservations: b.settledReservations,
+              refusals: b.refusals,
               turns: { used: b.turns, cap: b.limits.turns, left: leftOf(b.limits.turns, b.turns) },
               toolCalls: { used: b.toolCalls, cap: b.limits.toolCalls, left: leftOf(b.limits.toolCalls, b.toolCalls) },
               tokens: { cap: b.limits.tokens, left: leftOf(b.limits.tokens, b.spent.tokens, b.reserved.tokens) },

@@ -119,6 +119,17 @@ describe("budget", () => {
     assert.deepEqual(view.executors[CHILD].turns, { used: 1, cap: 12, left: 11 });
   });
 
+  test("refusals are counted by the limit they name, per executor and per run", () => {
+    const log = delegatedRun();
+    log.fact(CHILD, "budget_refused", { purpose: "model", limit: "run_tokens", reason: "over" }, `executor-${CHILD}`);
+    log.fact(CHILD, "budget_refused", { purpose: "tool", limit: "executor_tool_calls", reason: "25 calls" }, `executor-${CHILD}`);
+    log.fact(MAIN, "budget_refused", { purpose: "model", limit: "run_tokens", reason: "over" }, `executor-${MAIN}`);
+    const view = runView(foldRun(log.events)).budget;
+    assert.deepEqual(view.run.refusals, { run_tokens: 2, executor_tool_calls: 1 });
+    assert.deepEqual(view.executors[CHILD].refusals, { run_tokens: 1, executor_tool_calls: 1 });
+    assert.deepEqual(view.executors[MAIN].refusals, { run_tokens: 1 });
+  });
+
   test("a run with no caps fact has unknown caps and nothing left to compute", () => {
     const view = runView(foldRun(delegatedRun().events)).budget.run;
     assert.deepEqual(view.caps, { tokens: null, costMicros: null });
@@ -167,12 +178,13 @@ describe("run state", () => {
     // A Child's settle is not the run's.
     assert.equal(statusAfter(log.events), "running");
     for (const [type, data, expected] of [
-      ["settled", { outcome: "answered", answer: { summary: "s", sections: [] } }, "settled"],
+      ["settled", { outcome: "answered", answer: { summary: "s", sections: [] }, partial: true }, "settled"],
       ["failed", { reason: "model down", kind: "model" }, "failed"],
       ["cancelled", { reason: "stop", by: "operator" }, "cancelled"],
     ] as const) {
       const events = [...log.events, { ...log.events[2], type, data, streamVersion: 4, globalPosition: 99, eventId: "x" } as RecordedEvent];
       assert.equal(statusAfter(events), expected, type);
+      assert.equal(foldAll(runState, events).main?.partial, type === "settled", "a partial answer is marked as such");
     }
   });
 
