@@ -1,6 +1,6 @@
 import { type Projection, executorStreamOf, fieldsOf } from "./projection.ts";
 
-export type RunStatus = "running" | "settled" | "failed" | "cancelled" | "interrupted";
+export type RunStatus = "submitted" | "running" | "settled" | "failed" | "cancelled" | "interrupted";
 
 export interface RunLifecycle {
   runId: string | null;
@@ -12,6 +12,8 @@ export interface RunLifecycle {
   interrupted: { at: number; reason: string | null } | null;
   /** Latest sign that work went on: `run_resumed`, an executor's `recovered`, a new turn or admission. */
   resumedAt: number;
+  /** A `run_submitted` fact: recorded for workers to execute. */
+  submitted: boolean;
   cancelRequested: boolean;
   sealed: boolean;
   events: number;
@@ -30,7 +32,9 @@ const RESUMING = new Set(["run_resumed", "recovered", "turn", "executor_admitted
  *    after (by log position) every sign of work going on: `run_resumed`, an
  *    executor's `recovered`, a `turn` or an admission. Tool outcomes recorded
  *    while stopping do not count as going on.
- * 3. running: otherwise, also before Main is admitted.
+ * 3. before Main is admitted: cancelled if a cancel was requested, submitted
+ *    after a `run_submitted` fact (waiting for a worker), else running.
+ * 4. running: otherwise.
  * Executors left non-terminal with no live parent are reported by the run view
  * as `orphans` (see runView.ts); who owns a run now (leases) is not an event
  * here, so a runs/ reader that finds an owner gone records `run_interrupted`.
@@ -46,6 +50,7 @@ export const runState: Projection<RunLifecycle> = {
     main: null,
     interrupted: null,
     resumedAt: 0,
+    submitted: false,
     cancelRequested: false,
     sealed: false,
     events: 0,
@@ -68,7 +73,7 @@ export const runState: Projection<RunLifecycle> = {
       case "executor_admitted":
         if (d.role === "main" && executorStreamOf(event)) {
           s.mainExecutorId = event.metadata.executorId;
-          s.question = String((d.task as { question?: unknown })?.question ?? "");
+          s.question = String((d.task as { question?: unknown })?.question ?? state.question ?? "");
         }
         return s;
       case "settled":
@@ -77,6 +82,10 @@ export const runState: Projection<RunLifecycle> = {
         if (inMain && !state.main) {
           s.main = { status: type, reason: typeof d.reason === "string" ? d.reason : null, partial: d.partial === true, at: event.globalPosition };
         }
+        return s;
+      case "run_submitted":
+        s.submitted = true;
+        s.question = state.question ?? (typeof d.question === "string" ? d.question : null);
         return s;
       case "run_interrupted":
         if (!state.interrupted || event.globalPosition > state.interrupted.at) {
@@ -98,5 +107,7 @@ export const runState: Projection<RunLifecycle> = {
 export function runStatus(state: RunLifecycle): RunStatus {
   if (state.main) return state.main.status;
   if (state.interrupted && state.interrupted.at > state.resumedAt) return "interrupted";
+  if (!state.mainExecutorId && state.cancelRequested) return "cancelled";
+  if (!state.mainExecutorId && state.submitted) return "submitted";
   return "running";
 }

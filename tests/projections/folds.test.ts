@@ -212,6 +212,17 @@ describe("run state", () => {
     assert.equal(final.reason, "gave up");
   });
 
+  test("submitted until Main is admitted; a cancel before that ends it; admitted, it runs", () => {
+    const log = memoryLog();
+    log.fact(MAIN, "run_submitted", { question: "What does ADIV cost?", options: {} });
+    assert.equal(runView(foldRun(log.events)).status, "submitted");
+    assert.equal(runView(foldRun(log.events)).question, "What does ADIV cost?");
+    assert.equal(runView(foldRun([...log.events, log.fact(MAIN, "cancel_requested", { reason: "no", by: "operator", scope: "run" })])).status, "cancelled");
+    log.events.pop();
+    log.add(MAIN, "executor_admitted", admittedData("main", { parentExecutorId: null }));
+    assert.equal(runView(foldRun(log.events)).status, "running");
+  });
+
   test("cancel requests and the run seal are recorded as flags", () => {
     const log = delegatedRun();
     log.fact(MAIN, "cancel_requested", { by: "operator" });
