@@ -12,10 +12,11 @@ export function foldRun(events: readonly RecordedEvent[]): RunProjectionState {
 /**
  * One run's view, folded from zero from the run's events (`store.readRun`): for
  * one-shot readers such as `ariadne status` or an HTTP request, which need no
- * subscription. An unknown run id is a NotFoundError naming it.
+ * subscription. An unknown run id is a NotFoundError naming it. `ownerLive` as
+ * in runView: runs/ knows whether a live process holds the run.
  */
-export async function projectRun(store: EventStore, runId: string): Promise<RunView> {
+export async function projectRun(store: EventStore, runId: string, ownership: { ownerLive?: boolean } = {}): Promise<RunView> {
   const events = await store.readRun(runId);
   if (events.length === 0) throw new NotFoundError(`run ${runId} has no events in this store; check the id (ariadne prints it when a run starts)`);
-  return runView(foldRun(events));
+  return runView(foldRun(events), ownership);
 }

@@ -36,8 +36,10 @@ const RESUMING = new Set(["run_resumed", "recovered", "turn", "executor_admitted
  *    after a `run_submitted` fact (waiting for a worker), else running.
  * 4. running: otherwise.
  * Executors left non-terminal with no live parent are reported by the run view
- * as `orphans` (see runView.ts); who owns a run now (leases) is not an event
- * here, so a runs/ reader that finds an owner gone records `run_interrupted`.
+ * as `orphans` (see executorTree.ts). Who owns a run now (a lease) is not in the
+ * log: a reader that knows (runs/) passes `ownerLive`, and a run that would be
+ * running with no live owner is interrupted (its executors are left
+ * non-terminal with nobody carrying them on).
  * Every field is a max, a min, a count or Main's own stream, so the order
  * different streams are read in does not matter.
  */
@@ -104,9 +106,10 @@ export const runState: Projection<RunLifecycle> = {
   },
 };
 
-export function runStatus(state: RunLifecycle): RunStatus {
+export function runStatus(state: RunLifecycle, ownership: { ownerLive?: boolean } = {}): RunStatus {
   if (state.main) return state.main.status;
   if (state.interrupted && state.interrupted.at > state.resumedAt) return "interrupted";
+  if (state.mainExecutorId && ownership.ownerLive === false) return "interrupted";
   if (!state.mainExecutorId && state.cancelRequested) return "cancelled";
   if (!state.mainExecutorId && state.submitted) return "submitted";
   return "running";

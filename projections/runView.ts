@@ -58,10 +58,14 @@ export interface RunView {
   lastPosition: number;
 }
 
-/** The read model of a run, computed from its projection state (no I/O). */
-export function runView(state: RunProjectionState): RunView {
+/**
+ * The read model of a run, computed from its projection state (no I/O).
+ * `ownerLive`: whether a live process holds the run (known to runs/, not to the
+ * log); false turns a run that would be running into interrupted.
+ */
+export function runView(state: RunProjectionState, ownership: { ownerLive?: boolean } = {}): RunView {
   const { lifecycle, progress, budget } = state;
-  const status = runStatus(lifecycle);
+  const status = runStatus(lifecycle, ownership);
   const main = lifecycle.mainExecutorId ? progress.executors[lifecycle.mainExecutorId] : undefined;
   const run = budget.run;
   return {

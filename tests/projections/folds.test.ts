@@ -212,6 +212,17 @@ describe("run state", () => {
     assert.equal(final.reason, "gave up");
   });
 
+  test("a run whose owner is known to be gone is interrupted; known live or unknown, it runs", () => {
+    const state = foldRun(delegatedRun().events);
+    assert.equal(runView(state, { ownerLive: false }).status, "interrupted");
+    assert.deepEqual(runView(state, { ownerLive: false }).orphans, [MAIN, CHILD]);
+    assert.equal(runView(state, { ownerLive: true }).status, "running");
+    assert.equal(runView(state).status, "running");
+    const log = delegatedRun();
+    log.add(MAIN, "failed", { reason: "x", kind: "y" });
+    assert.equal(runView(foldRun(log.events), { ownerLive: false }).status, "failed");
+  });
+
   test("submitted until Main is admitted; a cancel before that ends it; admitted, it runs", () => {
     const log = memoryLog();
     log.fact(MAIN, "run_submitted", { question: "What does ADIV cost?", options: {} });
