@@ -1,31 +1,36 @@
 import type { RecordedEvent } from "../events/index.ts";
+import { executorNames, runProjection } from "../projections/index.ts";
 import { formatTokens } from "./formatTokens.ts";
 
 /**
  * One line per step that matters while a run works, so a person watching knows
  * which executor is doing what. Executors are named main, or child:<profile>#<n>.
+ * Who an executor is and where it stands (name, role, profile, turn) come from
+ * the run's projections, folded here from the events as they are recorded.
  */
 export function progressPrinter(out: (line: string) => void, startedAt = Date.now()) {
-  const names = new Map<string, string>();
-  let children = 0;
+  let run = runProjection.initial();
+  let names = new Map<string, string>();
   const name = (id: string) => names.get(id) ?? id.slice(0, 8);
   const stamp = () => `[${((Date.now() - startedAt) / 1000).toFixed(2)}s]`.padEnd(9);
 
   return (e: RecordedEvent) => {
+    run = runProjection.evolve(run, e);
+    if (e.type === "executor_admitted") names = executorNames(run.progress);
     const who = e.metadata.executorId;
+    const me = run.progress.executors[who];
     const line = (text: string) => out(`${stamp()} ${name(who).padEnd(26)} ${text}`);
     switch (e.type) {
       case "executor_admitted":
-        names.set(who, e.data.role === "main" ? "main" : `child:${e.data.profile?.id ?? "general"}#${++children}`);
         return line(
-          e.data.role === "main"
+          me?.role === "main"
             ? `admitted; tools: ${e.data.grantedTools.join(", ")}`
-            : `admitted (${e.data.profile?.id} v${e.data.profile?.version}); tools: ${e.data.grantedTools.join(", ")}; task: ${e.data.task.question}`,
+            : `admitted (${me?.profile?.id} v${me?.profile?.version}); tools: ${e.data.grantedTools.join(", ")}; task: ${me?.question}`,
         );
       case "turn": {
         const uses = e.data.response.content.filter((b) => b.type === "tool_use").map((b) => (b as { name: string }).name);
         const label = e.data.scripted ? "scripted" : e.data.model;
-        return line(`turn ${e.data.turn} (${label}, ${formatTokens(e.data.usage, e.data.scripted)})${uses.length ? ` -> ${uses.join(", ")}` : ""}`);
+        return line(`turn ${me?.turn ?? e.data.turn} (${label}, ${formatTokens(e.data.usage, e.data.scripted)})${uses.length ? ` -> ${uses.join(", ")}` : ""}`);
       }
       case "turn_failed":
         return line(`turn ${e.data.turn} failed (${e.data.kind}): ${e.data.message}`);

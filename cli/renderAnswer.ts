@@ -1,10 +1,9 @@
 import type { Answer } from "../actors/index.ts";
-import type { RecordedEvent } from "../events/index.ts";
-import { type HandoffView, runView } from "./runView.ts";
+import { type HandoffView, type RunView } from "./runView.ts";
 
-/** Each Child's committed handoff in a run's events, by executor id. */
-export function handoffsOf(events: readonly RecordedEvent[]): Map<string, HandoffView> {
-  return new Map(runView("", events).handoffs.map((h) => [h.executorId, h]));
+/** Each Child's committed handoff, by executor id. */
+export function handoffsOf(view: RunView): Map<string, HandoffView> {
+  return new Map(view.handoffs.map((h) => [h.executorId, h]));
 }
 
 /** The answer as text: each claim with its basis, and each citation traced to the finding and evidence behind it. */

@@ -1,8 +1,9 @@
 import { Runtime, type Answer } from "../actors/index.ts";
 import { openStore, type OpenOptions } from "../db/index.ts";
 import { createModel, resolveModels } from "../models/index.ts";
-import type { RecordedEvent } from "../events/index.ts";
 import type { Model } from "../models/types.ts";
+import type { RecordedEvent } from "../events/index.ts";
+import { projectRun } from "../projections/index.ts";
 import { OFFLINE_QUESTION, offlineResearchModel } from "../scenarios/offlineResearch.ts";
 import { BLANK_QUESTION, chooseQuestion } from "./chooseQuestion.ts";
 import { cliTools } from "./cliTools.ts";
@@ -53,9 +54,9 @@ export async function runResearch(options: RunOptions): Promise<number> {
     });
     const run = await runtime.startRun(question);
     const outcome = await run.result;
-    const events = await store.readRun(run.runId);
-    const handoffs = handoffsOf(events);
-    const view = runView(run.runId, events);
+    const projected = await projectRun(store, run.runId);
+    const view = runView(projected);
+    const handoffs = handoffsOf(view);
 
     if (options.json) {
       options.out(
@@ -65,17 +66,18 @@ export async function runResearch(options: RunOptions): Promise<number> {
           store: database.location,
           scripted: !real,
           outcome: outcome.kind,
-          answer: outcome.kind === "answer" ? outcome.answer : null,
+          answer: view.answer,
           reason: "reason" in outcome ? outcome.reason : null,
           // Whole: findings with evidence, measurement basis, artifacts, gaps, execution state, confidence.
-          handoffs: Object.fromEntries(view.handoffs.map((h) => [h.executorId, h])),
-          events: events.length,
+          handoffs: Object.fromEntries(handoffs),
+          status: projected.status,
+          events: projected.events,
         }),
       );
-    } else if (outcome.kind === "answer") {
+    } else if (view.answer) {
       options.out("");
-      for (const line of renderAnswer(outcome.answer as Answer, handoffs)) options.out(line);
-      options.out(`run ${run.runId} · ${events.length} events · ${WHERE_NEXT(run.runId)}`);
+      for (const line of renderAnswer(view.answer, handoffs)) options.out(line);
+      options.out(`run ${run.runId} · ${projected.events} events · ${WHERE_NEXT(run.runId)}`);
     } else {
       options.out(`run ${run.runId} ended without an answer: ${outcome.kind}${"reason" in outcome ? `: ${outcome.reason}` : ""}`);
       // What the Children found still counts when Main could not finish.

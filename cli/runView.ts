@@ -1,13 +1,13 @@
 import type { Answer } from "../actors/index.ts";
-import type { RecordedEvent } from "../events/index.ts";
 import type { Handoff } from "../handoff/handoffSchema.ts";
+import type { ExecutorProgress, RunView as ProjectedRun } from "../projections/index.ts";
 
 export type ExecutorStatus = "running" | "answered" | "handed_off" | "failed" | "cancelled";
 
 export interface ExecutorView {
   executorId: string;
   parentExecutorId: string | null;
-  role: "main" | "child";
+  role: ExecutorProgress["role"];
   /** The Specialty Profile a Child follows; null for Main. */
   profile: string | null;
   model: string;
@@ -31,59 +31,48 @@ export interface RunView {
   answer: Answer | null;
 }
 
-/** What a run did, read from its events: the executor tree, every handoff whole, and the answer. */
-export function runView(runId: string, events: readonly RecordedEvent[]): RunView {
-  const executors = new Map<string, ExecutorView>();
-  const handoffs: HandoffView[] = [];
-  const consumed = new Set<string>();
-  let answer: Answer | null = null;
-  for (const e of events) {
-    const x = executors.get(e.metadata.executorId);
-    switch (e.type) {
-      case "executor_admitted":
-        executors.set(e.metadata.executorId, {
-          executorId: e.metadata.executorId,
-          parentExecutorId: e.data.parentExecutorId,
-          role: e.data.role,
-          profile: e.data.profile?.id ?? null,
-          model: e.data.model,
-          task: e.data.task.question,
-          status: "running",
-          reason: null,
-          turns: 0,
-          usage: { inputTokens: 0, outputTokens: 0, estimated: false },
-        });
-        break;
-      case "turn":
-        if (!x) break;
-        x.turns++;
-        x.usage.inputTokens += e.data.usage.inputTokens;
-        x.usage.outputTokens += e.data.usage.outputTokens;
-        x.usage.estimated ||= e.data.scripted;
-        break;
-      case "handoff_committed":
-        handoffs.push({
-          executorId: e.metadata.executorId,
-          profile: x?.profile ?? "general",
-          forced: e.data.forced,
-          consumed: false,
-          ...(e.data.handoff as unknown as Handoff),
-        });
-        break;
-      case "handoff_consumed":
-        consumed.add(e.data.childExecutorId);
-        break;
-      case "settled":
-        if (x) x.status = e.data.outcome;
-        if (e.data.answer) answer = e.data.answer as unknown as Answer;
-        break;
-      case "failed":
-      case "cancelled":
-        if (x) Object.assign(x, { status: e.type, reason: e.data.reason });
-        break;
-    }
+/** What the command line shows of a run, read off the run projection (projections/): no second fold. */
+export function runView(run: ProjectedRun): RunView {
+  const consumed = new Set(run.executors.flatMap((x) => x.consumedChildren));
+  const executors = run.executors.map(
+    (x): ExecutorView => ({
+      executorId: x.executorId,
+      parentExecutorId: x.parentExecutorId,
+      role: x.role,
+      profile: x.profile?.id ?? null,
+      model: x.model,
+      task: x.question,
+      status: statusOf(x),
+      reason: x.outcome?.reason ?? null,
+      turns: x.turn,
+      usage: x.usage,
+    }),
+  );
+  const handoffs = run.executors
+    .filter((x) => x.handoff)
+    .map(
+      (x): HandoffView => ({
+        executorId: x.executorId,
+        profile: x.profile?.id ?? "general",
+        forced: x.outcome?.forced ?? false,
+        consumed: consumed.has(x.executorId),
+        ...(x.handoff as unknown as Handoff),
+      }),
+    );
+  return { runId: run.runId, mainExecutorId: run.mainExecutorId, executors, handoffs, answer: run.answer as Answer | null };
+}
+
+function statusOf(x: ExecutorProgress): ExecutorStatus {
+  switch (x.outcome?.kind) {
+    case "answer":
+      return "answered";
+    case "handoff":
+      return "handed_off";
+    case "failed":
+      return "failed";
+    case "cancelled":
+      return "cancelled";
+    default:
+      return "running";
   }
-  for (const h of handoffs) h.consumed = consumed.has(h.executorId);
-  const all = [...executors.values()];
-  return { runId, mainExecutorId: all.find((x) => x.role === "main")?.executorId ?? null, executors: all, handoffs, answer };
 }

@@ -1,5 +1,6 @@
 import { NotFoundError } from "../core/errors.ts";
 import { openStore, type OpenOptions } from "../db/index.ts";
+import { foldRun, runView as projectedView } from "../projections/index.ts";
 import { formatTokens } from "./formatTokens.ts";
 import { handoffsOf, renderAnswer } from "./renderAnswer.ts";
 import { renderHandoff } from "./renderHandoff.ts";
@@ -16,9 +17,9 @@ export async function showRun(options: OpenOptions & { runId: string; json: bool
   try {
     const events = await store.readRun(options.runId);
     if (events.length === 0) throw new NotFoundError(`no run ${options.runId} in the log at ${store.database.location}`);
-    const view = runView(options.runId, events);
+    const view = runView(projectedView(foldRun(events)));
     if (options.json) options.out(JSON.stringify(view));
-    else for (const line of renderRun(view, handoffsOf(events))) options.out(line);
+    else for (const line of renderRun(view, handoffsOf(view))) options.out(line);
     return 0;
   } finally {
     await close();

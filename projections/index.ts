@@ -1,0 +1,10 @@
+export { type Projection, foldAll } from "./projection.ts";
+export { type ExecutorProgress, type ProgressState, executorProgress, executorsInOrder } from "./executorProgress.ts";
+export { type ExecutorNode, executorNames, executorTree, orphansOf } from "./executorTree.ts";
+export { type Amounts, type BudgetState, type Caps, type ExecutorBudget, budget, leftOf } from "./budget.ts";
+export { type Reminder, type ReminderState, type ReminderStatus, reminderStatus, reminders, remindersByExecutor } from "./reminders.ts";
+export { type RunLifecycle, type RunStatus, runState, runStatus } from "./runState.ts";
+export { type RunProjectionState, runProjection } from "./runProjection.ts";
+export { type RunView, runView } from "./runView.ts";
+export { foldRun, projectRun } from "./projectRun.ts";
+export { type ProjectionRunner, type ProjectionRunnerOptions, startProjections } from "./startProjections.ts";
