@@ -1,4 +1,4 @@
-import { Runtime, type Answer } from "../actors/index.ts";
+import { Runtime } from "../actors/index.ts";
 import { openStore, type OpenOptions } from "../db/index.ts";
 import { createModel, resolveModels } from "../models/index.ts";
 import type { Model } from "../models/types.ts";
