@@ -3,10 +3,15 @@ import { AnthropicModel } from "./anthropicModel.ts";
 export type ModelRole = "main" | "child" | "reviewer";
 export type Env = Record<string, string | undefined>;
 
+/**
+ * Current models the installed SDK does not list as deprecated (it warns on
+ * every call to one that is); tests/models/defaultModels.test.ts checks that
+ * against the SDK the lockfile pins.
+ */
 export const DEFAULT_MODELS: Readonly<Record<ModelRole, string>> = {
-  main: "claude-sonnet-4-5",
-  child: "claude-haiku-4-5",
-  reviewer: "claude-sonnet-4-5",
+  main: "claude-sonnet-5-5",
+  child: "claude-haiku-5-5",
+  reviewer: "claude-sonnet-5-5",
 };
 
 const ENV_NAMES: Record<ModelRole, string> = {
