@@ -1,4 +1,5 @@
 import { AriadneError, ConfigError } from "../core/errors.ts";
+import { sanitizeText } from "../core/sanitizeText.ts";
 import { estimateUsage } from "./estimateUsage.ts";
 import { abortedError } from "./modelCallError.ts";
 import { sleep } from "./sleep.ts";
@@ -82,13 +83,15 @@ export class ScriptedModel implements Model {
     if (signal?.aborted) throw abortedError(signal.reason);
     if (step instanceof Error) throw step;
     const reply: ScriptedReply = typeof step === "string" ? { content: [{ type: "text", text: step }] } : step;
-    const content = reply.content.map((block) => this.toAssistantBlock(block));
+    // Cleaned as a real model's reply is, so a script can exercise the same path.
+    const { value: content, notes } = sanitizeText(reply.content.map((block) => this.toAssistantBlock(block)), "content");
     return {
       content,
       stopReason: reply.stopReason ?? (content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn"),
       usage: reply.usage ?? this.usageFor(request, content),
       model: this.label(request),
       scripted: true,
+      ...(notes.length ? { sanitized: notes } : {}),
     };
   }
 

@@ -60,6 +60,8 @@ export interface ModelResponse {
   model: string;
   /** True when the response came from a ScriptedModel, never from a real model. */
   scripted: boolean;
+  /** Characters the event log cannot hold, replaced in `content` (see core/sanitizeText.ts); absent when none were. */
+  sanitized?: string[];
 }
 
 export interface CallOptions {
