@@ -12,11 +12,15 @@ commands:
 options:
   --data-dir DIR     embedded store directory when DATABASE_URL is unset (default .ariadne/data)
   --json             print a machine-readable result
+  --model-idle-timeout SECONDS
+                     silence on a model stream that counts as a dead connection (default 60)
   -h, --help         show this help
 
 environment:
   DATABASE_URL       postgres://user@host:port/db; unset means the embedded PGlite store
-  ARIADNE_DEBUG=1    print stack traces on errors`;
+  ARIADNE_DEBUG=1    print stack traces on errors
+  ARIADNE_MODEL_IDLE_TIMEOUT_MS
+                     as --model-idle-timeout, in milliseconds (the flag wins)`;
 
 /** The CLI's entry: returns the exit code instead of exiting, so it can be tested in-process. */
 export async function main(argv: string[], out: (line: string) => void = console.log): Promise<number> {
@@ -28,11 +32,17 @@ export async function main(argv: string[], out: (line: string) => void = console
       options: {
         "data-dir": { type: "string" },
         json: { type: "boolean", default: false },
+        "model-idle-timeout": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
     });
   } catch (e) {
     console.error(`ariadne: ${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const modelIdleTimeoutMs = secondsToMs(parsed.values["model-idle-timeout"]);
+  if (modelIdleTimeoutMs === null) {
+    console.error(`ariadne: --model-idle-timeout takes a positive number of seconds, got "${parsed.values["model-idle-timeout"]}"\n\n${USAGE}`);
     return 2;
   }
   const [command, ...rest] = parsed.positionals;
@@ -50,7 +60,7 @@ export async function main(argv: string[], out: (line: string) => void = console
         return 0;
       }
       case "run":
-        return await runResearch({ ...storeOptions, question: rest.join(" ") || undefined, json: parsed.values.json, out });
+        return await runResearch({ ...storeOptions, question: rest.join(" ") || undefined, json: parsed.values.json, out, modelIdleTimeoutMs });
       default:
         console.error(`ariadne: unknown command "${command}"\n\n${USAGE}`);
         return 2;
@@ -58,6 +68,13 @@ export async function main(argv: string[], out: (line: string) => void = console
   } catch (e) {
     return reportError(e);
   }
+}
+
+/** Seconds as given on the command line to milliseconds; undefined when absent, null when not a positive number. */
+function secondsToMs(raw: string | undefined): number | undefined | null {
+  if (raw === undefined) return undefined;
+  const seconds = Number(raw);
+  return raw.trim() !== "" && Number.isFinite(seconds) && seconds > 0 ? Math.max(1, Math.round(seconds * 1000)) : null;
 }
 
 /** One clear line by default; the stack only when asked for. */

@@ -12,6 +12,8 @@ export interface RunOptions extends OpenOptions {
   json: boolean;
   out: (line: string) => void;
   env?: Record<string, string | undefined>;
+  /** --model-idle-timeout, in ms; wins over ARIADNE_MODEL_IDLE_TIMEOUT_MS. */
+  modelIdleTimeoutMs?: number;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface RunOptions extends OpenOptions {
  */
 export async function runResearch(options: RunOptions): Promise<number> {
   const env = options.env ?? process.env;
-  const real = options.question ? createModel(env) : null;
+  const real = options.question ? createModel(env, { idleTimeoutMs: options.modelIdleTimeoutMs }) : null;
   const names = resolveModels(env);
   const model: Model = real ?? offlineResearchModel();
   const question = real ? options.question! : OFFLINE_QUESTION;

@@ -66,6 +66,12 @@ export interface ModelResponse {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * Epoch ms by which the call must be over, retries and the waits between them
+   * included: past it the call fails with kind "deadline", so time spent waiting
+   * on the model counts against the caller's wall-clock budget.
+   */
+  deadline?: number;
 }
 
 export interface Model {
