@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ToolSpec } from "../models/types.ts";
 import { toolSpec } from "../tools/index.ts";
 
 export const ANSWER_TOOL = "answer";
@@ -8,11 +9,11 @@ const Citation = z.object({
   finding: z.number().int().nonnegative().describe("Index of the finding in that handoff's findings list."),
 });
 
+const BASIS_HELP = "observed: backed by cited findings; judgment: depends on goals or assumptions; not_collected: evidence missing.";
+
 const Claim = z.object({
   text: z.string().trim().min(1),
-  basis: z
-    .enum(["observed", "judgment", "not_collected"])
-    .describe("observed: backed by cited findings; judgment: depends on goals or assumptions; not_collected: evidence missing."),
+  basis: z.enum(["observed", "judgment", "not_collected"]).describe(BASIS_HELP),
   citations: z.array(Citation).default([]),
 });
 
@@ -29,13 +30,50 @@ export const answerToolSpec = toolSpec(
   AnswerSchema,
 );
 
+/** What validateAnswer is given: the handoffs Main received, by Child executor id. */
+export type ConsumedHandoffs = Record<string, { findings?: unknown[] }>;
+
+/**
+ * The answer's input schema as validateAnswer will accept it, given the
+ * handoffs received so far: a citation names one of those executors and one
+ * of its findings; with nothing to cite, a claim cannot be observed.
+ */
+export function answerInputFor(consumed: ConsumedHandoffs) {
+  const citable = Object.entries(consumed).filter(([, h]) => (h.findings?.length ?? 0) > 0);
+  const citations = citable.map(([id, h]) =>
+    Citation.extend({
+      executor: z.literal(id).describe(Citation.shape.executor.description!),
+      finding: Citation.shape.finding.max(h.findings!.length - 1),
+    }),
+  );
+  const citation = citations.length === 1 ? citations[0] : z.union(citations);
+  const unobserved = z.enum(["judgment", "not_collected"]).describe(BASIS_HELP);
+  // An observed claim must cite (validateAnswer refuses one that does not), so it is its own branch.
+  const claim = citations.length
+    ? z.union([
+        Claim.extend({ basis: z.literal("observed").describe(BASIS_HELP), citations: z.array(citation).min(1) }),
+        Claim.extend({ basis: unobserved, citations: z.array(citation).default([]) }),
+      ])
+    : Claim.extend({
+        basis: unobserved.describe(`${BASIS_HELP} No handoff with findings has arrived, so nothing can be observed yet.`),
+        citations: z.array(Citation).max(0).default([]),
+      });
+  return AnswerSchema.extend({
+    sections: z.array(z.object({ heading: z.string().trim().min(1), claims: z.array(claim).min(1) })).min(1),
+  });
+}
+
+export function answerToolSpecFor(consumed: ConsumedHandoffs): ToolSpec {
+  return toolSpec(ANSWER_TOOL, answerToolSpec.description, answerInputFor(consumed));
+}
+
 export type AnswerVerdict = { ok: true; answer: Answer } | { ok: false; feedback: string };
 
 /**
  * Accepts an answer whose observed claims cite findings Main really received.
  * The feedback says what to fix and keeps everything else as it was.
  */
-export function validateAnswer(candidate: unknown, consumed: Record<string, { findings?: unknown[] }>): AnswerVerdict {
+export function validateAnswer(candidate: unknown, consumed: ConsumedHandoffs): AnswerVerdict {
   const parsed = AnswerSchema.safeParse(candidate);
   if (!parsed.success) {
     const where = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import type { ModelRequest, ToolSpec } from "../models/types.ts";
 import type { ExecutorState } from "./executorState.ts";
+import { narrowToolSpecs } from "./narrowToolSpecs.ts";
 import { MAIN_SYSTEM, childSystem } from "./prompts.ts";
 
 export interface RequestContext {
@@ -22,7 +23,7 @@ export function buildRequest(state: ExecutorState, ctx: RequestContext): ModelRe
     model: state.model,
     system: state.role === "main" ? MAIN_SYSTEM : childSystem(ctx.profileContent),
     messages: state.messages,
-    tools: ctx.tools,
+    tools: narrowToolSpecs(ctx.tools, state),
     maxTokens: ctx.maxTokens,
   };
 }
