@@ -33,38 +33,55 @@ export const answerToolSpec = toolSpec(
 /** What validateAnswer is given: the handoffs Main received, by Child executor id. */
 export type ConsumedHandoffs = Record<string, { findings?: unknown[] }>;
 
+type Node = { properties: Record<string, Node>; items: Node; required?: string[] } & Record<string, unknown>;
+
 /**
- * The answer's input schema as validateAnswer will accept it, given the
- * handoffs received so far: a citation names one of those executors and one
- * of its findings; with nothing to cite, a claim cannot be observed.
+ * The answer tool as validateAnswer will accept it, given the handoffs received
+ * so far: a citation names one of those executors and one of its findings; an
+ * observed claim must cite; with nothing to cite, no claim can be observed.
+ * Set into the schema derived from zod as plain JSON, because deriving schemas
+ * with zod costs about a millisecond and this runs for every turn;
+ * tests/actors/toolSchemas.test.ts checks it against the same narrowing in zod.
  */
-export function answerInputFor(consumed: ConsumedHandoffs) {
-  const citable = Object.entries(consumed).filter(([, h]) => (h.findings?.length ?? 0) > 0);
-  const citations = citable.map(([id, h]) =>
-    Citation.extend({
-      executor: z.literal(id).describe(Citation.shape.executor.description!),
-      finding: Citation.shape.finding.max(h.findings!.length - 1),
-    }),
-  );
-  const citation = citations.length === 1 ? citations[0] : z.union(citations);
-  const unobserved = z.enum(["judgment", "not_collected"]).describe(BASIS_HELP);
-  // An observed claim must cite (validateAnswer refuses one that does not), so it is its own branch.
-  const claim = citations.length
-    ? z.union([
-        Claim.extend({ basis: z.literal("observed").describe(BASIS_HELP), citations: z.array(citation).min(1) }),
-        Claim.extend({ basis: unobserved, citations: z.array(citation).default([]) }),
-      ])
-    : Claim.extend({
-        basis: unobserved.describe(`${BASIS_HELP} No handoff with findings has arrived, so nothing can be observed yet.`),
-        citations: z.array(Citation).max(0).default([]),
-      });
-  return AnswerSchema.extend({
-    sections: z.array(z.object({ heading: z.string().trim().min(1), claims: z.array(claim).min(1) })).min(1),
-  });
+export function answerToolSpecFor(consumed: ConsumedHandoffs): ToolSpec {
+  const base = answerToolSpec.input_schema as Node;
+  const sections = base.properties.sections;
+  const claims = sections.items.properties.claims;
+  const claim = narrowClaim(claims.items, consumed);
+  const narrowedSections = { ...sections, items: { ...sections.items, properties: { ...sections.items.properties, claims: { ...claims, items: claim } } } };
+  return { ...answerToolSpec, input_schema: { ...base, properties: { ...base.properties, sections: narrowedSections } } };
 }
 
-export function answerToolSpecFor(consumed: ConsumedHandoffs): ToolSpec {
-  return toolSpec(ANSWER_TOOL, answerToolSpec.description, answerInputFor(consumed));
+function narrowClaim(claim: Node, consumed: ConsumedHandoffs): Record<string, unknown> {
+  const { basis, citations } = claim.properties;
+  const { enum: _all, ...basisRest } = basis;
+  const cite = citations.items;
+  const choices = Object.entries(consumed)
+    .filter(([, h]) => (h.findings?.length ?? 0) > 0)
+    .map(([id, h]) => ({
+      ...cite,
+      properties: {
+        executor: { type: "string", const: id, description: cite.properties.executor.description },
+        finding: { ...cite.properties.finding, maximum: h.findings!.length - 1 },
+      },
+    }));
+  const unobserved = { ...basisRest, enum: ["judgment", "not_collected"] };
+  if (choices.length === 0) {
+    const description = `${basis.description} No handoff with findings has arrived, so nothing can be observed yet.`;
+    return { ...claim, properties: { ...claim.properties, basis: { ...unobserved, description }, citations: { maxItems: 0, ...citations } } };
+  }
+  const items = choices.length === 1 ? choices[0] : { anyOf: choices };
+  const { default: _none, ...mustCite } = citations;
+  return {
+    anyOf: [
+      {
+        ...claim,
+        properties: { ...claim.properties, basis: { ...basisRest, const: "observed" }, citations: { minItems: 1, ...mustCite, items } },
+        required: [...claim.required!, "citations"],
+      },
+      { ...claim, properties: { ...claim.properties, basis: unobserved, citations: { ...citations, items } } },
+    ],
+  };
 }
 
 export type AnswerVerdict = { ok: true; answer: Answer } | { ok: false; feedback: string };

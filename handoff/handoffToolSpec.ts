@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ToolSpec } from "../models/types.ts";
 import type { HandoffFacts } from "./handoffFacts.ts";
-import { ArtifactRefSchema, EvidenceSchema, FindingSchema, HandoffSchema } from "./handoffSchema.ts";
+import { HandoffSchema } from "./handoffSchema.ts";
 
 /** The handoff tool's input schema, derived from the zod schema so the two cannot drift. */
 export const handoffInputSchema: Record<string, unknown> = (() => {
@@ -21,34 +21,47 @@ export const handoffToolSpec: ToolSpec = {
   input_schema: handoffInputSchema,
 };
 
-/** Exactly these strings, or (when there are none) an empty list. */
-const oneOf = (values: Iterable<string>, description: string | undefined) => {
-  const list = [...values];
-  const items = list.length ? z.array(z.enum(list as [string, ...string[]])) : z.array(z.string()).max(0);
-  return description ? items.describe(description) : items;
-};
+type Node = { properties: Record<string, Node>; items: Node; description?: string } & Record<string, unknown>;
 
-/**
- * The handoff's input schema as validateHandoff will accept it, given what this
- * executor really did: evidence names its own successful tool calls and the
- * markers its tools printed, artifacts are the ones it produced.
- */
-export function handoffInputFor(facts: HandoffFacts) {
-  const evidence = EvidenceSchema.extend({
-    toolResults: oneOf(facts.toolResultIds, EvidenceSchema.shape.toolResults.description),
-    citations: oneOf(facts.citationsSeen, EvidenceSchema.shape.citations.description),
-  });
-  const produced = [...facts.artifacts].map(([id, a]) =>
-    ArtifactRefSchema.extend({ id: z.literal(id), path: z.literal(a.path), sha256: z.literal(a.sha256) }),
-  );
-  const artifact = produced.length === 0 ? null : produced.length === 1 ? produced[0] : z.union(produced);
-  return HandoffSchema.extend({
-    findings: z.array(FindingSchema.extend({ evidence })),
-    artifacts: (artifact ? z.array(artifact) : z.array(ArtifactRefSchema).max(0)).describe(HandoffSchema.shape.artifacts.description!),
-  });
+/** Exactly these strings, or (when there are none) an empty list; the rest of `base` (its description) kept. */
+function onlyThese(base: Node, values: Iterable<string>): Record<string, unknown> {
+  const list = [...values];
+  const { items: _items, ...rest } = base;
+  return list.length ? { ...rest, items: { type: "string", enum: list } } : { maxItems: 0, ...rest, items: { type: "string" } };
 }
 
+/** Exactly these artifacts, each field a const, or (when there are none) an empty list. */
+function onlyProduced(base: Node, artifacts: HandoffFacts["artifacts"]): Record<string, unknown> {
+  const produced = [...artifacts].map(([id, a]) => ({
+    type: "object",
+    properties: { id: { type: "string", const: id }, path: { type: "string", const: a.path }, sha256: { type: "string", const: a.sha256 } },
+    required: ["id", "path", "sha256"],
+  }));
+  if (produced.length === 0) return { maxItems: 0, ...base };
+  return { ...base, items: produced.length === 1 ? produced[0] : { anyOf: produced } };
+}
+
+/**
+ * The handoff tool as validateHandoff will accept it, given what this executor
+ * really did: evidence names its own successful tool calls and the markers its
+ * tools printed; artifacts are the ones it produced. Set into the schema derived
+ * from zod as plain JSON, because deriving schemas with zod costs about a
+ * millisecond and this runs for every turn; tests/actors/toolSchemas.test.ts
+ * checks the result against the same narrowing written in zod.
+ */
 export function handoffToolSpecFor(facts: HandoffFacts): ToolSpec {
-  const { $schema: _drop, ...input_schema } = z.toJSONSchema(handoffInputFor(facts), { io: "input" }) as Record<string, unknown>;
-  return { ...handoffToolSpec, input_schema };
+  const base = handoffInputSchema as Node;
+  const finding = base.properties.findings.items;
+  const evidence = finding.properties.evidence;
+  const narrowedEvidence = {
+    ...evidence,
+    properties: {
+      ...evidence.properties,
+      toolResults: onlyThese(evidence.properties.toolResults, facts.toolResultIds),
+      citations: onlyThese(evidence.properties.citations, facts.citationsSeen),
+    },
+  };
+  const findings = { ...base.properties.findings, items: { ...finding, properties: { ...finding.properties, evidence: narrowedEvidence } } };
+  const artifacts = onlyProduced(base.properties.artifacts, facts.artifacts);
+  return { ...handoffToolSpec, input_schema: { ...base, properties: { ...base.properties, findings, artifacts } } };
 }

@@ -1,8 +1,18 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { answerToolSpec, answerToolSpecFor, validateAnswer } from "../../actors/answer.ts";
+import { z } from "zod";
+import { AnswerSchema, answerToolSpec, answerToolSpecFor, validateAnswer } from "../../actors/answer.ts";
 import { DelegateInput, delegateInputFor, delegateToolSpec, narrowDelegateTools } from "../../actors/delegation.ts";
-import { handoffToolSpec, handoffToolSpecFor, validateHandoff } from "../../handoff/index.ts";
+import {
+  ArtifactRefSchema,
+  EvidenceSchema,
+  FindingSchema,
+  HandoffSchema,
+  type HandoffFacts,
+  handoffToolSpec,
+  handoffToolSpecFor,
+  validateHandoff,
+} from "../../handoff/index.ts";
 import { type JsonSchema, followSchema } from "../../models/testing/index.ts";
 import { listProfiles } from "../../profiles/index.ts";
 import { computeGrant, inputJsonSchema } from "../../tools/index.ts";
@@ -67,4 +77,56 @@ test("handoff: evidence and artifacts follow what the executor really did, so a 
 
   // The schema as it was: invented tool ids, markers and artifacts.
   assert.equal(validateHandoff(follow(handoffToolSpec.input_schema), facts).ok, false);
+});
+
+// The narrowing written in zod, the way the schemas themselves are: the JSON the runtime builds by hand
+// (for speed, every turn) must be exactly what zod derives from it.
+const jsonOf = (schema: z.ZodType) => {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+  return rest;
+};
+const closedList = (values: string[], description?: string) =>
+  (values.length ? z.array(z.enum(values as [string, ...string[]])) : z.array(z.string()).max(0)).describe(description!);
+
+function answerOracle(consumed: Record<string, { findings?: unknown[] }>) {
+  const Claim = AnswerSchema.shape.sections.element.shape.claims.element;
+  const Citation = Claim.shape.citations.unwrap().element;
+  const help = Claim.shape.basis.description!;
+  const citations = Object.entries(consumed)
+    .filter(([, h]) => (h.findings?.length ?? 0) > 0)
+    .map(([id, h]) => Citation.extend({ executor: z.literal(id).describe(Citation.shape.executor.description!), finding: Citation.shape.finding.max(h.findings!.length - 1) }));
+  const unobserved = z.enum(["judgment", "not_collected"]).describe(help);
+  const claim = citations.length
+    ? z.union([
+        Claim.extend({ basis: z.literal("observed").describe(help), citations: z.array(citations.length === 1 ? citations[0] : z.union(citations)).min(1) }),
+        Claim.extend({ basis: unobserved, citations: z.array(citations.length === 1 ? citations[0] : z.union(citations)).default([]) }),
+      ])
+    : Claim.extend({
+        basis: unobserved.describe(`${help} No handoff with findings has arrived, so nothing can be observed yet.`),
+        citations: z.array(Citation).max(0).default([]),
+      });
+  return AnswerSchema.extend({ sections: z.array(z.object({ heading: z.string().trim().min(1), claims: z.array(claim).min(1) })).min(1) });
+}
+
+function handoffOracle(f: HandoffFacts) {
+  const evidence = EvidenceSchema.extend({
+    toolResults: closedList([...f.toolResultIds], EvidenceSchema.shape.toolResults.description),
+    citations: closedList([...f.citationsSeen], EvidenceSchema.shape.citations.description),
+  });
+  const produced = [...f.artifacts].map(([id, a]) => ArtifactRefSchema.extend({ id: z.literal(id), path: z.literal(a.path), sha256: z.literal(a.sha256) }));
+  const artifact = produced.length === 0 ? null : produced.length === 1 ? produced[0] : z.union(produced);
+  return HandoffSchema.extend({
+    findings: z.array(FindingSchema.extend({ evidence })),
+    artifacts: (artifact ? z.array(artifact) : z.array(ArtifactRefSchema).max(0)).describe(HandoffSchema.shape.artifacts.description!),
+  });
+}
+
+test("the narrowed answer and handoff schemas are exactly what zod derives for the same narrowing", () => {
+  const cases: Record<string, { findings?: unknown[] }>[] = [{}, { a: { findings: [1] } }, { a: { findings: [1, 2] }, b: { findings: [] }, c: { findings: [3] } }];
+  for (const consumed of cases) {
+    assert.deepEqual(answerToolSpecFor(consumed).input_schema, jsonOf(answerOracle(consumed)));
+  }
+  const none: HandoffFacts = { toolResultIds: new Set(), citationsSeen: new Set(), artifacts: new Map() };
+  const one: HandoffFacts = { toolResultIds: new Set(["t1"]), citationsSeen: new Set(), artifacts: new Map([["a1", { path: "p", sha256: "s" }]]) };
+  for (const f of [none, one, facts]) assert.deepEqual(handoffToolSpecFor(f).input_schema, jsonOf(handoffOracle(f)));
 });
