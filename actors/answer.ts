@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ToolSpec } from "../models/types.ts";
 import { toolSpec } from "../tools/index.ts";
 
 export const ANSWER_TOOL = "answer";
@@ -8,11 +9,11 @@ const Citation = z.object({
   finding: z.number().int().nonnegative().describe("Index of the finding in that handoff's findings list."),
 });
 
+const BASIS_HELP = "observed: backed by cited findings; judgment: depends on goals or assumptions; not_collected: evidence missing.";
+
 const Claim = z.object({
   text: z.string().trim().min(1),
-  basis: z
-    .enum(["observed", "judgment", "not_collected"])
-    .describe("observed: backed by cited findings; judgment: depends on goals or assumptions; not_collected: evidence missing."),
+  basis: z.enum(["observed", "judgment", "not_collected"]).describe(BASIS_HELP),
   citations: z.array(Citation).default([]),
 });
 
@@ -29,13 +30,67 @@ export const answerToolSpec = toolSpec(
   AnswerSchema,
 );
 
+/** What validateAnswer is given: the handoffs Main received, by Child executor id. */
+export type ConsumedHandoffs = Record<string, { findings?: unknown[] }>;
+
+type Node = { properties: Record<string, Node>; items: Node; required?: string[] } & Record<string, unknown>;
+
+/**
+ * The answer tool as validateAnswer will accept it, given the handoffs received
+ * so far: a citation names one of those executors and one of its findings; an
+ * observed claim must cite; with nothing to cite, no claim can be observed.
+ * Set into the schema derived from zod as plain JSON, because deriving schemas
+ * with zod costs about a millisecond and this runs for every turn;
+ * tests/actors/toolSchemas.test.ts checks it against the same narrowing in zod.
+ */
+export function answerToolSpecFor(consumed: ConsumedHandoffs): ToolSpec {
+  const base = answerToolSpec.input_schema as Node;
+  const sections = base.properties.sections;
+  const claims = sections.items.properties.claims;
+  const claim = narrowClaim(claims.items, consumed);
+  const narrowedSections = { ...sections, items: { ...sections.items, properties: { ...sections.items.properties, claims: { ...claims, items: claim } } } };
+  return { ...answerToolSpec, input_schema: { ...base, properties: { ...base.properties, sections: narrowedSections } } };
+}
+
+function narrowClaim(claim: Node, consumed: ConsumedHandoffs): Record<string, unknown> {
+  const { basis, citations } = claim.properties;
+  const { enum: _all, ...basisRest } = basis;
+  const cite = citations.items;
+  const choices = Object.entries(consumed)
+    .filter(([, h]) => (h.findings?.length ?? 0) > 0)
+    .map(([id, h]) => ({
+      ...cite,
+      properties: {
+        executor: { type: "string", const: id, description: cite.properties.executor.description },
+        finding: { ...cite.properties.finding, maximum: h.findings!.length - 1 },
+      },
+    }));
+  const unobserved = { ...basisRest, enum: ["judgment", "not_collected"] };
+  if (choices.length === 0) {
+    const description = `${basis.description} No handoff with findings has arrived, so nothing can be observed yet.`;
+    return { ...claim, properties: { ...claim.properties, basis: { ...unobserved, description }, citations: { maxItems: 0, ...citations } } };
+  }
+  const items = choices.length === 1 ? choices[0] : { anyOf: choices };
+  const { default: _none, ...mustCite } = citations;
+  return {
+    anyOf: [
+      {
+        ...claim,
+        properties: { ...claim.properties, basis: { ...basisRest, const: "observed" }, citations: { minItems: 1, ...mustCite, items } },
+        required: [...claim.required!, "citations"],
+      },
+      { ...claim, properties: { ...claim.properties, basis: unobserved, citations: { ...citations, items } } },
+    ],
+  };
+}
+
 export type AnswerVerdict = { ok: true; answer: Answer } | { ok: false; feedback: string };
 
 /**
  * Accepts an answer whose observed claims cite findings Main really received.
  * The feedback says what to fix and keeps everything else as it was.
  */
-export function validateAnswer(candidate: unknown, consumed: Record<string, { findings?: unknown[] }>): AnswerVerdict {
+export function validateAnswer(candidate: unknown, consumed: ConsumedHandoffs): AnswerVerdict {
   const parsed = AnswerSchema.safeParse(candidate);
   if (!parsed.success) {
     const where = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");

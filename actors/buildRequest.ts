@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import type { ModelRequest, ToolSpec } from "../models/types.ts";
 import type { ExecutorState } from "./executorState.ts";
+import { narrowToolSpecs } from "./narrowToolSpecs.ts";
 import { MAIN_SYSTEM, childSystem } from "./prompts.ts";
 
 export interface RequestContext {
@@ -22,7 +23,7 @@ export function buildRequest(state: ExecutorState, ctx: RequestContext): ModelRe
     model: state.model,
     system: state.role === "main" ? MAIN_SYSTEM : childSystem(ctx.profileContent),
     messages: state.messages,
-    tools: ctx.tools,
+    tools: narrowToolSpecs(ctx.tools, state),
     maxTokens: ctx.maxTokens,
   };
 }
@@ -32,8 +33,9 @@ export function requestDigest(request: ModelRequest): string {
   return createHash("sha256").update(canonicalRequest(request), "utf8").digest("hex");
 }
 
-// Messages and tool lists are never mutated once built (the fold makes new ones), so their
-// canonical text is computed once: a turn costs the new messages, not the whole history again.
+// Messages and tool specs are never mutated once built (the fold makes new ones), so their
+// canonical text is computed once: a turn costs the new messages and the specs narrowed for it
+// (narrowToolSpecs), not the whole history again.
 const canonicalOf = new WeakMap<object, string>();
 function cachedCanonical(value: object): string {
   let text = canonicalOf.get(value);
@@ -52,6 +54,6 @@ export function canonicalRequest(request: ModelRequest): string {
   const { maxTokens, messages, model, system, tools } = request;
   return (
     `{"maxTokens":${canonicalize(maxTokens)},"messages":[${messages.map(cachedCanonical).join(",")}],` +
-    `"model":${canonicalize(model)},"system":${canonicalize(system)},"tools":${cachedCanonical(tools)}}`
+    `"model":${canonicalize(model)},"system":${canonicalize(system)},"tools":[${tools.map(cachedCanonical).join(",")}]}`
   );
 }

@@ -1,7 +1,13 @@
 import { z } from "zod";
+import { ConfigError } from "../core/errors.ts";
+import type { ToolSpec } from "../models/types.ts";
 import { DELEGATE_TOOL, toolSpec } from "../tools/index.ts";
 
-/** What Main passes to a Child: the Child sees this and nothing else of Main's conversation. */
+/**
+ * What Main passes to a Child: the Child sees this and nothing else of Main's
+ * conversation. Structural only, so a recorded intent parses whatever profiles
+ * are installed today; what the model is shown is narrowed (delegateInputFor).
+ */
 export const DelegateInput = z.object({
   question: z.string().trim().min(1).describe("One specific question for the Child to answer."),
   context: z.string().describe("Everything the Child needs to know; it cannot see this conversation."),
@@ -15,11 +21,38 @@ export const DelegateInput = z.object({
 });
 export type DelegateInput = z.infer<typeof DelegateInput>;
 
-export function delegateToolSpec(profiles: readonly { id: string; summary: string }[]) {
+/**
+ * DelegateInput as the runtime will accept it: `profile` one of the installed
+ * profiles, `tools` (when given) names the delegating executor may pass on. A
+ * model that follows only the schema then cannot invent either.
+ */
+export function delegateInputFor(profileIds: readonly string[], grantable?: readonly string[]) {
+  if (profileIds.length === 0) throw new ConfigError("no Specialty Profiles are installed, so delegate has nothing to offer");
+  return DelegateInput.extend({
+    profile: z.enum(profileIds as [string, ...string[]]).describe("Specialty profile id: one of the installed profiles."),
+    ...(grantable && {
+      tools: (grantable.length ? z.array(z.enum(grantable as [string, ...string[]])) : z.array(z.string()).max(0))
+        .optional()
+        .describe("Tools the Child should get, from those you hold; default: what its profile asks for, read-only."),
+    }),
+  });
+}
+
+export function delegateToolSpec(profiles: readonly { id: string; summary: string }[], grantable?: readonly string[]): ToolSpec {
   const list = profiles.map((p) => `${p.id} (${p.summary})`).join("; ");
   return toolSpec(
     DELEGATE_TOOL,
     `Delegate a multi-step local task to a fresh Child executor with its own context. Profiles: ${list}. Returns the Child's handoff.`,
-    DelegateInput,
+    delegateInputFor(profiles.map((p) => p.id), grantable),
   );
+}
+
+/**
+ * The delegate spec with `tools` narrowed to what the delegating executor holds
+ * (a Child gets at most that). The request context carries the spec, not the
+ * profile list, so the profiles are read back from the spec's own enum.
+ */
+export function narrowDelegateTools(spec: ToolSpec, grantable: readonly string[]): ToolSpec {
+  const profile = (spec.input_schema.properties as Record<string, { enum?: string[] }>).profile;
+  return toolSpec(DELEGATE_TOOL, spec.description, delegateInputFor(profile.enum ?? [], grantable));
 }

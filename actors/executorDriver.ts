@@ -1,7 +1,7 @@
 import type { EventData, EventType, RecordedEvent } from "../events/index.ts";
 import { isModelCallError } from "../models/index.ts";
 import type { Model, ModelResponse } from "../models/types.ts";
-import { DELEGATE_TOOL, type ToolEffect, checkToolCall, parseToolInput } from "../tools/index.ts";
+import { DELEGATE_TOOL, type ToolEffect, type ToolOutput, checkToolCall, parseToolInput } from "../tools/index.ts";
 import { HANDOFF_TOOL, type HandoffFacts, partialHandoff, validateHandoff } from "../handoff/index.ts";
 import { ANSWER_TOOL, validateAnswer } from "./answer.ts";
 import { buildRequest, requestDigest, type RequestContext } from "./buildRequest.ts";
@@ -193,6 +193,7 @@ export class ExecutorDriver {
           provider: this.model.provider,
           scripted: response.scripted,
           latencyMs: Math.round((performance.now() - started) * 1000) / 1000,
+          ...(response.sanitized && { sanitized: response.sanitized }),
         },
       },
       ...decisions,
@@ -280,9 +281,9 @@ export class ExecutorDriver {
     const tool = this.services.tools.get(call.name)!;
     const input = parseToolInput(tool, call.input);
     if (!input.ok) throw new Error(`recorded intent ${call.toolUseId} has input its tool refuses`);
-    let output: string;
+    let output: ToolOutput;
     try {
-      output = await tool.run(input.value, { runId: s.runId, executorId: s.executorId, signal: this.abort.signal });
+      output = await tool.runSanitized(input.value, { runId: s.runId, executorId: s.executorId, signal: this.abort.signal });
     } catch (error) {
       const message = `${call.name} failed: ${(error as Error).message ?? String(error)}`;
       if (this.cancelRequest && tool.effect !== "read_only") {
@@ -294,7 +295,7 @@ export class ExecutorDriver {
       return;
     }
     await this.record([
-      { type: "tool_completed", data: { toolUseId: call.toolUseId, tool: call.name, output, artifacts: [] }, causationId: call.intentEventId },
+      { type: "tool_completed", data: { toolUseId: call.toolUseId, tool: call.name, ...output, artifacts: [] }, causationId: call.intentEventId },
     ]);
   }
 

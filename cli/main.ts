@@ -17,11 +17,15 @@ commands:
 options:
   --data-dir DIR     embedded store directory when DATABASE_URL is unset (default .ariadne/data)
   --json             print a machine-readable result
+  --model-idle-timeout SECONDS
+                     silence on a model stream that counts as a dead connection (default 60)
   -h, --help         show this help
 
 environment:
   DATABASE_URL       postgres://user@host:port/db; unset means the embedded PGlite store
-  ARIADNE_DEBUG=1    print stack traces on errors`;
+  ARIADNE_DEBUG=1    print stack traces on errors
+  ARIADNE_MODEL_IDLE_TIMEOUT_MS
+                     as --model-idle-timeout, in milliseconds (the flag wins)`;
 
 /** Each command's own --help. */
 const COMMAND_USAGE: Record<string, string> = { show: SHOW_USAGE, transcript: TRANSCRIPT_USAGE };
@@ -36,11 +40,17 @@ export async function main(argv: string[], out: (line: string) => void = console
       options: {
         "data-dir": { type: "string" },
         json: { type: "boolean", default: false },
+        "model-idle-timeout": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
     });
   } catch (e) {
     console.error(`ariadne: ${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const modelIdleTimeoutMs = secondsToMs(parsed.values["model-idle-timeout"]);
+  if (modelIdleTimeoutMs === null) {
+    console.error(`ariadne: --model-idle-timeout takes a positive number of seconds, got "${parsed.values["model-idle-timeout"]}"\n\n${USAGE}`);
     return 2;
   }
   const [command, ...rest] = parsed.positionals;
@@ -64,7 +74,7 @@ export async function main(argv: string[], out: (line: string) => void = console
       }
       case "run":
         // An empty or blank question given is refused by runResearch, never taken for "no question".
-        return await runResearch({ ...storeOptions, question: rest.length ? rest.join(" ") : undefined, json: parsed.values.json, out });
+        return await runResearch({ ...storeOptions, question: rest.length ? rest.join(" ") : undefined, json: parsed.values.json, out, modelIdleTimeoutMs });
       case "show":
       case "transcript": {
         if (rest.length !== 1) {
@@ -83,6 +93,13 @@ export async function main(argv: string[], out: (line: string) => void = console
   } catch (e) {
     return reportError(e);
   }
+}
+
+/** Seconds as given on the command line to milliseconds; undefined when absent, null when not a positive number. */
+function secondsToMs(raw: string | undefined): number | undefined | null {
+  if (raw === undefined) return undefined;
+  const seconds = Number(raw);
+  return raw.trim() !== "" && Number.isFinite(seconds) && seconds > 0 ? Math.max(1, Math.round(seconds * 1000)) : null;
 }
 
 /** One clear line by default; the stack only when asked for. */

@@ -18,6 +18,8 @@ export interface RunOptions extends OpenOptions {
   json: boolean;
   out: (line: string) => void;
   env?: Record<string, string | undefined>;
+  /** --model-idle-timeout, in ms; wins over ARIADNE_MODEL_IDLE_TIMEOUT_MS. */
+  modelIdleTimeoutMs?: number;
 }
 
 /**
@@ -31,7 +33,7 @@ export async function runResearch(options: RunOptions): Promise<number> {
     console.error(`ariadne: ${BLANK_QUESTION}`);
     return 2;
   }
-  const real = choice.kind === "real" ? createModel(env) : null;
+  const real = choice.kind === "real" ? createModel(env, { idleTimeoutMs: options.modelIdleTimeoutMs }) : null;
   const names = resolveModels(env);
   const model: Model = real ?? offlineResearchModel();
   const question = choice.kind === "real" ? choice.question : OFFLINE_QUESTION;

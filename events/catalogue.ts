@@ -75,6 +75,8 @@ export const payloadSchemas = {
       provider: z.string(),
       scripted: z.boolean(),
       latencyMs: z.number().nonnegative(),
+      /** What the model adapter replaced because the log cannot hold it, e.g. "U+0000 x2 in content[0].text". */
+      sanitized: z.array(z.string()).optional(),
     }),
   },
   turn_failed: {
@@ -103,6 +105,8 @@ export const payloadSchemas = {
       tool: z.string(),
       output: z.string(),
       artifacts: z.array(z.object({ id: Id, path: z.string(), sha256: Sha256 })).default([]),
+      /** What the tool layer replaced in `output` because the log cannot hold it, e.g. "U+0000 x1 in output". */
+      sanitized: z.array(z.string()).optional(),
     }),
   },
   tool_failed: {

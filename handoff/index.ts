@@ -19,7 +19,7 @@ export {
   type Finding,
   type Handoff,
 } from "./handoffSchema.ts";
-export { HANDOFF_TOOL, handoffInputSchema, handoffToolSpec } from "./handoffToolSpec.ts";
+export { HANDOFF_TOOL, handoffInputSchema, handoffToolSpec, handoffToolSpecFor } from "./handoffToolSpec.ts";
 export { partialHandoff } from "./partialHandoff.ts";
 export { repairFeedback } from "./repairFeedback.ts";
 export { reviewReferences, type HandoffIssue, type HandoffIssueKind, type KeptReference } from "./reviewReferences.ts";

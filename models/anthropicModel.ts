@@ -1,6 +1,7 @@
 import process from "node:process";
 import Anthropic from "@anthropic-ai/sdk";
 import { ConfigError } from "../core/errors.ts";
+import { deadlineError, type ModelCallError } from "./modelCallError.ts";
 import { fromAnthropicMessage } from "./fromAnthropicMessage.ts";
 import { idleTimeoutFetch } from "./idleTimeoutFetch.ts";
 import { toAnthropicParams, type AnthropicParams } from "./toAnthropicParams.ts";
@@ -21,13 +22,21 @@ export interface AnthropicModelConfig {
   maxRetryDelayMs?: number;
   /** Wait for response headers; default 10 min (the SDK's). */
   timeoutMs?: number;
-  /** Silence on an open stream that counts as a dead connection; default 2 min. */
+  /** Silence on an open stream that counts as a dead connection; default DEFAULT_IDLE_TIMEOUT_MS (60 s). */
   idleTimeoutMs?: number;
   /** Used when a request names no model. */
   defaultModel?: string;
   /** Jitter source; pass a fixed one for reproducible delays. */
   random?: () => number;
 }
+
+/**
+ * Anthropic sends an SSE `ping` on a quiet stream every 15 to 30 s (reported in
+ * anthropics/anthropic-sdk-typescript#998), and the idle guard counts any byte,
+ * pings included, as life. 60 s is two missed pings or more: a live stream that
+ * is thinking never trips it, a dead one fails in a minute rather than two.
+ */
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
 /**
  * Model on the Anthropic Messages API. Every call streams, so a broken,
@@ -41,16 +50,20 @@ export class AnthropicModel implements Model {
   private readonly client: Anthropic;
   private readonly retry: RetryPolicy;
   private readonly defaultModel?: string;
+  /** Silence on an open stream after which it counts as dead. */
+  readonly idleTimeoutMs: number;
 
   constructor(config: AnthropicModelConfig = {}) {
     const apiKey = config.apiKey ?? process.env.ANTHROPIC_API_KEY;
     if (!apiKey) throw new ConfigError("no Anthropic API key: pass apiKey or set ANTHROPIC_API_KEY");
+    this.idleTimeoutMs = config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    if (!(this.idleTimeoutMs > 0)) throw new ConfigError(`idleTimeoutMs must be a positive number of milliseconds, got ${config.idleTimeoutMs}`);
     this.client = new Anthropic({
       apiKey,
       baseURL: config.baseURL || process.env.ANTHROPIC_BASE_URL || undefined,
       maxRetries: 0,
       timeout: config.timeoutMs ?? 10 * 60_000,
-      fetch: idleTimeoutFetch(config.idleTimeoutMs ?? 120_000),
+      fetch: idleTimeoutFetch(this.idleTimeoutMs),
     });
     this.retry = {
       maxRetries: config.maxRetries ?? 4,
@@ -65,7 +78,24 @@ export class AnthropicModel implements Model {
     const model = request.model || this.defaultModel;
     if (!model) throw new ConfigError("the request names no model and AnthropicModel has no defaultModel");
     const params = toAnthropicParams(request, model);
-    return withRetries(() => this.streamOnce(params, options.signal), this.retry, options.signal);
+    const { deadline } = options;
+    if (deadline === undefined) return withRetries(() => this.streamOnce(params, options.signal), this.retry, options.signal);
+    if (Date.now() >= deadline) throw deadlineError(deadline);
+    // One signal for the caller's abort and the deadline, so a stream in flight stops at the deadline too.
+    const timer = new AbortController();
+    const handle = setTimeout(() => timer.abort(deadlineError(deadline)), deadline - Date.now());
+    const signal = options.signal ? AbortSignal.any([options.signal, timer.signal]) : timer.signal;
+    try {
+      return await withRetries(() => this.streamOnce(params, signal), this.retry, signal, deadline);
+    } catch (e) {
+      // The caller's own abort, a failure before the deadline, or withRetries' own deadline error.
+      if (!timer.signal.aborted || options.signal?.aborted || (e as ModelCallError).kind === "deadline") throw e;
+      const late = deadlineError(deadline);
+      late.attempts = (e as ModelCallError).attempts;
+      throw late;
+    } finally {
+      clearTimeout(handle);
+    }
   }
 
   private async streamOnce(params: AnthropicParams, signal?: AbortSignal): Promise<ModelResponse> {

@@ -1,12 +1,18 @@
+import { ConfigError } from "../core/errors.ts";
 import { AnthropicModel } from "./anthropicModel.ts";
 
 export type ModelRole = "main" | "child" | "reviewer";
 export type Env = Record<string, string | undefined>;
 
+/**
+ * Current models the installed SDK does not list as deprecated (it warns on
+ * every call to one that is); tests/models/defaultModels.test.ts checks that
+ * against the SDK the lockfile pins.
+ */
 export const DEFAULT_MODELS: Readonly<Record<ModelRole, string>> = {
-  main: "claude-sonnet-4-5",
-  child: "claude-haiku-4-5",
-  reviewer: "claude-sonnet-4-5",
+  main: "claude-sonnet-5-5",
+  child: "claude-haiku-5-5",
+  reviewer: "claude-sonnet-5-5",
 };
 
 const ENV_NAMES: Record<ModelRole, string> = {
@@ -21,13 +27,30 @@ export function resolveModels(env: Env, overrides: Partial<Record<ModelRole, str
   return { main: pick("main"), child: pick("child"), reviewer: pick("reviewer") };
 }
 
+export interface CreateModelOptions {
+  /** Wins over ARIADNE_MODEL_IDLE_TIMEOUT_MS (the CLI's --model-idle-timeout). */
+  idleTimeoutMs?: number;
+}
+
 /** The real model when an API key is set; otherwise null, and the caller decides on a scripted fallback. */
-export function createModel(env: Env): AnthropicModel | null {
+export function createModel(env: Env, options: CreateModelOptions = {}): AnthropicModel | null {
   const apiKey = env.ANTHROPIC_API_KEY;
   if (!apiKey) return null;
   return new AnthropicModel({
     apiKey,
     baseURL: env.ANTHROPIC_BASE_URL || undefined,
     defaultModel: resolveModels(env).main,
+    idleTimeoutMs: options.idleTimeoutMs ?? idleTimeoutFromEnv(env),
   });
+}
+
+/** ARIADNE_MODEL_IDLE_TIMEOUT_MS, when set: a positive whole number of milliseconds. */
+export function idleTimeoutFromEnv(env: Env): number | undefined {
+  const raw = env.ARIADNE_MODEL_IDLE_TIMEOUT_MS;
+  if (!raw) return undefined;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms <= 0) {
+    throw new ConfigError(`ARIADNE_MODEL_IDLE_TIMEOUT_MS must be a positive whole number of milliseconds, got "${raw}"`);
+  }
+  return ms;
 }

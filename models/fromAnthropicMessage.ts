@@ -1,4 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
+import { sanitizeText } from "../core/sanitizeText.ts";
 import { ModelCallError } from "./modelCallError.ts";
 import type { AssistantBlock, ModelResponse, StopReason } from "./types.ts";
 
@@ -30,12 +31,14 @@ export function fromAnthropicMessage(message: Anthropic.Message): ModelResponse 
       message: `the model stopped for a reason Ariadne does not know: ${String(message.stop_reason)}`,
     });
   }
+  const { value: content, notes } = sanitizeText(message.content.map(toAssistantBlock), "content");
   return {
-    content: message.content.map(toAssistantBlock),
+    content,
     stopReason,
     usage: { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens },
     model: message.model,
     scripted: false,
+    ...(notes.length ? { sanitized: notes } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 export type * from "./types.ts";
-export { AnthropicModel, type AnthropicModelConfig } from "./anthropicModel.ts";
+export { AnthropicModel, DEFAULT_IDLE_TIMEOUT_MS, type AnthropicModelConfig } from "./anthropicModel.ts";
 export {
   ScriptedModel,
   ScriptExhaustedError,
@@ -10,7 +10,15 @@ export {
   type ScriptStep,
   type UsageRule,
 } from "./scriptedModel.ts";
-export { ModelCallError, isModelCallError, type ModelCallErrorKind, type ModelCallErrorInit } from "./modelCallError.ts";
-export { createModel, resolveModels, DEFAULT_MODELS, type Env, type ModelRole } from "./config.ts";
+export { ModelCallError, isModelCallError, deadlineError, type ModelCallErrorKind, type ModelCallErrorInit } from "./modelCallError.ts";
+export {
+  createModel,
+  idleTimeoutFromEnv,
+  resolveModels,
+  DEFAULT_MODELS,
+  type CreateModelOptions,
+  type Env,
+  type ModelRole,
+} from "./config.ts";
 export { estimateUsage } from "./estimateUsage.ts";
 export { StreamStalledError } from "./idleTimeoutFetch.ts";

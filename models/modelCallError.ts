@@ -10,7 +10,9 @@ export type ModelCallErrorKind =
   | "stream_cut"
   | "incomplete_stream"
   | "api_error"
-  | "aborted";
+  | "aborted"
+  /** The caller's deadline passed (CallOptions.deadline); not retryable, the budget is spent. */
+  | "deadline";
 
 export interface ModelCallErrorInit {
   kind: ModelCallErrorKind;
@@ -33,6 +35,7 @@ const STATUS: Record<ModelCallErrorKind, number> = {
   incomplete_stream: 502,
   api_error: 502,
   aborted: 499,
+  deadline: 504,
 };
 
 export class ModelCallError extends AriadneError {
@@ -58,3 +61,14 @@ export const isModelCallError = (e: unknown): e is ModelCallError => e instanceo
 
 export const abortedError = (cause?: unknown): ModelCallError =>
   new ModelCallError({ kind: "aborted", retryable: false, message: "model call aborted by the caller", cause });
+
+/** The call ran out of the time its caller gave it; `cause` is the last failure, when there was one. */
+export const deadlineError = (deadline: number, cause?: unknown): ModelCallError =>
+  new ModelCallError({
+    kind: "deadline",
+    retryable: false,
+    message:
+      `model call passed its deadline (${new Date(deadline).toISOString()})` +
+      (cause instanceof Error ? ` after: ${cause.message}` : ""),
+    cause,
+  });

@@ -1,6 +1,7 @@
 import { AriadneError, ConfigError } from "../core/errors.ts";
+import { sanitizeText } from "../core/sanitizeText.ts";
 import { estimateUsage } from "./estimateUsage.ts";
-import { abortedError } from "./modelCallError.ts";
+import { abortedError, deadlineError } from "./modelCallError.ts";
 import { sleep } from "./sleep.ts";
 import type { AssistantBlock, CallOptions, Model, ModelRequest, ModelResponse, StopReason, Usage } from "./types.ts";
 
@@ -73,22 +74,30 @@ export class ScriptedModel implements Model {
     this.policy = policy;
   }
 
-  async complete(request: ModelRequest, { signal }: CallOptions = {}): Promise<ModelResponse> {
+  async complete(request: ModelRequest, { signal, deadline }: CallOptions = {}): Promise<ModelResponse> {
     if (signal?.aborted) throw abortedError(signal.reason);
+    if (deadline !== undefined && Date.now() >= deadline) throw deadlineError(deadline);
     this.requests.push(request);
     const latency = this.options.latencyMs ?? 0;
+    // Like a real model, a reply slower than the caller's deadline never arrives.
+    if (deadline !== undefined && Date.now() + latency >= deadline) {
+      await sleep(Math.max(0, deadline - Date.now()), signal);
+      throw deadlineError(deadline);
+    }
     if (latency > 0) await sleep(latency, signal);
     const step = await this.takeStep(request, this.calls++);
     if (signal?.aborted) throw abortedError(signal.reason);
     if (step instanceof Error) throw step;
     const reply: ScriptedReply = typeof step === "string" ? { content: [{ type: "text", text: step }] } : step;
-    const content = reply.content.map((block) => this.toAssistantBlock(block));
+    // Cleaned as a real model's reply is, so a script can exercise the same path.
+    const { value: content, notes } = sanitizeText(reply.content.map((block) => this.toAssistantBlock(block)), "content");
     return {
       content,
       stopReason: reply.stopReason ?? (content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn"),
       usage: reply.usage ?? this.usageFor(request, content),
       model: this.label(request),
       scripted: true,
+      ...(notes.length ? { sanitized: notes } : {}),
     };
   }
 

@@ -60,10 +60,18 @@ export interface ModelResponse {
   model: string;
   /** True when the response came from a ScriptedModel, never from a real model. */
   scripted: boolean;
+  /** Characters the event log cannot hold, replaced in `content` (see core/sanitizeText.ts); absent when none were. */
+  sanitized?: string[];
 }
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * Epoch ms by which the call must be over, retries and the waits between them
+   * included: past it the call fails with kind "deadline", so time spent waiting
+   * on the model counts against the caller's wall-clock budget.
+   */
+  deadline?: number;
 }
 
 export interface Model {

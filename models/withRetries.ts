@@ -1,4 +1,4 @@
-import { ModelCallError } from "./modelCallError.ts";
+import { deadlineError, ModelCallError } from "./modelCallError.ts";
 import { sleep } from "./sleep.ts";
 
 export interface RetryPolicy {
@@ -30,11 +30,14 @@ export function backoffDelayMs(retry: number, policy: RetryPolicy): number {
 /**
  * Runs `attempt()` until it succeeds, fails with something not retried here,
  * or the retries run out. The last error is rethrown with its attempt count.
+ * A wait that would end past `deadline` (epoch ms) is not begun: the call fails
+ * with kind "deadline" at once, the last error as its cause.
  */
 export async function withRetries<T>(
   attempt: () => Promise<T>,
   policy: RetryPolicy,
   signal?: AbortSignal,
+  deadline?: number,
 ): Promise<T> {
   for (let retry = 0; ; retry++) {
     try {
@@ -43,8 +46,13 @@ export async function withRetries<T>(
       if (!(e instanceof ModelCallError)) throw e;
       e.attempts = retry + 1;
       if (!isAutoRetried(e) || retry >= policy.maxRetries) throw e;
-      const wait = e.retryAfterMs ?? backoffDelayMs(retry, policy);
-      await sleep(Math.min(wait, policy.maxDelayMs), signal).catch((aborted: ModelCallError) => {
+      const wait = Math.min(e.retryAfterMs ?? backoffDelayMs(retry, policy), policy.maxDelayMs);
+      if (deadline !== undefined && Date.now() + wait >= deadline) {
+        const late = deadlineError(deadline, e);
+        late.attempts = retry + 1;
+        throw late;
+      }
+      await sleep(wait, signal).catch((aborted: ModelCallError) => {
         aborted.attempts = retry + 1;
         throw aborted;
       });

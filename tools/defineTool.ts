@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { sanitizeText } from "../core/sanitizeText.ts";
 import type { ToolSpec } from "../models/types.ts";
 import { ToolDefinitionError } from "./toolErrors.ts";
 import { toolSpec } from "./toolSpec.ts";
@@ -26,13 +27,22 @@ export interface ToolDefinition<S extends z.ZodType> {
   run(input: z.output<S>, ctx: ToolContext): Promise<string> | string;
 }
 
+/** A tool's output as the log records it: cleaned, with what was replaced named (absent when nothing was). */
+export interface ToolOutput {
+  output: string;
+  sanitized?: string[];
+}
+
 export interface Tool<S extends z.ZodType = z.ZodType> {
   readonly name: string;
   readonly description: string;
   readonly input: S;
   readonly effect: ToolEffect;
   // Method syntax on purpose: a registry holds tools of many input types as Tool.
-  run(input: z.output<S>, ctx: ToolContext): Promise<string> | string;
+  /** The definition's run, its output cleaned of what the event log cannot hold (U+0000, lone surrogates). */
+  run(input: z.output<S>, ctx: ToolContext): Promise<string>;
+  /** As run, and says what was replaced, for the tool_completed event. */
+  runSanitized(input: z.output<S>, ctx: ToolContext): Promise<ToolOutput>;
   /** What the model is shown, computed once so a bad schema fails at definition time. */
   readonly spec: ToolSpec;
 }
@@ -48,5 +58,9 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
   if (spec.input_schema.type !== "object") {
     throw new ToolDefinitionError(`tool "${def.name}" input must be an object schema; model tool inputs are JSON objects`);
   }
-  return Object.freeze({ ...def, spec });
+  const runSanitized = async (input: z.output<S>, ctx: ToolContext): Promise<ToolOutput> => {
+    const { value, notes } = sanitizeText(await def.run(input, ctx), "output");
+    return notes.length ? { output: value, sanitized: notes } : { output: value };
+  };
+  return Object.freeze({ ...def, spec, runSanitized, run: async (input: z.output<S>, ctx: ToolContext) => (await runSanitized(input, ctx)).output });
 }

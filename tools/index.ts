@@ -7,7 +7,7 @@ export {
   type GrantRefusal,
   type GrantRefusalReason,
 } from "./computeGrant.ts";
-export { defineTool, type Tool, type ToolContext, type ToolDefinition, type ToolEffect } from "./defineTool.ts";
+export { defineTool, type Tool, type ToolContext, type ToolDefinition, type ToolEffect, type ToolOutput } from "./defineTool.ts";
 export { parseToolInput, type ToolInputCheck } from "./parseToolInput.ts";
 export { ToolDefinitionError, ToolError } from "./toolErrors.ts";
 export { ToolRegistry } from "./toolRegistry.ts";

@@ -19,3 +19,4 @@ export {
   type WireBehaviour,
 } from "./wireBehaviours.ts";
 export type { SseEvent, WireBlock, WireReply } from "./wireEvents.ts";
+export { followSchema, type FollowOptions, type JsonSchema } from "./followSchema.ts";

@@ -5,13 +5,13 @@ import { reply } from "../../models/testing/index.ts";
 import { request, withWireServer, within } from "./fixtures.ts";
 
 test("with nothing set, each role gets its default model", () => {
-  assert.deepEqual(resolveModels({}), { main: "claude-sonnet-4-5", child: "claude-haiku-4-5", reviewer: "claude-sonnet-4-5" });
+  assert.deepEqual(resolveModels({}), { main: "claude-sonnet-5-5", child: "claude-haiku-5-5", reviewer: "claude-sonnet-5-5" });
   assert.deepEqual(resolveModels({}), { ...DEFAULT_MODELS });
 });
 
 test("environment variables choose per role; empty values count as unset", () => {
   const env = { ARIADNE_MODEL_MAIN: "claude-opus-4-1", ARIADNE_MODEL_CHILD: "", ARIADNE_MODEL_REVIEWER: "claude-x" };
-  assert.deepEqual(resolveModels(env), { main: "claude-opus-4-1", child: "claude-haiku-4-5", reviewer: "claude-x" });
+  assert.deepEqual(resolveModels(env), { main: "claude-opus-4-1", child: "claude-haiku-5-5", reviewer: "claude-x" });
 });
 
 test("overrides win over the environment", () => {
@@ -19,7 +19,7 @@ test("overrides win over the environment", () => {
   assert.deepEqual(resolveModels(env, { main: "from-override" }), {
     main: "from-override",
     child: "child-env",
-    reviewer: "claude-sonnet-4-5",
+    reviewer: "claude-sonnet-5-5",
   });
 });
 

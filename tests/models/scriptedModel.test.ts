@@ -197,3 +197,10 @@ test("a ScriptedModel needs exactly one of script and policy", () => {
   assert.throws(() => new ScriptedModel({} as ScriptedModelOptions), ConfigError);
   assert.throws(() => new ScriptedModel({ script: [], policy: () => "x" } as unknown as ScriptedModelOptions), ConfigError);
 });
+
+test("a scripted reply is cleaned of what the event log cannot hold, and says so", async () => {
+  const model = new ScriptedModel({ script: [{ content: [{ type: "text", text: "a\u0000b" }] }] });
+  const response = await model.complete(request());
+  assert.deepEqual(response.content, [{ type: "text", text: "a\uFFFDb" }]);
+  assert.deepEqual(response.sanitized, ["U+0000 x1 in content[0].text"]);
+});

@@ -1,0 +1,44 @@
+/**
+ * Text that PostgreSQL's jsonb (and so the event log) cannot hold: U+0000 and
+ * lone UTF-16 surrogates. Model and tool output is cleaned at the boundary with
+ * this one function, each offending character replaced by U+FFFD, and what was
+ * replaced is reported so the event can record it.
+ */
+export interface SanitizeResult<T> {
+  value: T;
+  /** What was replaced and where, e.g. "U+0000 x2 in content[0].text"; empty when nothing was. */
+  notes: string[];
+}
+
+const REPLACEMENT = "\uFFFD";
+const NUL = /\u0000/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Deep over strings in a JSON value (object keys included); `at` names the root in the notes. */
+export function sanitizeText<T>(value: T, at: string): SanitizeResult<T> {
+  const notes: string[] = [];
+  const clean = (s: string, where: string): string => {
+    if (!s.includes("\u0000") && s.isWellFormed()) return s;
+    const nul = s.match(NUL)?.length ?? 0;
+    const lone = s.match(LONE_SURROGATE)?.length ?? 0;
+    if (nul) notes.push(`U+0000 x${nul} in ${where}`);
+    if (lone) notes.push(`lone surrogate x${lone} in ${where}`);
+    return s.replace(NUL, REPLACEMENT).toWellFormed();
+  };
+  const walk = (v: unknown, where: string): unknown => {
+    if (typeof v === "string") return clean(v, where);
+    if (Array.isArray(v)) return v.map((x, i) => walk(x, `${where}[${i}]`));
+    if (v && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) {
+      return Object.fromEntries(
+        Object.entries(v).map(([k, x]) => {
+          const key = clean(k, `a key in ${where}`);
+          return [key, walk(x, `${where}.${key}`)];
+        }),
+      );
+    }
+    return v;
+  };
+  const cleaned = walk(value, at) as T;
+  // Untouched values are returned as they were, so callers keep their identity.
+  return notes.length ? { value: cleaned, notes } : { value, notes };
+}
