@@ -94,7 +94,7 @@ forEachEngine("shared run budget (property)", (ctx) => {
           assert.deepEqual([budget.totals.spentTokens, budget.totals.spentCostMicros], [settled.tokens, settled.costMicros]);
 
           const events = await store.readRun(runId);
-          const ofType = <T extends RecordedEvent["type"]>(t: T) => events.filter((e): e is RecordedEvent<T> => e.type === t);
+          const ofType = <T extends RecordedEvent["type"]>(t: T) => events.filter((e) => e.type === t) as RecordedEvent<T>[];
           const logged = ofType("budget_settled").reduce((sum, e) => sum + e.data.actual.tokens!, 0);
           assert.equal(budget.totals.spentTokens, logged, "spent equals the sum of the settles in the log");
           const calls = [...trace.values()].flat().filter((s) => s === "called").length;
