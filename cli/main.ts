@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { isAriadneError } from "../core/errors.ts";
 import { openStore } from "../db/index.ts";
 import { runResearch } from "./runResearch.ts";
+import { CAP_FLAG_OPTIONS, capFlagsUsage, capsFromFlags, runtimeLimitsFromFlags } from "./capFlags.ts";
 
 const USAGE = `usage: ariadne <command> [options]
 
@@ -13,6 +14,9 @@ options:
   --data-dir DIR     embedded store directory when DATABASE_URL is unset (default .ariadne/data)
   --json             print a machine-readable result
   -h, --help         show this help
+
+run caps (lower than the configured maximum, never higher):
+${capFlagsUsage()}
 
 environment:
   DATABASE_URL       postgres://user@host:port/db; unset means the embedded PGlite store
@@ -29,6 +33,7 @@ export async function main(argv: string[], out: (line: string) => void = console
         "data-dir": { type: "string" },
         json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
+        ...CAP_FLAG_OPTIONS,
       },
     });
   } catch (e) {
@@ -49,8 +54,11 @@ export async function main(argv: string[], out: (line: string) => void = console
         await close();
         return 0;
       }
-      case "run":
-        return await runResearch({ ...storeOptions, question: rest.join(" ") || undefined, json: parsed.values.json, out });
+      case "run": {
+        const caps = capsFromFlags(parsed.values);
+        const limits = runtimeLimitsFromFlags(parsed.values);
+        return await runResearch({ ...storeOptions, question: rest.join(" ") || undefined, json: parsed.values.json, out, caps, limits });
+      }
       default:
         console.error(`ariadne: unknown command "${command}"\n\n${USAGE}`);
         return 2;

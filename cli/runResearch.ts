@@ -1,4 +1,5 @@
-import { Runtime, type Answer } from "../actors/index.ts";
+import { Runtime, type Answer, type RuntimeOptions } from "../actors/index.ts";
+import type { Caps } from "../governance/index.ts";
 import { openStore, type OpenOptions } from "../db/index.ts";
 import { createModel, resolveModels } from "../models/index.ts";
 import type { Model } from "../models/types.ts";
@@ -12,6 +13,10 @@ export interface RunOptions extends OpenOptions {
   json: boolean;
   out: (line: string) => void;
   env?: Record<string, string | undefined>;
+  /** The run's caps (cli/capFlags.ts); the governance port enforces them once the runtime consults it. */
+  caps?: Caps;
+  /** Per-executor limits frozen at admission, from the cap flags given. */
+  limits?: RuntimeOptions["limits"];
 }
 
 /**
@@ -41,6 +46,7 @@ export async function runResearch(options: RunOptions): Promise<number> {
       modelNames: real ? { main: names.main, child: names.child } : { main: "scripted:main", child: "scripted:child" },
       tools: new ToolRegistry().register(...createCorpusTools()),
       onEvent: progressPrinter(log),
+      limits: options.limits,
     });
     log(`store: ${database.location}`);
     log(`question: ${question}`);
