@@ -243,6 +243,7 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
         toolStop(state, call, run.caps, executor, pending);
       if (stop) return refuse(state, run, "tool", stop, { toolUseId: call.toolUseId }, []);
       mine.set(call.toolUseId, call.name);
+      if (approved.size >= CACHE_LIMIT) approved.clear();
       approved.set(state.executorId, mine);
       return { ok: true, events: [] };
     },

@@ -14,6 +14,8 @@ export interface SettleRequest {
 /**
  * Releases a reservation and records what was really spent, in one UPDATE
  * (ariadne_budget_settle, migration 0004). Returns the run's totals after it.
+ * The truth is recorded even when it exceeds the reservation (the request's
+ * input tokens are an estimate), so spent can pass a cap by that error only.
  */
 export async function settleBudget(database: Database, s: SettleRequest): Promise<BudgetTotals> {
   const { rows } = await sql<BudgetRow>`
