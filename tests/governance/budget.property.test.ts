@@ -101,6 +101,10 @@ forEachEngine("shared run budget (property)", (ctx) => {
           assert.equal(ofType("budget_reserved").length, calls);
           assert.equal(ofType("budget_settled").length, calls);
 
+          const keys = ofType("reminder_raised").map((e) => e.data.key);
+          assert.deepEqual(keys, [...new Set(keys)], "a reminder was raised twice");
+          assert.ok(ofType("reminder_raised").every((e) => e.metadata.executorId === main.executorId), "reminders are for Main");
+
           for (const e of executors) {
             const steps = trace.get(e.executorId)!;
             assert.ok(steps.indexOf("refused") === -1 || steps.indexOf("refused") === steps.length - 1, "no call after a refusal");

@@ -170,6 +170,28 @@ forEachEngine("run governance", (ctx) => {
     assert.deepEqual(again.events, []);
   });
 
+  it("frees a reminder's key when it could not be posted to Main, so the fact is raised later", async () => {
+    const { runId, main } = await setup({ run: { maxTokens: 10_000 } });
+    let failing = true;
+    const post = poster(store, runId);
+    const governance = createRunGovernance({
+      db: ctx.db.database,
+      clock,
+      post: (id, drafts) => (failing ? Promise.reject(new Error("Main's stream is unreachable")) : post(id, drafts)),
+    });
+    const c = await child(main, "compute-analyst");
+    const spend = async (tokens: number) => {
+      const v = await governance.beforeModelCall(c, { model: SONNET, inputTokens: tokens, maxTokens: 1 });
+      assert.ok(v.ok);
+      await record(store, c, await governance.afterModelCall(c, v.reservation, { inputTokens: tokens, outputTokens: 0 }));
+    };
+    await spend(6000);
+    assert.deepEqual(await reminders(main), []);
+    failing = false;
+    await spend(100);
+    assert.deepEqual(await reminders(main), ["run_tokens@50"]);
+  });
+
   it("settles a reservation once", async () => {
     const { governance, main } = await setup();
     const v = await governance.beforeModelCall(main, { model: SONNET, inputTokens: 10, maxTokens: 10 });
