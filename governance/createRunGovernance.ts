@@ -1,23 +1,19 @@
-import { sql } from "kysely";
 import type { Call, ExecutorState } from "../actors/executorState.ts";
 import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clock.ts";
 import type { Database } from "../db/openDatabase.ts";
-import { readStream } from "../events/readStream.ts";
 import type { RecordedEvent } from "../events/index.ts";
 import { DELEGATE_TOOL } from "../tools/index.ts";
 import { type Stop, clockStop, reservationStop, toolStop, turnStop } from "./checkLimits.ts";
-import { claimReminderKeys, unclaimReminderKeys } from "./claimReminderKeys.ts";
 import { type Caps, CONFIGURED_CAPS, INVESTIGATE_PROFILES, REMIND_THRESHOLDS, executorCapsFor } from "./config.ts";
-import { type RunBudget, openRunBudget, readRunBudget } from "./openRunBudget.ts";
+import { type RunBudget, openRunBudget } from "./openRunBudget.ts";
 import type { Draft, Governance, ModelCallPlan, Reservation, Verdict } from "./port.ts";
 import { PRICES, type PriceTable, costMicros, priceOf } from "./prices.ts";
+import { type Post, raiseReminders } from "./raiseReminders.ts";
 import { type Reminder, budgetReminders, childLimitReminder, childReminders, timeReminders } from "./remindRules.ts";
 import { reserveBudget } from "./reserveBudget.ts";
 import { DEFAULT_REVIEWER, type ReviewDecision, type ReviewRequest, type ReviewerConfig, foldReviews, reviewPolicy } from "./reviewPolicy.ts";
+import { type RunInfo, CACHE_LIMIT, runFacts } from "./runFacts.ts";
 import { settleBudget } from "./settleBudget.ts";
-
-/** Appends drafts to another executor's stream (retrying on a version conflict); it folds them at its next step. */
-export type Post = (executorId: string, drafts: Draft[]) => Promise<unknown>;
 
 export interface RunGovernanceOptions {
   db: Database;
@@ -41,18 +37,6 @@ export interface RunGovernance extends Governance {
   review(events: readonly RecordedEvent[], request: ReviewRequest): ReviewDecision;
 }
 
-interface RunInfo {
-  runId: string;
-  caps: Caps;
-  openedAt: Date;
-  /** Reminder keys known to be raised (claimed here or found claimed). */
-  raised: Set<string>;
-  mainExecutorId?: Promise<string>;
-}
-
-/** Caches of immutable facts (a run's caps, an executor's admission time) stay below this many entries. */
-const CACHE_LIMIT = 10_000;
-
 /**
  * Governance for every run of a runtime, over the budget ledger (migration
  * 0004). Before a model call: wall clocks, turns, then a reservation of the
@@ -72,75 +56,13 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
   const investigate = options.investigateProfiles ?? INVESTIGATE_PROFILES;
   const thresholds = options.remindThresholds ?? REMIND_THRESHOLDS;
   const reviewer: ReviewerConfig = { ...DEFAULT_REVIEWER, ...options.reviewer };
-  const runs = new Map<string, Promise<RunInfo>>();
-  const admissions = new Map<string, Promise<Date>>();
+  const facts = runFacts(db, clock, options.caps ?? CONFIGURED_CAPS);
   /** Reservations taken and not yet settled, by id. */
   const open = new Map<string, { runId: string; executorId: string }>();
   /** Tool uses approved in the executor's current turn, by executor. */
   const approved = new Map<string, Map<string, string>>();
 
-  const cached = <T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> => {
-    let p = map.get(key);
-    if (!p) {
-      if (map.size >= CACHE_LIMIT) map.clear();
-      p = load();
-      p.catch(() => map.delete(key));
-      map.set(key, p);
-    }
-    return p;
-  };
-
-  const runOf = (runId: string) =>
-    cached(runs, runId, async () => {
-      const row = (await readRunBudget(db, runId)) ?? (await openRunBudget(db, runId, options.caps ?? CONFIGURED_CAPS, clock.now()));
-      return { runId, caps: row.caps, openedAt: row.openedAt, raised: new Set<string>() };
-    });
-
-  const admittedAt = (state: ExecutorState) =>
-    cached(admissions, state.executorId, async () => {
-      const [admitted] = await readStream(db, state.streamId, { limit: 1 });
-      if (!admitted) throw new Error(`executor ${state.executorId} has no admitted event in ${state.streamId}`);
-      return admitted.recordedAt;
-    });
-
-  /** Main of the run: a depth-1 Child's parent, otherwise the run's admitted Main. */
-  const mainOf = (run: RunInfo, state: ExecutorState): Promise<string> =>
-    (run.mainExecutorId ??=
-      state.depth === 1 && state.parentExecutorId
-        ? Promise.resolve(state.parentExecutorId)
-        : sql<{ executor_id: string }>`
-            SELECT executor_id FROM ariadne_events
-            WHERE run_id = ${run.runId} AND type = 'executor_admitted' AND stream_version = 1 AND data->>'role' = 'main'
-            LIMIT 1`
-            .execute(db.db)
-            .then(({ rows }) => {
-              if (!rows[0]) throw new Error(`run ${run.runId} has no Main in the log`);
-              return rows[0].executor_id;
-            }));
-
-  /**
-   * Raises the facts not raised before in the run: drafts to return when the
-   * governed executor is Main, otherwise posted to Main (and given back on failure).
-   */
-  const remind = async (state: ExecutorState, run: RunInfo, candidates: Reminder[]): Promise<Draft[]> => {
-    const fresh = candidates.filter((c) => !run.raised.has(c.key));
-    if (fresh.length === 0) return [];
-    const claimed = await claimReminderKeys(db, run.runId, fresh.map((c) => c.key));
-    for (const c of fresh) run.raised.add(c.key);
-    const drafts: Draft[] = fresh
-      .filter((c) => claimed.has(c.key))
-      .map((c) => ({ type: "reminder_raised", data: { reminderId: newId(), key: c.key, text: c.text, facts: c.facts } }));
-    if (drafts.length === 0 || state.role === "main") return drafts;
-    const keys = [...claimed];
-    try {
-      await post(await mainOf(run, state), drafts);
-    } catch {
-      // Not recorded, so not raised: free the keys for a later attempt.
-      await unclaimReminderKeys(db, run.runId, keys).catch(() => {});
-      for (const k of keys) run.raised.delete(k);
-    }
-    return [];
-  };
+  const remind = (state: ExecutorState, run: RunInfo, candidates: Reminder[]) => raiseReminders({ db, post, newId, facts }, state, run, candidates);
 
   const refuse = async (
     state: ExecutorState,
@@ -167,15 +89,15 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
     review: (events, request) => reviewPolicy(foldReviews(events, reviewer), request, clock.now()),
 
     async beforeModelCall(state: ExecutorState, plan: ModelCallPlan) {
-      const run = await runOf(state.runId);
+      const run = await facts.run(state.runId);
       const now = clock.now();
       const executor = executorCapsFor(state, run.caps, investigate).caps;
-      const facts = timeReminders({ openedAt: run.openedAt, wallClockMs: run.caps.run.wallClockMs }, now, run.raised, thresholds);
-      if (state.role === "main") facts.push(...childReminders(state.children, run.raised));
-      const reminders = await remind(state, run, facts);
+      const noticed = timeReminders({ openedAt: run.openedAt, wallClockMs: run.caps.run.wallClockMs }, now, run.raised, thresholds);
+      if (state.role === "main") noticed.push(...childReminders(state.children, run.raised));
+      const reminders = await remind(state, run, noticed);
 
       const stop =
-        clockStop(run.caps, executor, { now, runOpenedAt: run.openedAt, executorAdmittedAt: await admittedAt(state) }) ?? turnStop(state, executor);
+        clockStop(run.caps, executor, { now, runOpenedAt: run.openedAt, executorAdmittedAt: await facts.admittedAt(state) }) ?? turnStop(state, executor);
       if (stop) return refuse(state, run, "model", stop, {}, reminders);
 
       const amount = {
@@ -213,7 +135,7 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
         reserved: { tokens: reservation.tokens, costMicros: reservation.costMicros },
         actual,
       });
-      const run = await runOf(state.runId);
+      const run = await facts.run(state.runId);
       const drafts: Draft[] = [
         {
           type: "budget_reserved",
@@ -230,7 +152,7 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
     },
 
     async beforeToolCall(state: ExecutorState, call: Call): Promise<Verdict> {
-      const run = await runOf(state.runId);
+      const run = await facts.run(state.runId);
       const executor = executorCapsFor(state, run.caps, investigate).caps;
       // Approvals of this turn whose intents are not recorded yet count as calls made.
       const mine = approved.get(state.executorId) ?? new Map<string, string>();
@@ -239,7 +161,7 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
       const pending = { toolCalls: mine.size, delegations: [...mine.values()].filter((name) => name === DELEGATE_TOOL).length };
 
       const stop =
-        clockStop(run.caps, executor, { now: clock.now(), runOpenedAt: run.openedAt, executorAdmittedAt: await admittedAt(state) }) ??
+        clockStop(run.caps, executor, { now: clock.now(), runOpenedAt: run.openedAt, executorAdmittedAt: await facts.admittedAt(state) }) ??
         toolStop(state, call, run.caps, executor, pending);
       if (stop) return refuse(state, run, "tool", stop, { toolUseId: call.toolUseId }, []);
       mine.set(call.toolUseId, call.name);

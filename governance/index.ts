@@ -30,4 +30,6 @@ export {
   reviewKey,
   reviewPolicy,
 } from "./reviewPolicy.ts";
-export { type Post, type RunGovernance, type RunGovernanceOptions, createRunGovernance } from "./createRunGovernance.ts";
+export { type RunGovernance, type RunGovernanceOptions, createRunGovernance } from "./createRunGovernance.ts";
+export { type Post, raiseReminders } from "./raiseReminders.ts";
+export { type RunFacts, type RunInfo, runFacts } from "./runFacts.ts";
