@@ -59,8 +59,8 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
   const facts = runFacts(db, clock, options.caps ?? CONFIGURED_CAPS);
   /** Reservations taken and not yet settled, by id. */
   const open = new Map<string, { runId: string; executorId: string }>();
-  /** Tool uses approved in the executor's current turn, by executor. */
-  const approved = new Map<string, Map<string, string>>();
+  /** Tool uses approved at an executor's state version (tool use id -> tool), by executor. */
+  const approved = new Map<string, { version: number; calls: Map<string, string> }>();
 
   const remind = (state: ExecutorState, run: RunInfo, candidates: Reminder[]) => raiseReminders({ db, post, newId, facts }, state, run, candidates);
 
@@ -154,10 +154,11 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
     async beforeToolCall(state: ExecutorState, call: Call): Promise<Verdict> {
       const run = await facts.run(state.runId);
       const executor = executorCapsFor(state, run.caps, investigate).caps;
-      // Approvals of this turn whose intents are not recorded yet count as calls made.
-      const mine = approved.get(state.executorId) ?? new Map<string, string>();
-      const requested = new Set(state.calls.filter((c) => c.phase === "requested").map((c) => c.toolUseId));
-      for (const id of mine.keys()) if (!requested.has(id) || id === call.toolUseId) mine.delete(id);
+      // Calls approved against this same state version are intents not yet recorded (a turn's calls are
+      // checked one by one, then appended together): they count as made. A new version has folded them.
+      const known = approved.get(state.executorId);
+      const mine = known && known.version === state.version ? known.calls : new Map<string, string>();
+      mine.delete(call.toolUseId);
       const pending = { toolCalls: mine.size, delegations: [...mine.values()].filter((name) => name === DELEGATE_TOOL).length };
 
       const stop =
@@ -166,7 +167,7 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
       if (stop) return refuse(state, run, "tool", stop, { toolUseId: call.toolUseId }, []);
       mine.set(call.toolUseId, call.name);
       if (approved.size >= CACHE_LIMIT) approved.clear();
-      approved.set(state.executorId, mine);
+      approved.set(state.executorId, { version: state.version, calls: mine });
       return { ok: true, events: [] };
     },
   };

@@ -128,6 +128,13 @@ forEachEngine("run governance", (ctx) => {
     assert.equal((await governance.beforeToolCall(at23, calls[1])).ok, true);
     assert.equal(refused(await governance.beforeToolCall(at23, calls[2])).limit, "executor_tool_calls");
 
+    // The same, when the runner checks a new turn's calls against the state before that turn is folded.
+    const next = { ...c, toolCalls: 24, version: c.version + 7 };
+    assert.equal((await governance.beforeToolCall(next, calls[0])).ok, true);
+    assert.equal((await governance.beforeToolCall(next, calls[0])).ok, true, "checking the same call again is not a second call");
+    assert.equal(refused(await governance.beforeToolCall(next, calls[1])).limit, "executor_tool_calls");
+    assert.equal((await governance.beforeToolCall({ ...next, toolCalls: 24, version: next.version + 1 }, calls[1])).ok, true, "a new version has folded the intents");
+
     assert.equal(refused(await governance.beforeToolCall(c, { toolUseId: "d", name: "delegate", input: {}, phase: "requested" })).limit, "delegation_depth");
     const delegates = ["d1", "d2", "d3"].map((id) => ({ toolUseId: id, name: "delegate", input: {}, phase: "requested" as const }));
     const withCalls = { ...main, calls: delegates };
