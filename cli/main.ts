@@ -4,6 +4,7 @@ import { openStore } from "../db/index.ts";
 import { runResearch } from "./runResearch.ts";
 import { SHOW_USAGE, showRun } from "./showRun.ts";
 import { TRANSCRIPT_USAGE, showTranscript } from "./showTranscript.ts";
+import { CAP_FLAG_OPTIONS, capFlagsUsage, capsFromFlags, runtimeLimitsFromFlags } from "./capFlags.ts";
 
 const USAGE = `usage: ariadne <command> [options]
 
@@ -20,6 +21,9 @@ options:
   --model-idle-timeout SECONDS
                      silence on a model stream that counts as a dead connection (default 60)
   -h, --help         show this help
+
+run caps (lower than the configured maximum, never higher):
+${capFlagsUsage()}
 
 environment:
   DATABASE_URL       postgres://user@host:port/db; unset means the embedded PGlite store
@@ -42,6 +46,7 @@ export async function main(argv: string[], out: (line: string) => void = console
         json: { type: "boolean", default: false },
         "model-idle-timeout": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
+        ...CAP_FLAG_OPTIONS,
       },
     });
   } catch (e) {
@@ -72,9 +77,12 @@ export async function main(argv: string[], out: (line: string) => void = console
         await close();
         return 0;
       }
-      case "run":
+      case "run": {
+        const caps = capsFromFlags(parsed.values);
+        const limits = runtimeLimitsFromFlags(parsed.values);
         // An empty or blank question given is refused by runResearch, never taken for "no question".
-        return await runResearch({ ...storeOptions, question: rest.length ? rest.join(" ") : undefined, json: parsed.values.json, out, modelIdleTimeoutMs });
+        return await runResearch({ ...storeOptions, question: rest.length ? rest.join(" ") : undefined, json: parsed.values.json, out, modelIdleTimeoutMs, caps, limits });
+      }
       case "show":
       case "transcript": {
         if (rest.length !== 1) {

@@ -1,4 +1,5 @@
-import { Runtime } from "../actors/index.ts";
+import { Runtime, type RuntimeOptions } from "../actors/index.ts";
+import type { Caps } from "../governance/index.ts";
 import { openStore, type OpenOptions } from "../db/index.ts";
 import { createModel, resolveModels } from "../models/index.ts";
 import type { Model } from "../models/types.ts";
@@ -20,6 +21,10 @@ export interface RunOptions extends OpenOptions {
   env?: Record<string, string | undefined>;
   /** --model-idle-timeout, in ms; wins over ARIADNE_MODEL_IDLE_TIMEOUT_MS. */
   modelIdleTimeoutMs?: number;
+  /** The run's caps (cli/capFlags.ts); the governance port enforces them once the runtime consults it. */
+  caps?: Caps;
+  /** Per-executor limits frozen at admission, from the cap flags given. */
+  limits?: RuntimeOptions["limits"];
 }
 
 /**
@@ -53,6 +58,7 @@ export async function runResearch(options: RunOptions): Promise<number> {
         log(`store: ${database.location}`);
         log(`question: ${question}`);
       }),
+      limits: options.limits,
     });
     const run = await runtime.startRun(question);
     const outcome = await run.result;

@@ -30,7 +30,24 @@ const Amount = z.object({
   tokens: z.number().int().nonnegative().optional(),
   toolCalls: z.number().int().nonnegative().optional(),
   turns: z.number().int().nonnegative().optional(),
+  /** Input and output tokens apart (tokens is their sum), and the cost in millionths of a USD by the price table. */
+  inputTokens: z.number().int().nonnegative().optional(),
+  outputTokens: z.number().int().nonnegative().optional(),
+  costMicros: z.number().int().nonnegative().optional(),
 });
+
+/** The limits governance enforces (governance/port.ts LimitName). */
+const LimitName = z.enum([
+  "run_tokens",
+  "run_cost",
+  "run_wall_clock",
+  "executor_tokens",
+  "executor_turns",
+  "executor_tool_calls",
+  "executor_wall_clock",
+  "delegation_depth",
+  "delegation_fan_out",
+]);
 
 const Limits = z.object({
   maxTurns: z.number().int().positive(),
@@ -139,7 +156,24 @@ export const payloadSchemas = {
     }),
   },
   budget_reserved: {
-    1: z.object({ reservationId: Id, purpose: z.enum(["model", "tool"]), amount: Amount }),
+    1: z.object({
+      reservationId: Id,
+      purpose: z.enum(["model", "tool"]),
+      amount: Amount,
+      /** The model the reservation was priced for. */
+      model: z.string().min(1).optional(),
+    }),
+  },
+  budget_refused: {
+    1: z.object({
+      purpose: z.enum(["model", "tool"]),
+      limit: LimitName,
+      reason: z.string().min(1),
+      /** What was asked for (a model call's worst case), when it was an amount. */
+      requested: Amount.optional(),
+      /** The tool use refused, for a tool call. */
+      toolUseId: Id.optional(),
+    }),
   },
   budget_settled: {
     1: z.object({ reservationId: Id, actual: Amount }),

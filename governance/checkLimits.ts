@@ -1,0 +1,78 @@
+import type { Call, ExecutorState } from "../actors/executorState.ts";
+import { DELEGATE_TOOL } from "../tools/index.ts";
+import type { Caps, ExecutorCaps } from "./config.ts";
+import type { BudgetTotals } from "./budgetTotals.ts";
+import type { LimitName } from "./port.ts";
+
+/** A limit that stops something, with the sentence saying how far the executor got. */
+export interface Stop {
+  limit: LimitName;
+  reason: string;
+}
+
+export interface Clocks {
+  now: Date;
+  runOpenedAt: Date;
+  executorAdmittedAt: Date;
+}
+
+const n = (x: number) => Math.round(x).toLocaleString("en-US");
+const s = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+/** Wall clocks of the run and of the executor: the checks before any call. Pure. */
+export function clockStop(caps: Caps, executor: ExecutorCaps, t: Clocks): Stop | null {
+  const run = t.now.getTime() - t.runOpenedAt.getTime();
+  if (run >= caps.run.wallClockMs) return { limit: "run_wall_clock", reason: `run wall clock of ${s(caps.run.wallClockMs)} used (${s(run)} since the run started)` };
+  const own = t.now.getTime() - t.executorAdmittedAt.getTime();
+  if (own >= executor.wallClockMs) return { limit: "executor_wall_clock", reason: `wall clock of ${s(executor.wallClockMs)} used (${s(own)} since admission)` };
+  return null;
+}
+
+/** Before a model call: the executor's turns (its own count, and the limit frozen at its admission). Pure. */
+export function turnStop(state: Pick<ExecutorState, "turn" | "limits">, executor: ExecutorCaps): Stop | null {
+  const max = Math.min(executor.maxTurns, state.limits.maxTurns);
+  return state.turn >= max ? { limit: "executor_turns", reason: `turn limit reached (${state.turn} of ${max} turns)` } : null;
+}
+
+/** Which cap a refused reservation would have broken; executor first, as the narrower one. Pure. */
+export function reservationStop(totals: BudgetTotals, executorSpent: number, executorMaxTokens: number, amount: { tokens: number; costMicros: number }): Stop {
+  if (executorSpent + amount.tokens > executorMaxTokens) {
+    return { limit: "executor_tokens", reason: `token budget of ${n(executorMaxTokens)} for this executor: ${n(executorSpent)} used, the next call needs up to ${n(amount.tokens)}` };
+  }
+  if (totals.spentTokens + totals.reservedTokens + amount.tokens > totals.maxTokens) {
+    return {
+      limit: "run_tokens",
+      reason: `run token budget of ${n(totals.maxTokens)}: ${n(totals.spentTokens)} used and ${n(totals.reservedTokens)} reserved, the next call needs up to ${n(amount.tokens)}`,
+    };
+  }
+  return {
+    limit: "run_cost",
+    reason: `run cost cap of $${(totals.maxCostMicros / 1e6).toFixed(2)}: $${(totals.spentCostMicros / 1e6).toFixed(4)} spent and $${(totals.reservedCostMicros / 1e6).toFixed(4)} reserved, the next call may cost $${(amount.costMicros / 1e6).toFixed(4)}`,
+  };
+}
+
+/**
+ * Before a tool call: tool calls, and for a delegation depth and fan-out.
+ * `pending` counts calls of this turn approved but not yet recorded (their
+ * intents are appended together, after every call of the turn is checked). Pure.
+ */
+export function toolStop(
+  state: Pick<ExecutorState, "toolCalls" | "limits" | "depth" | "children">,
+  call: Pick<Call, "name">,
+  caps: Caps,
+  executor: ExecutorCaps,
+  pending: { toolCalls: number; delegations: number },
+): Stop | null {
+  const maxCalls = Math.min(executor.maxToolCalls, state.limits.maxToolCalls);
+  const used = state.toolCalls + pending.toolCalls;
+  if (used >= maxCalls) return { limit: "executor_tool_calls", reason: `tool call limit reached (${used} of ${maxCalls} calls for this executor)` };
+  if (call.name !== DELEGATE_TOOL) return null;
+  if (state.depth + 1 > caps.delegation.maxDepth) {
+    return { limit: "delegation_depth", reason: `a Child of this executor would be at depth ${state.depth + 1}; the run allows ${caps.delegation.maxDepth}` };
+  }
+  const children = Object.keys(state.children).length + pending.delegations;
+  if (children >= caps.delegation.maxFanOut) {
+    return { limit: "delegation_fan_out", reason: `fan-out limit reached (${children} of ${caps.delegation.maxFanOut} Children admitted by this executor)` };
+  }
+  return null;
+}

@@ -1,0 +1,174 @@
+import type { Call, ExecutorState } from "../actors/executorState.ts";
+import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clock.ts";
+import type { Database } from "../db/openDatabase.ts";
+import type { RecordedEvent } from "../events/index.ts";
+import { DELEGATE_TOOL } from "../tools/index.ts";
+import { type Stop, clockStop, reservationStop, toolStop, turnStop } from "./checkLimits.ts";
+import { type Caps, CONFIGURED_CAPS, INVESTIGATE_PROFILES, REMIND_THRESHOLDS, executorCapsFor } from "./config.ts";
+import { type RunBudget, openRunBudget } from "./openRunBudget.ts";
+import type { Draft, Governance, ModelCallPlan, Reservation, Verdict } from "./port.ts";
+import { PRICES, type PriceTable, costMicros, priceOf } from "./prices.ts";
+import { type Post, raiseReminders } from "./raiseReminders.ts";
+import { type Reminder, budgetReminders, childLimitReminder, childReminders, timeReminders } from "./remindRules.ts";
+import { reserveBudget } from "./reserveBudget.ts";
+import { DEFAULT_REVIEWER, type ReviewDecision, type ReviewRequest, type ReviewerConfig, foldReviews, reviewPolicy } from "./reviewPolicy.ts";
+import { type RunInfo, CACHE_LIMIT, runFacts } from "./runFacts.ts";
+import { settleBudget } from "./settleBudget.ts";
+
+export interface RunGovernanceOptions {
+  db: Database;
+  /** How reminders reach Main when the executor being governed is not Main. */
+  post: Post;
+  clock?: Clock;
+  newId?: IdGenerator;
+  /** Caps of the runs this governance opens (resolveCaps); a run's row keeps the caps it opened with. */
+  caps?: Caps;
+  prices?: PriceTable;
+  reviewer?: Partial<ReviewerConfig>;
+  investigateProfiles?: readonly string[];
+  remindThresholds?: readonly number[];
+}
+
+export interface RunGovernance extends Governance {
+  /** Opens the run's budget row (also done on first use); returns it as it stands. */
+  openRun(runId: string): Promise<RunBudget>;
+  readonly reviewer: ReviewerConfig;
+  /** The Reviewer policy over a run's events (review_requested / review_delivered), now. */
+  review(events: readonly RecordedEvent[], request: ReviewRequest): ReviewDecision;
+}
+
+/**
+ * Governance for every run of a runtime, over the budget ledger (migration
+ * 0004). Before a model call: wall clocks, turns, then a reservation of the
+ * call's worst case against the run; after it: the settle, as `budget_reserved`
+ * and `budget_settled` drafts for the turn's append. Before a tool call: wall
+ * clocks, tool calls, delegation depth and fan-out. Remind facts ride along:
+ * returned as drafts for Main, posted to Main for anyone else.
+ *
+ * Call afterModelCall exactly once per reservation, and append the drafts it
+ * returns (re-appending them on a version conflict, never settling again).
+ */
+export function createRunGovernance(options: RunGovernanceOptions): RunGovernance {
+  const { db, post } = options;
+  const clock = options.clock ?? systemClock;
+  const newId = options.newId ?? randomId;
+  const prices = options.prices ?? PRICES;
+  const investigate = options.investigateProfiles ?? INVESTIGATE_PROFILES;
+  const thresholds = options.remindThresholds ?? REMIND_THRESHOLDS;
+  const reviewer: ReviewerConfig = { ...DEFAULT_REVIEWER, ...options.reviewer };
+  const facts = runFacts(db, clock, options.caps ?? CONFIGURED_CAPS);
+  /** Reservations taken and not yet settled, by id. */
+  const open = new Map<string, { runId: string; executorId: string }>();
+  /** Tool uses approved at an executor's state version (tool use id -> tool), by executor. */
+  const approved = new Map<string, { version: number; calls: Map<string, string> }>();
+
+  const remind = (state: ExecutorState, run: RunInfo, candidates: Reminder[]) => raiseReminders({ db, post, newId, facts }, state, run, candidates);
+
+  const refuse = async (
+    state: ExecutorState,
+    run: RunInfo,
+    purpose: "model" | "tool",
+    stop: Stop,
+    extra: { requested?: { tokens: number; costMicros: number }; toolUseId?: string },
+    reminders: Draft[],
+  ): Promise<Verdict & { ok: false }> => {
+    const limitReminders = state.role === "main" ? [] : await remind(state, run, [childLimitReminder(state, stop.limit, stop.reason)]);
+    return {
+      ok: false,
+      limit: stop.limit,
+      reason: stop.reason,
+      events: [{ type: "budget_refused", data: { purpose, limit: stop.limit, reason: stop.reason, ...extra } }, ...reminders, ...limitReminders],
+    };
+  };
+
+  return {
+    reviewer,
+
+    openRun: (runId) => openRunBudget(db, runId, options.caps ?? CONFIGURED_CAPS, clock.now()),
+
+    review: (events, request) => reviewPolicy(foldReviews(events, reviewer), request, clock.now()),
+
+    async beforeModelCall(state: ExecutorState, plan: ModelCallPlan) {
+      const run = await facts.run(state.runId);
+      const now = clock.now();
+      const executor = executorCapsFor(state, run.caps, investigate).caps;
+      const noticed = timeReminders({ openedAt: run.openedAt, wallClockMs: run.caps.run.wallClockMs }, now, run.raised, thresholds);
+      if (state.role === "main") noticed.push(...childReminders(state.children, run.raised));
+      const reminders = await remind(state, run, noticed);
+
+      const stop =
+        clockStop(run.caps, executor, { now, runOpenedAt: run.openedAt, executorAdmittedAt: await facts.admittedAt(state) }) ?? turnStop(state, executor);
+      if (stop) return refuse(state, run, "model", stop, {}, reminders);
+
+      const amount = {
+        tokens: plan.inputTokens + plan.maxTokens,
+        costMicros: costMicros(priceOf(plan.model, prices), plan.inputTokens, plan.maxTokens),
+      };
+      const result = await reserveBudget(db, {
+        runId: state.runId,
+        executorId: state.executorId,
+        ...amount,
+        executorMaxTokens: executor.maxTokens,
+      });
+      if (result.totals === null) throw new Error(`run ${state.runId} has no budget row`);
+      if (!result.ok) {
+        return refuse(state, run, "model", reservationStop(result.totals, result.executorSpent, executor.maxTokens, amount), { requested: amount }, reminders);
+      }
+      const reservation: Reservation = { reservationId: newId(), model: plan.model, ...amount };
+      open.set(reservation.reservationId, { runId: state.runId, executorId: state.executorId });
+      return { ok: true, reservation, events: reminders };
+    },
+
+    async afterModelCall(state: ExecutorState, reservation: Reservation | null, usage: { inputTokens: number; outputTokens: number } | null) {
+      if (!reservation) return [];
+      const taken = open.get(reservation.reservationId);
+      if (!taken || taken.executorId !== state.executorId) {
+        throw new Error(`reservation ${reservation.reservationId} is not open for executor ${state.executorId}: settle each reservation once`);
+      }
+      open.delete(reservation.reservationId);
+      const inputTokens = usage?.inputTokens ?? 0;
+      const outputTokens = usage?.outputTokens ?? 0;
+      const actual = { tokens: inputTokens + outputTokens, costMicros: costMicros(priceOf(reservation.model, prices), inputTokens, outputTokens) };
+      const totals = await settleBudget(db, {
+        runId: state.runId,
+        executorId: state.executorId,
+        reserved: { tokens: reservation.tokens, costMicros: reservation.costMicros },
+        actual,
+      });
+      const run = await facts.run(state.runId);
+      const drafts: Draft[] = [
+        {
+          type: "budget_reserved",
+          data: {
+            reservationId: reservation.reservationId,
+            purpose: "model",
+            model: reservation.model,
+            amount: { tokens: reservation.tokens, costMicros: reservation.costMicros },
+          },
+        },
+        { type: "budget_settled", data: { reservationId: reservation.reservationId, actual: { ...actual, inputTokens, outputTokens } } },
+      ];
+      return [...drafts, ...(await remind(state, run, budgetReminders(totals, run.raised, thresholds)))];
+    },
+
+    async beforeToolCall(state: ExecutorState, call: Call): Promise<Verdict> {
+      const run = await facts.run(state.runId);
+      const executor = executorCapsFor(state, run.caps, investigate).caps;
+      // Calls approved against this same state version are intents not yet recorded (a turn's calls are
+      // checked one by one, then appended together): they count as made. A new version has folded them.
+      const known = approved.get(state.executorId);
+      const mine = known && known.version === state.version ? known.calls : new Map<string, string>();
+      mine.delete(call.toolUseId);
+      const pending = { toolCalls: mine.size, delegations: [...mine.values()].filter((name) => name === DELEGATE_TOOL).length };
+
+      const stop =
+        clockStop(run.caps, executor, { now: clock.now(), runOpenedAt: run.openedAt, executorAdmittedAt: await facts.admittedAt(state) }) ??
+        toolStop(state, call, run.caps, executor, pending);
+      if (stop) return refuse(state, run, "tool", stop, { toolUseId: call.toolUseId }, []);
+      mine.set(call.toolUseId, call.name);
+      if (approved.size >= CACHE_LIMIT) approved.clear();
+      approved.set(state.executorId, { version: state.version, calls: mine });
+      return { ok: true, events: [] };
+    },
+  };
+}

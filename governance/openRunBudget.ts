@@ -1,0 +1,47 @@
+import { sql } from "kysely";
+import type { Database } from "../db/openDatabase.ts";
+import { type Caps, parseCaps } from "./config.ts";
+import { type BudgetRow, type BudgetTotals, toTotals } from "./budgetTotals.ts";
+
+export interface RunBudget {
+  runId: string;
+  caps: Caps;
+  openedAt: Date;
+  totals: BudgetTotals;
+  openReservations: number;
+  /** Settled tokens per executor id. */
+  executorSpent: Record<string, number>;
+}
+
+/**
+ * Creates the run's budget row at the run's start, with its resolved caps. A
+ * second call for the same run changes nothing and returns the row as it is:
+ * the caps a run started with are the caps it keeps.
+ */
+export async function openRunBudget(database: Database, runId: string, caps: Caps, openedAt: Date = new Date()): Promise<RunBudget> {
+  const checked = parseCaps(caps);
+  await sql`
+    INSERT INTO ariadne_run_budgets (run_id, caps, max_tokens, max_cost_micros, opened_at)
+    VALUES (${runId}, ${JSON.stringify(checked)}::jsonb, ${checked.run.maxTokens}, ${checked.run.maxCostMicros}, ${openedAt.toISOString()}::timestamptz)
+    ON CONFLICT (run_id) DO NOTHING`.execute(database.db);
+  const budget = await readRunBudget(database, runId);
+  if (!budget) throw new Error(`the budget row of run ${runId} vanished after it was opened`);
+  return budget;
+}
+
+/** The run's budget row, or null when the run has none. */
+export async function readRunBudget(database: Database, runId: string): Promise<RunBudget | null> {
+  const { rows } = await sql<BudgetRow & { caps: unknown; opened_at: Date | string; open_reservations: number; executor_spent: unknown }>`
+    SELECT * FROM ariadne_run_budgets WHERE run_id = ${runId}`.execute(database.db);
+  const row = rows[0];
+  if (!row) return null;
+  const spent = (typeof row.executor_spent === "string" ? JSON.parse(row.executor_spent) : row.executor_spent) as Record<string, unknown>;
+  return {
+    runId,
+    caps: parseCaps(typeof row.caps === "string" ? JSON.parse(row.caps) : row.caps),
+    openedAt: new Date(row.opened_at),
+    totals: toTotals(row),
+    openReservations: Number(row.open_reservations),
+    executorSpent: Object.fromEntries(Object.entries(spent).map(([id, tokens]) => [id, Number(tokens)])),
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Model prices in USD per million tokens (list prices, standard context, no
+ * batch or cache discounts). A model name matches the longest entry it equals
+ * or starts with followed by "-" or ":" ("claude-sonnet-4-5-20250929" is
+ * "claude-sonnet-4-5"). An unknown model is priced at `unknown`, the most
+ * expensive entry, so an unpriced model can never spend past the cost cap.
+ */
+export interface Price {
+  inputUsdPerMTok: number;
+  outputUsdPerMTok: number;
+}
+
+export interface PriceTable {
+  models: Readonly<Record<string, Price>>;
+  unknown: Price;
+}
+
+const price = (inputUsdPerMTok: number, outputUsdPerMTok: number): Price => ({ inputUsdPerMTok, outputUsdPerMTok });
+
+export const PRICES: PriceTable = {
+  models: {
+    "claude-opus-4-5": price(5, 25),
+    "claude-opus-4-1": price(15, 75),
+    "claude-opus-4": price(15, 75),
+    "claude-sonnet-4-5": price(3, 15),
+    "claude-sonnet-4": price(3, 15),
+    "claude-3-7-sonnet": price(3, 15),
+    "claude-haiku-4-5": price(1, 5),
+    "claude-3-5-haiku": price(0.8, 4),
+    "claude-3-haiku": price(0.25, 1.25),
+    // The offline scenario's scripted models cost nothing.
+    scripted: price(0, 0),
+  },
+  unknown: price(15, 75),
+};
+
+export function priceOf(model: string, table: PriceTable = PRICES): Price {
+  let best: string | null = null;
+  for (const name of Object.keys(table.models)) {
+    const matches = model === name || (model.startsWith(name) && (model[name.length] === "-" || model[name.length] === ":"));
+    if (matches && (best === null || name.length > best.length)) best = name;
+  }
+  return best === null ? table.unknown : table.models[best];
+}
+
+/**
+ * Cost in millionths of a USD, rounded up. 1 USD per million tokens is one
+ * micro-USD per token; prices are taken in hundredths so the sum is exact.
+ */
+export function costMicros(p: Price, inputTokens: number, outputTokens: number): number {
+  const hundredths = inputTokens * Math.round(p.inputUsdPerMTok * 100) + outputTokens * Math.round(p.outputUsdPerMTok * 100);
+  return Math.ceil(hundredths / 100);
+}

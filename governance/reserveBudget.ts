@@ -1,0 +1,32 @@
+import { sql } from "kysely";
+import type { Database } from "../db/openDatabase.ts";
+import { type BudgetRow, type BudgetTotals, toTotals } from "./budgetTotals.ts";
+
+export interface ReserveRequest {
+  runId: string;
+  executorId: string;
+  tokens: number;
+  costMicros: number;
+  /** The executor's own token cap, checked against what it has settled. */
+  executorMaxTokens: number;
+}
+
+export type ReserveResult =
+  | { ok: true; totals: BudgetTotals; executorSpent: number }
+  | { ok: false; totals: BudgetTotals; executorSpent: number }
+  | { ok: false; totals: null; executorSpent: 0 };
+
+/**
+ * Reserves an amount against the run in one conditional UPDATE (ariadne_budget_reserve,
+ * migration 0004): it fits under every cap given every other executor's
+ * reservations and settles, or nothing changes. One round trip, no fsync.
+ * `totals` is the row after a reservation, or as it stood when refused
+ * (null: the run has no budget row).
+ */
+export async function reserveBudget(database: Database, r: ReserveRequest): Promise<ReserveResult> {
+  const { rows } = await sql<BudgetRow & { ok: boolean; executor_spent: string | number | bigint }>`
+    SELECT * FROM ariadne_budget_reserve(${r.runId}, ${r.executorId}, ${r.tokens}, ${r.costMicros}, ${r.executorMaxTokens})`.execute(database.db);
+  const row = rows[0];
+  if (!row) return { ok: false, totals: null, executorSpent: 0 };
+  return { ok: row.ok, totals: toTotals(row), executorSpent: Number(row.executor_spent) };
+}

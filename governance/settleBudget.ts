@@ -1,0 +1,26 @@
+import { sql } from "kysely";
+import type { Database } from "../db/openDatabase.ts";
+import { type BudgetRow, type BudgetTotals, toTotals } from "./budgetTotals.ts";
+
+export interface SettleRequest {
+  runId: string;
+  executorId: string;
+  /** What was reserved, released in full. */
+  reserved: { tokens: number; costMicros: number };
+  /** What the call really spent. */
+  actual: { tokens: number; costMicros: number };
+}
+
+/**
+ * Releases a reservation and records what was really spent, in one UPDATE
+ * (ariadne_budget_settle, migration 0004). Returns the run's totals after it.
+ * The truth is recorded even when it exceeds the reservation (the request's
+ * input tokens are an estimate), so spent can pass a cap by that error only.
+ */
+export async function settleBudget(database: Database, s: SettleRequest): Promise<BudgetTotals> {
+  const { rows } = await sql<BudgetRow>`
+    SELECT * FROM ariadne_budget_settle(${s.runId}, ${s.executorId}, ${s.reserved.tokens}, ${s.reserved.costMicros},
+                                        ${s.actual.tokens}, ${s.actual.costMicros})`.execute(database.db);
+  if (!rows[0]) throw new Error(`run ${s.runId} has no budget row to settle against`);
+  return toTotals(rows[0]);
+}

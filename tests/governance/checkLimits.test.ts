@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { clockStop, reservationStop, resolveCaps, toolStop, turnStop } from "../../governance/index.ts";
+
+const caps = resolveCaps({ delegation: { maxDepth: 2, maxFanOut: 3 } });
+const limits = { maxTurns: 12, maxToolCalls: 40, maxHandoffRepairs: 2, maxFailedModelCalls: 3 };
+const executor = { toolCalls: 0, limits, depth: 0, children: {} };
+const call = (name: string) => ({ name });
+const none = { toolCalls: 0, delegations: 0 };
+const t = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
+
+describe("limit checks (pure)", () => {
+  it("turns: the lower of the cap and the limit frozen at admission", () => {
+    assert.equal(turnStop({ turn: 11, limits }, caps.investigate), null);
+    assert.deepEqual(turnStop({ turn: 12, limits }, caps.child), { limit: "executor_turns", reason: "turn limit reached (12 of 12 turns)" });
+    assert.equal(turnStop({ turn: 15, limits: { ...limits, maxTurns: 50 } }, caps.investigate)?.limit, "executor_turns");
+  });
+
+  it("wall clocks: the run's from its start, the executor's from its admission", () => {
+    const clocks = (now: number, admitted: number) => ({ now: t(now), runOpenedAt: t(0), executorAdmittedAt: t(admitted) });
+    assert.equal(clockStop(caps, caps.investigate, clocks(89, 0)), null);
+    assert.deepEqual(clockStop(caps, caps.investigate, clocks(100, 10)), {
+      limit: "executor_wall_clock",
+      reason: "wall clock of 90 s used (90 s since admission)",
+    });
+    assert.equal(clockStop(caps, caps.main, clocks(1800, 1700))?.limit, "run_wall_clock");
+  });
+
+  it("tool calls count this turn's approvals; delegations their depth and fan-out", () => {
+    assert.equal(toolStop({ ...executor, toolCalls: 24 }, call("search_corpus"), caps, caps.child, none), null);
+    assert.equal(toolStop({ ...executor, toolCalls: 24 }, call("search_corpus"), caps, caps.child, { toolCalls: 1, delegations: 0 })?.limit, "executor_tool_calls");
+    assert.equal(toolStop({ ...executor, depth: 2 }, call("delegate"), caps, caps.child, none)?.limit, "delegation_depth");
+    assert.equal(toolStop({ ...executor, depth: 2 }, call("search_corpus"), caps, caps.child, none), null, "depth only limits delegation");
+    const twoChildren = { ...executor, children: { a: { toolUseId: "1", consumed: true }, b: { toolUseId: "2", consumed: false } } };
+    assert.equal(toolStop(twoChildren, call("delegate"), caps, caps.main, none), null);
+    assert.equal(toolStop(twoChildren, call("delegate"), caps, caps.main, { toolCalls: 1, delegations: 1 })?.limit, "delegation_fan_out");
+  });
+
+  it("names the narrowest cap a refused reservation would break", () => {
+    const totals = { spentTokens: 500, reservedTokens: 400, maxTokens: 1000, spentCostMicros: 0, reservedCostMicros: 0, maxCostMicros: 100 };
+    assert.equal(reservationStop(totals, 900, 1000, { tokens: 200, costMicros: 1 }).limit, "executor_tokens");
+    assert.equal(reservationStop(totals, 0, 1000, { tokens: 200, costMicros: 1 }).limit, "run_tokens");
+    assert.equal(reservationStop(totals, 0, 1000, { tokens: 50, costMicros: 101 }).limit, "run_cost");
+  });
+});

@@ -1,0 +1,234 @@
+import assert from "node:assert/strict";
+import { it } from "node:test";
+import { type ExecutorState, streamIdOf } from "../../actors/executorState.ts";
+import { manualClock } from "../../core/clock.ts";
+import { type EventStore, type RecordedEvent, createEventStore } from "../../events/index.ts";
+import {
+  type CapsRequest,
+  type Verdict,
+  claimReminderKeys,
+  createRunGovernance,
+  readRunBudget,
+  releaseOpenReservations,
+  resolveCaps,
+} from "../../governance/index.ts";
+import { forEachEngine, uniqueId } from "../support/forEachEngine.ts";
+import { admit, poster, record } from "./fixtures.ts";
+
+const SONNET = "claude-sonnet-4-5";
+
+forEachEngine("run governance", (ctx) => {
+  const clock = manualClock();
+  let store: EventStore;
+
+  /** A run with Main admitted, a governance over it with these caps, and a real outside writer. */
+  async function setup(request: CapsRequest = {}) {
+    store ??= createEventStore(ctx.db.database, { clock });
+    const runId = uniqueId("run");
+    const governance = createRunGovernance({ db: ctx.db.database, clock, post: poster(store, runId), caps: resolveCaps(request) });
+    const main = await admit(store, { runId, executorId: uniqueId("main") });
+    await governance.openRun(runId);
+    return { runId, governance, main };
+  }
+  const child = (main: ExecutorState, profile = "web-explorer", limits = {}) =>
+    admit(store, { runId: main.runId, executorId: uniqueId("child"), parent: main, profile, limits });
+  const typesIn = async (s: ExecutorState) => (await store.readStream(s.streamId)).map((e) => e.type);
+  const reminders = async (s: ExecutorState) =>
+    (await store.readStream(streamIdOf(s.executorId))).filter((e): e is RecordedEvent<"reminder_raised"> => e.type === "reminder_raised").map((e) => e.data.key);
+  const refused = (v: Verdict) => {
+    assert.equal(v.ok, false, "expected a refusal");
+    return v as Extract<Verdict, { ok: false }>;
+  };
+
+  it("reserves the worst case, settles the real usage and returns both events for the turn's append", async () => {
+    const { runId, governance, main } = await setup();
+    const verdict = await governance.beforeModelCall(main, { model: SONNET, inputTokens: 1000, maxTokens: 500 });
+    assert.ok(verdict.ok && verdict.reservation);
+    assert.deepEqual([verdict.reservation.tokens, verdict.reservation.costMicros], [1500, 1000 * 3 + 500 * 15]);
+    assert.equal((await readRunBudget(ctx.db.database, runId))!.totals.reservedTokens, 1500);
+
+    const drafts = await governance.afterModelCall(main, verdict.reservation, { inputTokens: 800, outputTokens: 200 });
+    assert.deepEqual(drafts.map((d) => d.type), ["budget_reserved", "budget_settled"]);
+    assert.deepEqual(drafts[1].data, {
+      reservationId: verdict.reservation.reservationId,
+      actual: { tokens: 1000, costMicros: 800 * 3 + 200 * 15, inputTokens: 800, outputTokens: 200 },
+    });
+    await record(store, main, drafts);
+    const row = (await readRunBudget(ctx.db.database, runId))!;
+    assert.deepEqual([row.totals.spentTokens, row.totals.reservedTokens, row.totals.spentCostMicros, row.openReservations], [1000, 0, 5400, 0]);
+    assert.deepEqual(row.executorSpent, { [main.executorId]: 1000 });
+  });
+
+  it("refuses a call that does not fit before it is made, records why, and reserves nothing", async () => {
+    const { runId, governance, main } = await setup({ run: { maxTokens: 10_000 } });
+    const v = refused(await governance.beforeModelCall(main, { model: SONNET, inputTokens: 8000, maxTokens: 4096 }));
+    assert.equal(v.limit, "run_tokens");
+    assert.match(v.reason, /run token budget of 10,000: 0 used and 0 reserved, the next call needs up to 12,096/);
+    assert.deepEqual(v.events.map((e) => e.type), ["budget_refused"]);
+    assert.deepEqual((v.events[0].data as { requested: unknown }).requested, { tokens: 12_096, costMicros: 8000 * 3 + 4096 * 15 });
+    await record(store, main, v.events);
+    assert.equal((await readRunBudget(ctx.db.database, runId))!.totals.reservedTokens, 0);
+    // A smaller call still fits.
+    assert.equal((await governance.beforeModelCall(main, { model: SONNET, inputTokens: 5000, maxTokens: 4096 })).ok, true);
+  });
+
+  it("refuses on the cost cap and on a Child's own token cap, and tells Main which Child stopped", async () => {
+    const { governance, main } = await setup({ run: { maxCostMicros: 20_000 }, investigate: { maxTokens: 5000 } });
+    const v = refused(await governance.beforeModelCall(main, { model: "claude-opus-4-1", inputTokens: 1000, maxTokens: 1000 }));
+    assert.equal(v.limit, "run_cost");
+
+    const c = await child(main);
+    const first = await governance.beforeModelCall(c, { model: "claude-haiku-4-5", inputTokens: 2000, maxTokens: 1000 });
+    assert.ok(first.ok);
+    await record(store, c, await governance.afterModelCall(c, first.reservation, { inputTokens: 2000, outputTokens: 1000 }));
+    const second = refused(await governance.beforeModelCall(c, { model: "claude-haiku-4-5", inputTokens: 2000, maxTokens: 1000 }));
+    assert.equal(second.limit, "executor_tokens");
+    assert.match(second.reason, /token budget of 5,000 for this executor: 3,000 used, the next call needs up to 3,000/);
+    assert.deepEqual(await reminders(main), [`child_limit:${c.executorId}:executor_tokens`]);
+    assert.ok(!second.events.some((e) => e.type === "reminder_raised"), "a Child's reminders go to Main, not into its own stream");
+  });
+
+  it("raises the 50% and 80% facts once per run: as drafts for Main, posted to Main from a Child, never again from another process", async () => {
+    const { runId, governance, main } = await setup({ run: { maxTokens: 10_000 } });
+    const spend = async (g: typeof governance, s: ExecutorState, tokens: number) => {
+      const v = await g.beforeModelCall(s, { model: SONNET, inputTokens: tokens, maxTokens: 0 + 1 });
+      assert.ok(v.ok, `expected room for ${tokens}`);
+      const drafts = await g.afterModelCall(s, v.reservation, { inputTokens: tokens, outputTokens: 0 });
+      await record(store, s, [...v.events, ...drafts]);
+      return drafts.filter((d) => d.type === "reminder_raised").map((d) => (d.data as { key: string }).key);
+    };
+    assert.deepEqual(await spend(governance, main, 5000), ["run_tokens@50"]);
+    const c = await child(main, "compute-analyst");
+    assert.deepEqual(await spend(governance, c, 3000), [], "a Child's reminder is posted, not returned");
+    assert.deepEqual(await reminders(main), ["run_tokens@50", "run_tokens@80"]);
+
+    const other = createRunGovernance({ db: ctx.db.database, clock, post: poster(store, runId) });
+    assert.deepEqual(await spend(other, main, 500), []);
+    assert.deepEqual(await spend(governance, c, 500), []);
+    assert.deepEqual(await reminders(main), ["run_tokens@50", "run_tokens@80"], "the 80% fact is raised once");
+    const [eighty] = (await store.readStream(main.streamId)).filter((e) => e.type === "reminder_raised").slice(1) as RecordedEvent<"reminder_raised">[];
+    assert.match(eighty.data.text, /8,000 of its 10,000 tokens \(80%/);
+  });
+
+  it("stops an executor at its turns, tool calls, delegation depth and fan-out, counting this turn's approvals", async () => {
+    const { governance, main } = await setup({ delegation: { maxFanOut: 2, maxDepth: 1 }, child: { maxToolCalls: 25 } });
+    const turnsDone = { ...main, turn: 5, limits: { ...main.limits, maxTurns: 5 } };
+    assert.equal(refused(await governance.beforeModelCall(turnsDone, { model: SONNET, inputTokens: 10, maxTokens: 10 })).limit, "executor_turns");
+
+    const c = await child(main, "compute-analyst");
+    const at25 = { ...c, toolCalls: 25 };
+    const v = refused(await governance.beforeToolCall(at25, { toolUseId: "t1", name: "search_corpus", input: {}, phase: "requested" }));
+    assert.equal(v.limit, "executor_tool_calls");
+    assert.match(v.reason, /tool call limit reached \(25 of 25 calls for this executor\)/);
+    assert.deepEqual(v.events[0].data, { purpose: "tool", limit: "executor_tool_calls", reason: v.reason, toolUseId: "t1" });
+
+    const calls = ["a", "b", "c"].map((id) => ({ toolUseId: id, name: "search_corpus", input: {}, phase: "requested" as const }));
+    const at23 = { ...c, toolCalls: 23, calls };
+    assert.equal((await governance.beforeToolCall(at23, calls[0])).ok, true);
+    assert.equal((await governance.beforeToolCall(at23, calls[1])).ok, true);
+    assert.equal(refused(await governance.beforeToolCall(at23, calls[2])).limit, "executor_tool_calls");
+
+    // The same, when the runner checks a new turn's calls against the state before that turn is folded.
+    const next = { ...c, toolCalls: 24, version: c.version + 7 };
+    assert.equal((await governance.beforeToolCall(next, calls[0])).ok, true);
+    assert.equal((await governance.beforeToolCall(next, calls[0])).ok, true, "checking the same call again is not a second call");
+    assert.equal(refused(await governance.beforeToolCall(next, calls[1])).limit, "executor_tool_calls");
+    assert.equal((await governance.beforeToolCall({ ...next, toolCalls: 24, version: next.version + 1 }, calls[1])).ok, true, "a new version has folded the intents");
+
+    assert.equal(refused(await governance.beforeToolCall(c, { toolUseId: "d", name: "delegate", input: {}, phase: "requested" })).limit, "delegation_depth");
+    const delegates = ["d1", "d2", "d3"].map((id) => ({ toolUseId: id, name: "delegate", input: {}, phase: "requested" as const }));
+    const withCalls = { ...main, calls: delegates };
+    assert.equal((await governance.beforeToolCall(withCalls, delegates[0])).ok, true);
+    assert.equal((await governance.beforeToolCall(withCalls, delegates[1])).ok, true);
+    const fan = refused(await governance.beforeToolCall(withCalls, delegates[2]));
+    assert.equal(fan.limit, "delegation_fan_out");
+    assert.match(fan.reason, /2 of 2 Children/);
+  });
+
+  it("stops at wall clocks by the injected clock and raises time left for Main", async () => {
+    const { governance, main } = await setup({ run: { wallClockMs: 600_000 } });
+    const c = await child(main, "web-explorer");
+    clock.advance(91_000);
+    assert.equal(refused(await governance.beforeModelCall(c, { model: SONNET, inputTokens: 10, maxTokens: 10 })).limit, "executor_wall_clock");
+    clock.advance(400_000);
+    const v = await governance.beforeModelCall(main, { model: SONNET, inputTokens: 10, maxTokens: 10 });
+    assert.ok(v.ok);
+    assert.deepEqual(v.events.map((e) => (e.data as { key: string }).key), ["run_wall_clock@80"]);
+    await governance.afterModelCall(main, v.reservation, null);
+    clock.advance(200_000);
+    assert.equal(refused(await governance.beforeModelCall(main, { model: SONNET, inputTokens: 10, maxTokens: 10 })).limit, "run_wall_clock");
+  });
+
+  it("tells Main which Children finished and which stopped early, once", async () => {
+    const { governance, main } = await setup();
+    const withChildren: ExecutorState = {
+      ...main,
+      children: {
+        done: { toolUseId: "t1", consumed: true, handoff: { executionState: "completed", confidence: "high" } },
+        short: { toolUseId: "t2", consumed: true, handoff: { executionState: "partial", confidence: "low" } },
+      },
+    };
+    const v = await governance.beforeModelCall(withChildren, { model: SONNET, inputTokens: 10, maxTokens: 10 });
+    assert.ok(v.ok);
+    assert.deepEqual(v.events.map((e) => (e.data as { key: string }).key), ["child_finished:done", "child_stopped_early:short"]);
+    await governance.afterModelCall(withChildren, v.reservation, { inputTokens: 10, outputTokens: 10 });
+    const again = await governance.beforeModelCall(withChildren, { model: SONNET, inputTokens: 10, maxTokens: 10 });
+    assert.ok(again.ok);
+    assert.deepEqual(again.events, []);
+  });
+
+  it("frees a reminder's key when it could not be posted to Main, so the fact is raised later", async () => {
+    const { runId, main } = await setup({ run: { maxTokens: 10_000 } });
+    let failing = true;
+    const post = poster(store, runId);
+    const governance = createRunGovernance({
+      db: ctx.db.database,
+      clock,
+      post: (id, drafts) => (failing ? Promise.reject(new Error("Main's stream is unreachable")) : post(id, drafts)),
+    });
+    const c = await child(main, "compute-analyst");
+    const spend = async (tokens: number) => {
+      const v = await governance.beforeModelCall(c, { model: SONNET, inputTokens: tokens, maxTokens: 1 });
+      assert.ok(v.ok);
+      await record(store, c, await governance.afterModelCall(c, v.reservation, { inputTokens: tokens, outputTokens: 0 }));
+    };
+    await spend(6000);
+    assert.deepEqual(await reminders(main), []);
+    failing = false;
+    await spend(100);
+    assert.deepEqual(await reminders(main), ["run_tokens@50"]);
+  });
+
+  it("settles a reservation once", async () => {
+    const { governance, main } = await setup();
+    const v = await governance.beforeModelCall(main, { model: SONNET, inputTokens: 10, maxTokens: 10 });
+    assert.ok(v.ok);
+    await governance.afterModelCall(main, v.reservation, null);
+    await assert.rejects(governance.afterModelCall(main, v.reservation, null), /settle each reservation once/);
+  });
+
+  it("recovery releases open reservations, recomputes spent from the recorded settles and frees unrecorded reminder keys", async () => {
+    const { runId, governance, main } = await setup();
+    const c = await child(main, "compute-analyst");
+    const v1 = await governance.beforeModelCall(c, { model: SONNET, inputTokens: 1000, maxTokens: 1000 });
+    assert.ok(v1.ok);
+    await record(store, c, await governance.afterModelCall(c, v1.reservation, { inputTokens: 1000, outputTokens: 300 }));
+    // Settled in the ledger but the turn never reached the log: the process died before its append.
+    const lost = await governance.beforeModelCall(c, { model: SONNET, inputTokens: 2000, maxTokens: 1000 });
+    assert.ok(lost.ok);
+    await governance.afterModelCall(c, lost.reservation, { inputTokens: 2000, outputTokens: 1000 });
+    // Reserved, and the process died during the call.
+    assert.ok((await governance.beforeModelCall(c, { model: SONNET, inputTokens: 500, maxTokens: 500 })).ok);
+    await claimReminderKeys(ctx.db.database, runId, ["run_tokens@50"]);
+
+    const before = (await readRunBudget(ctx.db.database, runId))!;
+    assert.deepEqual([before.totals.spentTokens, before.totals.reservedTokens, before.openReservations], [4300, 1000, 1]);
+    await releaseOpenReservations(ctx.db.database, runId);
+    const after = (await readRunBudget(ctx.db.database, runId))!;
+    assert.deepEqual([after.totals.spentTokens, after.totals.reservedTokens, after.openReservations], [1300, 0, 0]);
+    assert.equal(after.totals.spentCostMicros, 1000 * 3 + 300 * 15);
+    assert.deepEqual(after.executorSpent, { [c.executorId]: 1300 });
+    assert.deepEqual([...(await claimReminderKeys(ctx.db.database, runId, ["run_tokens@50"]))], ["run_tokens@50"], "the unrecorded key is free again");
+    assert.deepEqual(await typesIn(c), ["executor_admitted", "budget_reserved", "budget_settled"]);
+  });
+});
