@@ -43,7 +43,7 @@ describe("executor progress", () => {
     assert.equal(child.status, "awaitingModel");
     assert.equal(child.turn, 1);
     assert.equal(child.toolCalls, 1);
-    assert.deepEqual(child.usage, { inputTokens: 100, outputTokens: 20 });
+    assert.deepEqual(child.usage, { inputTokens: 100, outputTokens: 20, estimated: true });
     assert.equal(child.lastEvent.type, "tool_completed");
     assert.equal(child.lastEvent.streamVersion, 4);
     assert.equal(child.terminal, false);
