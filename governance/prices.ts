@@ -12,6 +12,12 @@ export interface Price {
 
 export interface PriceTable {
   models: Readonly<Record<string, Price>>;
+  /**
+   * A model of a known family with no entry of its own (a newer Sonnet, say) is
+   * priced at the highest list price seen in that family: an estimate that errs
+   * towards spending less, never a published price. Give it its own entry when known.
+   */
+  families: Readonly<Record<string, Price>>;
   unknown: Price;
 }
 
@@ -31,6 +37,11 @@ export const PRICES: PriceTable = {
     // The offline scenario's scripted models cost nothing.
     scripted: price(0, 0),
   },
+  families: {
+    "claude-opus": price(15, 75),
+    "claude-sonnet": price(3, 15),
+    "claude-haiku": price(1, 5),
+  },
   unknown: price(15, 75),
 };
 
@@ -40,7 +51,9 @@ export function priceOf(model: string, table: PriceTable = PRICES): Price {
     const matches = model === name || (model.startsWith(name) && (model[name.length] === "-" || model[name.length] === ":"));
     if (matches && (best === null || name.length > best.length)) best = name;
   }
-  return best === null ? table.unknown : table.models[best];
+  if (best !== null) return table.models[best]!;
+  const family = Object.keys(table.families).find((f) => model.startsWith(`${f}-`));
+  return family ? table.families[family]! : table.unknown;
 }
 
 /**

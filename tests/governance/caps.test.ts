@@ -55,6 +55,17 @@ describe("price table", () => {
     assert.equal(priceOf("scripted:child").inputUsdPerMTok, 0);
   });
 
+  it("prices a newer model of a known family at the family's highest list price, and says it is not its own entry", () => {
+    assert.equal(priceOf("claude-sonnet-5-5"), PRICES.families["claude-sonnet"]);
+    assert.equal(priceOf("claude-haiku-5-5"), PRICES.families["claude-haiku"]);
+    assert.equal(priceOf("claude-opus-5"), PRICES.families["claude-opus"]);
+    assert.equal(priceOf("claude-sonnetish"), PRICES.unknown);
+    for (const [family, p] of Object.entries(PRICES.families)) {
+      const members = Object.entries(PRICES.models).filter(([name]) => name.includes(family.replace("claude-", "")));
+      assert.ok(members.every(([, m]) => m.outputUsdPerMTok <= p.outputUsdPerMTok), family);
+    }
+  });
+
   it("prices an unknown model at the most expensive entry, never for free", () => {
     assert.equal(priceOf("some-new-model"), PRICES.unknown);
     assert.ok(Object.values(PRICES.models).every((p) => p.outputUsdPerMTok <= PRICES.unknown.outputUsdPerMTok));
