@@ -2,12 +2,14 @@ import { parseArgs } from "node:util";
 import { isAriadneError } from "../core/errors.ts";
 import { openStore } from "../db/index.ts";
 import { runResearch } from "./runResearch.ts";
+import { verifyCommand } from "./verifyCommand.ts";
 
 const USAGE = `usage: ariadne <command> [options]
 
 commands:
   migrate            apply pending migrations to DATABASE_URL, or to the embedded store
   run [QUESTION]     run a research run (offline scripted scenario without ANTHROPIC_API_KEY)
+  verify RUN         check every stream of a run, the links between them and its seal (--root HASH)
 
 options:
   --data-dir DIR     embedded store directory when DATABASE_URL is unset (default .ariadne/data)
@@ -28,6 +30,7 @@ export async function main(argv: string[], out: (line: string) => void = console
       options: {
         "data-dir": { type: "string" },
         json: { type: "boolean", default: false },
+        root: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -51,6 +54,8 @@ export async function main(argv: string[], out: (line: string) => void = console
       }
       case "run":
         return await runResearch({ ...storeOptions, question: rest.join(" ") || undefined, json: parsed.values.json, out });
+      case "verify":
+        return await verifyCommand({ ...storeOptions, runId: rest[0], root: parsed.values.root, json: parsed.values.json, out });
       default:
         console.error(`ariadne: unknown command "${command}"\n\n${USAGE}`);
         return 2;

@@ -1,5 +1,6 @@
 import { Runtime, type Answer } from "../actors/index.ts";
 import { openStore, type OpenOptions } from "../db/index.ts";
+import { sealRun } from "../events/sealRun.ts";
 import { createModel, resolveModels } from "../models/index.ts";
 import type { Model } from "../models/types.ts";
 import { OFFLINE_QUESTION, offlineResearchModel } from "../scenarios/offlineResearch.ts";
@@ -46,6 +47,8 @@ export async function runResearch(options: RunOptions): Promise<number> {
     log(`question: ${question}`);
     const run = await runtime.startRun(question);
     const outcome = await run.result;
+    // Sealed once settled: the root hash printed below commits to every executor stream of the run.
+    const { rootHash } = await sealRun(store, run);
     const events = await store.readRun(run.runId);
     const handoffs = handoffsOf(events);
 
@@ -61,6 +64,7 @@ export async function runResearch(options: RunOptions): Promise<number> {
           reason: "reason" in outcome ? outcome.reason : null,
           handoffs: Object.fromEntries(handoffs),
           events: events.length,
+          rootHash,
         }),
       );
     } else if (outcome.kind === "answer") {
@@ -70,6 +74,7 @@ export async function runResearch(options: RunOptions): Promise<number> {
     } else {
       options.out(`run ${run.runId} ended without an answer: ${outcome.kind}${"reason" in outcome ? `: ${outcome.reason}` : ""}`);
     }
+    if (!options.json) options.out(`root hash ${rootHash} · check later with: ariadne verify ${run.runId} --root ${rootHash}`);
     return outcome.kind === "answer" ? 0 : 1;
   } finally {
     await close();
