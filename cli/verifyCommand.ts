@@ -16,9 +16,9 @@ export interface VerifyOptions extends OpenOptions {
  * named (and the rest counted), or with one line when the store is damaged.
  */
 export async function verifyCommand(options: VerifyOptions): Promise<number> {
-  if (!options.runId) throw new ValidationError("ariadne verify", [{ path: ["RUN"], message: "the run id to verify is required (it is printed with each run's answer)" }]);
+  if (!options.runId) throw new ValidationError("verify", [{ path: ["RUN"], message: "the run id to verify is required (it is printed with each run's answer)" }]);
   if (options.root !== undefined && !/^[0-9a-f]{64}$/.test(options.root)) {
-    throw new ValidationError("ariadne verify", [{ path: ["--root"], message: "a root hash is 64 lowercase hex characters, as printed with the run's answer" }]);
+    throw new ValidationError("verify", [{ path: ["--root"], message: "a root hash is 64 lowercase hex characters, as printed with the run's answer" }]);
   }
   const { database, close } = await openStore(options);
   try {

@@ -2,7 +2,7 @@ import { readOrDamage } from "../db/damage.ts";
 import type { Database } from "../db/openDatabase.ts";
 import { NotFoundError } from "../core/errors.ts";
 import { rowToEvent } from "./rowToEvent.ts";
-import { executorStreamId, listRunStreams, runStreamId } from "./runStreams.ts";
+import { executorStreamId, listRunStreams } from "./runStreams.ts";
 import type { RecordedEvent } from "./types.ts";
 import { type StoredRow, readStoredRows, verifyStreamRows } from "./verifyStream.ts";
 
@@ -72,7 +72,6 @@ export async function inspectRun(database: Database, runId: string): Promise<Run
       }
     }
     problems.push(...referenceProblems(events).toSorted((a, b) => (a.globalPosition ?? 0) - (b.globalPosition ?? 0)));
-    if (!seen.has(runStreamId(runId))) streams.push({ streamId: runStreamId(runId), count: 0, version: 0, hash: null });
     return { runId, streams, events, problems };
   });
 }
