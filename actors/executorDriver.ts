@@ -343,7 +343,7 @@ export class ExecutorDriver {
       outcome.kind === "handoff" ? outcome.handoff : partialHandoff(null, `Child ${childExecutorId} ${outcome.kind}: ${"reason" in outcome ? outcome.reason : "no handoff"}`);
     const handoffEventId = "eventId" in outcome ? outcome.eventId : this.state.lastEventId!;
     return this.record([
-      { type: "handoff_consumed", data: { childExecutorId, toolUseId, handoffEventId, handoff }, causationId: handoffEventId },
+      { type: "handoff_consumed", data: { childExecutorId, toolUseId, handoffEventId, handoff, handoffHash: outcome.kind === "handoff" ? outcome.hash : undefined }, causationId: handoffEventId },
     ]);
   }
 
@@ -372,7 +372,7 @@ export class ExecutorDriver {
       await this.record([
         {
           type: "handoff_consumed",
-          data: { childExecutorId, toolUseId: call.toolUseId, handoffEventId: result.eventId, handoff: result.handoff },
+          data: { childExecutorId, toolUseId: call.toolUseId, handoffEventId: result.eventId, handoff: result.handoff, handoffHash: result.hash },
           causationId: result.eventId,
         },
       ]);

@@ -17,7 +17,7 @@ export interface Call {
 }
 
 export type Outcome =
-  | { kind: "handoff"; handoff: Record<string, unknown>; forced: boolean; eventId: string }
+  | { kind: "handoff"; handoff: Record<string, unknown>; forced: boolean; eventId: string; hash: string }
   | { kind: "answer"; answer: Record<string, unknown> }
   | { kind: "cancelled"; reason: string; eventId: string }
   | { kind: "failed"; reason: string; eventId: string };
@@ -174,7 +174,7 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
       });
     }
     case "handoff_committed":
-      s.outcome = { kind: "handoff", handoff: event.data.handoff, forced: event.data.forced, eventId: event.eventId };
+      s.outcome = { kind: "handoff", handoff: event.data.handoff, forced: event.data.forced, eventId: event.eventId, hash: event.hash };
       return s;
     case "settled":
       if (event.data.answer) s.outcome = { kind: "answer", answer: event.data.answer };

@@ -5,6 +5,7 @@ import { runResearch } from "./runResearch.ts";
 import { SHOW_USAGE, showRun } from "./showRun.ts";
 import { TRANSCRIPT_USAGE, showTranscript } from "./showTranscript.ts";
 import { CAP_FLAG_OPTIONS, capFlagsUsage, capsFromFlags, runtimeLimitsFromFlags } from "./capFlags.ts";
+import { verifyCommand } from "./verifyCommand.ts";
 
 const USAGE = `usage: ariadne <command> [options]
 
@@ -14,6 +15,7 @@ commands:
   show RUN           a recorded run: executor tree, handoffs, answer
   transcript EXECUTOR_ID
                      an executor's requests and responses rebuilt from the log, digests checked
+  verify RUN         check every stream of a run, the links between them and its seal (--root HASH)
 
 options:
   --data-dir DIR     embedded store directory when DATABASE_URL is unset (default .ariadne/data)
@@ -45,6 +47,7 @@ export async function main(argv: string[], out: (line: string) => void = console
         "data-dir": { type: "string" },
         json: { type: "boolean", default: false },
         "model-idle-timeout": { type: "string" },
+        root: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
         ...CAP_FLAG_OPTIONS,
       },
@@ -94,6 +97,8 @@ export async function main(argv: string[], out: (line: string) => void = console
           ? await showRun({ ...storeOptions, runId: rest[0]!, json, out })
           : await showTranscript({ ...storeOptions, executorId: rest[0]!, json, out });
       }
+      case "verify":
+        return await verifyCommand({ ...storeOptions, runId: rest[0], root: parsed.values.root, json: parsed.values.json, out });
       default:
         console.error(`ariadne: unknown command "${command}"\n\n${USAGE}`);
         return 2;

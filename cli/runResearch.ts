@@ -1,6 +1,7 @@
 import { Runtime, type RuntimeOptions } from "../actors/index.ts";
 import type { Caps } from "../governance/index.ts";
 import { openStore, type OpenOptions } from "../db/index.ts";
+import { sealRun } from "../events/sealRun.ts";
 import { createModel, resolveModels } from "../models/index.ts";
 import type { Model } from "../models/types.ts";
 import type { RecordedEvent } from "../events/index.ts";
@@ -62,6 +63,8 @@ export async function runResearch(options: RunOptions): Promise<number> {
     });
     const run = await runtime.startRun(question);
     const outcome = await run.result;
+    // Sealed once settled: the root hash printed below commits to every executor stream of the run.
+    const { rootHash } = await sealRun(store, run);
     const projected = await projectRun(store, run.runId);
     const view = runView(projected);
     const handoffs = handoffsOf(view);
@@ -80,6 +83,7 @@ export async function runResearch(options: RunOptions): Promise<number> {
           handoffs: Object.fromEntries(handoffs),
           status: projected.status,
           events: projected.events,
+          rootHash,
         }),
       );
     } else if (view.answer) {
@@ -93,6 +97,7 @@ export async function runResearch(options: RunOptions): Promise<number> {
       for (const h of view.handoffs) for (const line of renderHandoff(h)) options.out(line);
       options.out(WHERE_NEXT(run.runId));
     }
+    if (!options.json) options.out(`root hash ${rootHash} · check later with: ariadne verify ${run.runId} --root ${rootHash}`);
     return outcome.kind === "answer" ? 0 : 1;
   } finally {
     await close();

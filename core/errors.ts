@@ -72,6 +72,13 @@ export class ConfigError extends AriadneError {
   }
 }
 
+/** The store's files cannot be read back whole: reported as damage, never half-read. */
+export class DamagedStoreError extends AriadneError {
+  constructor(location: string, detail: string, options?: { cause?: unknown }) {
+    super("DAMAGED_STORE", 500, `damaged store at ${location}: ${detail}`, options);
+  }
+}
+
 export const isAriadneError = (e: unknown): e is AriadneError => e instanceof AriadneError;
 export const isConcurrencyError = (e: unknown): e is ConcurrencyError => e instanceof ConcurrencyError;
 export const isValidationError = (e: unknown): e is ValidationError => e instanceof ValidationError;

@@ -5,6 +5,7 @@ import pg from "pg";
 import { ConfigError } from "../core/errors.ts";
 import { checkDataDir } from "./checkDataDir.ts";
 import { coalesce } from "./coalesce.ts";
+import { lockDataDir } from "./lockDataDir.ts";
 import type { Schema } from "./schema.ts";
 
 export type Engine = "postgres" | "pglite";
@@ -87,15 +88,19 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
 
 async function openPglite(dataDir: string): Promise<Database> {
   let pglite: PGlite;
+  let unlock = () => {};
   try {
     if (dataDir !== "memory://") await checkDataDir(dataDir);
+    if (dataDir !== "memory://") unlock = lockDataDir(dataDir);
     pglite = dataDir === "memory://" ? new PGlite() : new PGlite(dataDir);
     await pglite.waitReady;
   } catch (cause) {
+    unlock();
     if (cause instanceof ConfigError) throw cause;
     throw new ConfigError(`cannot open the embedded store at ${dataDir}: ${describeCause(cause)}`, { cause });
   }
-  return pgliteDatabase(pglite, `pglite:${dataDir}`);
+  const database = pgliteDatabase(pglite, `pglite:${dataDir}`);
+  return { ...database, close: () => database.close().finally(unlock) };
 }
 
 /** A Database over a PGlite instance opened by the caller (the benches use its query() directly too). */

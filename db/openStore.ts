@@ -1,18 +1,22 @@
 import type { Clock, IdGenerator } from "../core/clock.ts";
 import { type EventStore, createEventStore } from "../events/eventStore.ts";
+import { checkConsistency } from "./checkConsistency.ts";
 import { migrateToLatest } from "./migrate.ts";
 import { type Database, type OpenOptions, openDatabase } from "./openDatabase.ts";
 
 /**
  * Opens the configured engine (DATABASE_URL, else embedded PGlite), applies
- * pending migrations and returns the event store. The one start-up path.
+ * pending migrations, checks that the events can all be read back (a damaged
+ * store is refused, never half-read; `consistencyCheck: false` skips that scan)
+ * and returns the event store. The one start-up path.
  */
 export async function openStore(
-  options: OpenOptions & { clock?: Clock; newId?: IdGenerator } = {},
+  options: OpenOptions & { clock?: Clock; newId?: IdGenerator; consistencyCheck?: boolean } = {},
 ): Promise<{ store: EventStore; database: Database; close: () => Promise<void> }> {
   const database = await openDatabase(options);
   try {
     await migrateToLatest(database);
+    if (options.consistencyCheck !== false) await checkConsistency(database);
   } catch (e) {
     await database.close();
     throw e;

@@ -153,6 +153,8 @@ export const payloadSchemas = {
       handoffEventId: Id,
       /** The handoff exactly as the parent received it, so the parent's stream alone rebuilds its context. */
       handoff: z.record(z.string(), z.unknown()),
+      /** The chain hash of the Child's handoff event: run verification checks the Child's stream against it. */
+      handoffHash: Sha256.optional(),
     }),
   },
   budget_reserved: {
@@ -208,6 +210,14 @@ export const payloadSchemas = {
   },
   failed: {
     1: z.object({ reason: z.string().min(1), kind: z.string() }),
+  },
+  run_sealed: {
+    /** In the run's stream (run-<runId>), once the run settles: a root hash over every executor stream's head. */
+    1: z.object({
+      /** sha256 of the RFC 8785 JSON of `heads` (sorted by streamId): see events/rootHash.ts. */
+      rootHash: Sha256,
+      heads: z.array(z.object({ streamId: Id, version: z.number().int().positive(), hash: Sha256 })).min(1),
+    }),
   },
   recovered: {
     1: z.object({

@@ -4,3 +4,8 @@ export { createEventStore, type EventStore } from "./eventStore.ts";
 export { GENESIS_HASH, type ChainLink, canonicalEvent, chainHash, verifyChain, type VerifyResult } from "./hashChain.ts";
 export { type Checkpoint, START, readFromCheckpoint } from "./readFromCheckpoint.ts";
 export { EVENTS_CHANNEL, type SubscribeOptions, type Subscription } from "./subscribe.ts";
+export { type RunInspection, type RunProblem, type StreamFound, inspectRun } from "./inspectRun.ts";
+export { type StreamHead, rootHashOf } from "./rootHash.ts";
+export { EXECUTOR_STREAM_PREFIX, executorStreamId, isExecutorStream, listRunStreams, runStreamId } from "./runStreams.ts";
+export { type RunSeal, sealRun } from "./sealRun.ts";
+export { type RunVerification, describeProblem, verifyRun } from "./verifyRun.ts";

@@ -2,7 +2,7 @@ import type { Database } from "../db/openDatabase.ts";
 import { type ChainLink, type VerifyResult, verifyChain } from "./hashChain.ts";
 import { type EventRow, eventColumns } from "./rowToEvent.ts";
 
-type Row = EventRow & { run_id: string; executor_id: string };
+export type StoredRow = EventRow & { run_id: string; executor_id: string };
 
 /**
  * Verifies a stream's hash chain from its rows as stored: no schema parsing and
@@ -12,12 +12,21 @@ type Row = EventRow & { run_id: string; executor_id: string };
  * and the stream head, so a deleted tail is noticed.
  */
 export async function verifyStream(database: Database, streamId: string): Promise<VerifyResult> {
-  const rows = (await database.db
+  return verifyStreamRows(database, streamId, await readStoredRows(database, streamId));
+}
+
+/** A stream's rows exactly as stored, in version order. */
+export async function readStoredRows(database: Database, streamId: string): Promise<StoredRow[]> {
+  return (await database.db
     .selectFrom("ariadne_events")
     .select([...eventColumns, "run_id", "executor_id"])
     .where("stream_id", "=", streamId)
     .orderBy("stream_version")
-    .execute()) as Row[];
+    .execute()) as StoredRow[];
+}
+
+/** verifyStream over rows already read (run verification reads them once for the chain and the references). */
+export async function verifyStreamRows(database: Database, streamId: string, rows: readonly StoredRow[]): Promise<VerifyResult> {
   const links = rows.map(rowToChainLink);
   const chain = verifyChain(streamId, links);
   if (!chain.ok) return chain;

@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from "kysely/migration";
 import * as eventLog from "./0001_event_log.ts";
 import * as appendV2 from "./0002_append_v2.ts";
+import * as streamHeadsGuarded from "./0003_stream_heads_guarded.ts";
 import * as runBudgets from "./0004_run_budgets.ts";
 
 /**
@@ -10,6 +11,7 @@ import * as runBudgets from "./0004_run_budgets.ts";
 export const migrations: Record<string, Migration> = {
   "0001_event_log": eventLog,
   "0002_append_v2": appendV2,
+  "0003_stream_heads_guarded": streamHeadsGuarded,
   "0004_run_budgets": runBudgets,
 };
 
