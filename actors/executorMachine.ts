@@ -6,7 +6,8 @@ import { DELEGATE_TOOL } from "../tools/index.ts";
 /**
  * The one executor machine, for Main and every Child. Its only inputs are
  * recorded events, so an actor's state is always a fold of its stream: effects
- * happen outside (see executorDriver.ts), are recorded, and only then arrive here.
+ * happen outside (see runner.ts), are recorded, and only then arrive here. The same
+ * fold serves live runs, rebuilds, transcripts and projections (foldExecutor).
  *
  * admitted -> awaitingModel -> runningTools -> (waitingForChildren) -> awaitingModel ...
  *          -> handingOff -> settled | cancelled | failed
@@ -43,6 +44,8 @@ export const executorMachine = setup({
     review_requested: { actions: "fold" },
     review_delivered: { actions: "fold" },
     recovered: { actions: "fold" },
+    // The inbox: facts other writers append; the runner acts on them at its next step.
+    cancel_requested: { actions: "fold" },
     cancelled: { target: ".cancelled", actions: "fold" },
     failed: { target: ".failed", actions: "fold" },
     "*": { actions: "refuse" },
