@@ -69,11 +69,20 @@ export interface ExecutorState {
   /** Reminders raised for this executor, by id; pending until a request the model answered carried them. */
   reminders: Record<string, { text: string; delivered: boolean }>;
   /** Reviews of this executor's findings, by review id. */
-  reviews: Record<string, { mode: "shadow" | "advisory"; reviewerExecutorId: string; subject: string; delivered: boolean }>;
+  reviews: Record<string, Review>;
   outcome: Outcome | null;
 }
 
 export type Role = EventData<"executor_admitted">["role"];
+
+/** A review of this executor's findings; `delivered` once its result was recorded (advice shown, or shadow closed). */
+export interface Review {
+  mode: "shadow" | "advisory";
+  reviewerExecutorId: string;
+  subject: string;
+  requestedAt: string;
+  delivered: boolean;
+}
 
 /** Why an executor must finish with what it has: a named limit (from governance) or a reason. */
 export interface Stop {
@@ -226,7 +235,8 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
       return deliverReminder(s, event.data.reminderId);
     case "review_requested": {
       const d = event.data;
-      s.reviews = { ...state.reviews, [d.reviewId]: { mode: d.mode, reviewerExecutorId: d.reviewerExecutorId, subject: d.subject, delivered: false } };
+      const requestedAt = new Date(event.recordedAt).toISOString();
+      s.reviews = { ...state.reviews, [d.reviewId]: { mode: d.mode, reviewerExecutorId: d.reviewerExecutorId, subject: d.subject, requestedAt, delivered: false } };
       return s;
     }
     case "review_delivered":

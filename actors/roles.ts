@@ -33,6 +33,8 @@ export interface RoleRecord {
   /** What it is called in messages ("answer not accepted ..."). */
   resultName: string;
   defaultLimits: Limits;
+  /** Whether a Reviewer may be started on this executor's consumed findings (per the run's reviewer mode). */
+  reviewable: boolean;
 }
 
 const main: RoleRecord = {
@@ -47,6 +49,7 @@ const main: RoleRecord = {
   onRefusal: "Answer with what you have.",
   resultName: "answer",
   defaultLimits: { maxTurns: 12, maxToolCalls: 40, maxHandoffRepairs: 2, maxFailedModelCalls: 3 },
+  reviewable: true,
 };
 
 const child: RoleRecord = {
@@ -61,6 +64,7 @@ const child: RoleRecord = {
   onRefusal: "Hand off what you have; note the rest as gaps.",
   resultName: "handoff",
   defaultLimits: { maxTurns: 12, maxToolCalls: 25, maxHandoffRepairs: 2, maxFailedModelCalls: 3 },
+  reviewable: false,
 };
 
 /** A Reviewer is a Child with the reviewer profile: it hands off advice, never approves or vetoes. */

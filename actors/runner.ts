@@ -197,6 +197,7 @@ export class ExecutorRunner {
    */
   private async callModel(): Promise<void> {
     if (await this.deliverBackgroundResults()) return;
+    await this.services.considerReview(this);
     const s = this.state;
     const deliveries = await this.pendingDeliveries(s);
     const preview = deliveries.reduce(

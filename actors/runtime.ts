@@ -1,3 +1,4 @@
+import canonicalize from "canonicalize";
 import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clock.ts";
 import { NotFoundError } from "../core/errors.ts";
 import type { EventData, EventStore, RecordedEvent } from "../events/index.ts";
@@ -11,6 +12,8 @@ import { type DelegateInput, delegateToolSpec } from "./delegation.ts";
 import { type Outcome, type Role, streamIdOf } from "./executorState.ts";
 import { limitsGovernance } from "./governance.ts";
 import { type PostResult, postToExecutor } from "./postToExecutor.ts";
+import { renderConsumedHandoff } from "./prompts.ts";
+import { type ReviewMode, type ReviewPolicy, defaultReviewPolicy } from "./reviewPolicy.ts";
 import { type Limits, ROLES, roleOf } from "./roles.ts";
 import { ExecutorRunner } from "./runner.ts";
 import type { RuntimeServices } from "./runtimeServices.ts";
@@ -38,6 +41,13 @@ export interface RuntimeOptions {
   newId?: IdGenerator;
   /** Every event the runtime records, as it is recorded (progress, tracing). */
   onEvent?: (event: RecordedEvent) => void;
+  /**
+   * Reviews of Main's consumed findings: off (default); shadow (the Reviewer spends the run's
+   * budget, nothing reaches Main); advisory (its findings reach Main once, marked as advice).
+   */
+  reviewer?: ReviewMode;
+  /** When to start a review (pure); default: once per distinct set of findings, one at a time. */
+  reviewPolicy?: ReviewPolicy;
 }
 
 export interface RunHandle {
@@ -306,8 +316,40 @@ export class Runtime implements RuntimeServices {
     );
   }
 
+  /**
+   * Starts a Reviewer on Main's consumed findings when the run's mode and the
+   * review policy say so: `review_requested` in Main's stream, then a Child with
+   * the reviewer profile and its own grants, working beside Main.
+   */
+  async considerReview(runner: ExecutorRunner): Promise<void> {
+    const mode = this.options.reviewer ?? "off";
+    if (mode === "off" || !runner.role.reviewable) return;
+    const s = runner.state;
+    const decision = (this.options.reviewPolicy ?? defaultReviewPolicy)({ mode, state: s, now: this.clock.now() });
+    if (!decision) return;
+    const reviewId = this.newId();
+    const reviewerExecutorId = this.newId();
+    const [requested] = await runner.record([{ type: "review_requested", data: { reviewId, mode, reviewerExecutorId, subject: decision.subject } }]);
+    const findings = Object.entries(s.children)
+      .filter(([, c]) => c.handoff)
+      .map(([id, c]) => renderConsumedHandoff(id, c.handoff!))
+      .join("\n\n");
+    await this.admitChild(runner, {
+      childExecutorId: reviewerExecutorId,
+      toolUseId: null,
+      causationId: requested.eventId,
+      role: "reviewer",
+      input: {
+        question: `Review the ${decision.subject} for the question: ${s.task.question}`,
+        context: `The handoffs Main has received, as it received them:\n\n${findings}`,
+        done_when: "Each issue names the claim, what you checked and what you found, with evidence; also what you checked and found supported, and what you did not check.",
+        profile: "reviewer",
+      },
+    });
+  }
+
   renderReview(outcome: Outcome): string {
-    return outcome.kind === "handoff" ? JSON.stringify(outcome.handoff) : `The review ended without findings (${outcome.kind}).`;
+    return outcome.kind === "handoff" ? (canonicalize(outcome.handoff) ?? "") : `The review ended without findings (${outcome.kind}).`;
   }
 }
 

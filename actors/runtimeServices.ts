@@ -18,7 +18,7 @@ export interface RuntimeServices {
   checkDelegation(input: DelegateInput): Promise<string | null>;
   admitChild(
     parent: ExecutorRunner,
-    child: { childExecutorId: string; toolUseId: string; input: DelegateInput; causationId: string },
+    child: { childExecutorId: string; toolUseId: string | null; input: DelegateInput; causationId: string },
   ): Promise<void>;
   /** Resolves when the child reaches a final state (rebuilding it from the log if needed). */
   childResult(childExecutorId: string): Promise<Outcome>;
@@ -26,6 +26,8 @@ export interface RuntimeServices {
   childFinished(childExecutorId: string): Promise<Outcome | null>;
   /** Asks the parent's live Children (and Reviewers) to stop, through their inboxes, and waits for them. */
   cancelChildren(parent: ExecutorRunner, reason: string, by: EventData<"cancelled">["by"]): Promise<void>;
+  /** Starts a review of the executor's consumed findings if the run's reviewer mode and policy say so. */
+  considerReview(runner: ExecutorRunner): Promise<void>;
   /** A finished review as advice text for Main. */
   renderReview(outcome: Outcome): string;
 }
