@@ -46,6 +46,8 @@ export class ExecutorRunner {
   /** Effects under way in this process, so a cancel can name them. */
   private readonly inFlight = new Map<string, InFlight>();
   private inFlightAtCancel: InFlight[] = [];
+  /** Long effects under way (model call, tool, waiting for Children): a cancel from another process must reach them. */
+  private waits = 0;
 
   constructor(
     private readonly services: RuntimeServices,
@@ -60,6 +62,44 @@ export class ExecutorRunner {
 
   get state(): ExecutorState {
     return this.fold.state;
+  }
+
+  /** True while the runner waits on an effect that may be long; the runtime then watches its inbox for it. */
+  get waiting(): boolean {
+    return this.waits > 0 && !this.fold.done;
+  }
+
+  /**
+   * Set by the runtime's inbox watcher when the log moved while this runner was
+   * busy between waits: it reads its stream before its next long wait.
+   */
+  stale = false;
+
+  /** Runs a long effect, counted as a wait. */
+  private async during<T>(effect: Promise<T>): Promise<T> {
+    if (this.stale) {
+      this.stale = false;
+      void this.poke();
+    }
+    this.waits++;
+    try {
+      return await effect;
+    } finally {
+      this.waits--;
+    }
+  }
+
+  /**
+   * A model call or tool run that a cancel request ends even if it ignores
+   * its AbortSignal: the executor stops waiting; the effect's outcome is then
+   * reported as unknown where it matters (see toolThrew).
+   */
+  private abortable<T>(effect: Promise<T>): Promise<T> {
+    effect.catch(() => {});
+    const aborted = this.interrupted.then((): never => {
+      throw this.abort.signal.reason ?? new Error("cancelled");
+    });
+    return this.during(Promise.race([effect, aborted]));
   }
 
   get cancelling(): boolean {
@@ -219,7 +259,7 @@ export class ExecutorRunner {
     let response: ModelResponse;
     this.inFlight.set("model", { kind: "model" });
     try {
-      response = await this.model.complete(request, { signal: this.abort.signal });
+      response = await this.abortable(this.model.complete(request, { signal: this.abort.signal }));
     } catch (error) {
       await this.recordFailedCall(s, verdict.events, verdict.reservation, error);
       return;
@@ -354,7 +394,7 @@ export class ExecutorRunner {
     this.inFlight.set(call.toolUseId, { kind: "tool", toolUseId: call.toolUseId, tool: call.name });
     let output: string;
     try {
-      output = await tool.run(input.value, { runId: s.runId, executorId: s.executorId, signal: this.abort.signal });
+      output = await this.abortable(Promise.resolve(tool.run(input.value, { runId: s.runId, executorId: s.executorId, signal: this.abort.signal })));
     } catch (error) {
       await this.record([toolThrew(call, tool.effect, `${call.name} failed: ${(error as Error).message ?? String(error)}`, this.cancelling)]);
       return;
@@ -381,10 +421,12 @@ export class ExecutorRunner {
 
   /** Waits for the next foreground Child to finish (or for a cancel request) and records what came back. */
   private async awaitChildren(calls: readonly Call[]): Promise<void> {
-    const result = await Promise.race([
-      this.interrupted,
-      ...calls.map((call) => this.childResult(call.childExecutorId!, call.toolUseId, call.intentEventId!, this.services.childResult(call.childExecutorId!))),
-    ]);
+    const result = await this.during(
+      Promise.race([
+        this.interrupted,
+        ...calls.map((call) => this.childResult(call.childExecutorId!, call.toolUseId, call.intentEventId!, this.services.childResult(call.childExecutorId!))),
+      ]),
+    );
     if (result) await this.record([decideChildOutcome(result)]);
   }
 
@@ -410,10 +452,9 @@ export class ExecutorRunner {
     const polled = await Promise.all(background.map(([id, c]) => this.childResult(id, c.toolUseId, s.lastEventId!, this.services.childFinished(id))));
     const finished = polled.filter((r) => r.outcome || r.error !== undefined);
     if (finished.length === 0 && s.messages.at(-1)?.content === this.role.nudge) {
-      const next = await Promise.race([
-        this.interrupted,
-        ...background.map(([id, c]) => this.childResult(id, c.toolUseId, s.lastEventId!, this.services.childResult(id))),
-      ]);
+      const next = await this.during(
+        Promise.race([this.interrupted, ...background.map(([id, c]) => this.childResult(id, c.toolUseId, s.lastEventId!, this.services.childResult(id)))]),
+      );
       if (!next) return true;
       finished.push(next);
     }

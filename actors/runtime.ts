@@ -1,13 +1,14 @@
 import canonicalize from "canonicalize";
 import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clock.ts";
 import { NotFoundError } from "../core/errors.ts";
-import type { EventData, EventStore, RecordedEvent } from "../events/index.ts";
+import { EVENTS_CHANNEL, type EventData, type EventStore, type RecordedEvent } from "../events/index.ts";
 import type { Governance } from "../governance/port.ts";
 import type { Model, ToolSpec } from "../models/types.ts";
 import { UnknownProfileError, assertBindingMatches, listProfiles, loadProfile, profileBinding } from "../profiles/index.ts";
 import { DELEGATE_TOOL, type ToolEffect, ToolRegistry, computeGrant } from "../tools/index.ts";
 import type { RequestContext } from "./buildRequest.ts";
 import { cancelRequest } from "./decide/cancel.ts";
+import type { Draft } from "./decide/draft.ts";
 import { type DelegateInput, delegateToolSpec } from "./delegation.ts";
 import { type Outcome, type Role, streamIdOf } from "./executorState.ts";
 import { limitsGovernance } from "./governance.ts";
@@ -176,12 +177,56 @@ export class Runtime implements RuntimeServices {
    */
   async requestCancel(request: CancelRequest): Promise<PostResult> {
     const target = request.executorId ?? this.mainOf.get(request.runId) ?? (await this.findMain(request.runId));
-    const result = await postToExecutor(this.store, target, [cancelRequest(request.reason, request.by, request.executorId ? "executor" : "run")]);
+    return this.post(target, [cancelRequest(request.reason, request.by, request.executorId ? "executor" : "run")]);
+  }
+
+  /**
+   * Puts facts in an executor's inbox (postToExecutor) and pokes its runner if
+   * it lives in this process, so it folds them now rather than at its next
+   * append. This is the `post` governance is given.
+   */
+  post = async (executorId: string, drafts: readonly Draft[]): Promise<PostResult> => {
+    const result = await postToExecutor(this.store, executorId, drafts);
     if (result.ok) {
       result.events.forEach((e) => this.emit(e));
-      await this.runners.get(target)?.poke();
+      await this.runners.get(executorId)?.poke();
     }
     return result;
+  };
+
+  /**
+   * Watches the log for facts that other processes post to this process's
+   * executors (a cancel request from `ariadne cancel`, a budget decision):
+   * on each notification (LISTEN/NOTIFY on PostgreSQL, in-process on PGlite),
+   * every runner waiting on a long effect whose stream moved on is poked.
+   * Returns the function that stops watching.
+   */
+  async watchInboxes(): Promise<() => Promise<void>> {
+    let checking: Promise<void> | null = null;
+    let again = false;
+    const check = async () => {
+      do {
+        again = false;
+        const live = [...this.runners.values()].filter((r) => !r.fold.done);
+        const waiting = live.filter((r) => r.waiting);
+        // A runner busy between waits reads its stream before its next wait.
+        for (const r of live) if (!r.waiting) r.stale = true;
+        await Promise.all(
+          waiting.map(async (r) => {
+            if ((await this.store.streamVersion(r.state.streamId)) > r.state.version) await r.poke();
+          }),
+        );
+      } while (again);
+    };
+    return this.store.database.listen(EVENTS_CHANNEL, () => {
+      if (checking) {
+        again = true;
+        return;
+      }
+      checking = check()
+        .catch(() => {})
+        .finally(() => (checking = null));
+    });
   }
 
   private async findMain(runId: string): Promise<string> {
@@ -306,11 +351,7 @@ export class Runtime implements RuntimeServices {
     const live = ids.map((id) => this.runners.get(id)).filter((r): r is ExecutorRunner => !!r && !r.fold.done);
     await Promise.all(
       live.map(async (child) => {
-        const posted = await postToExecutor(this.store, child.state.executorId, [cancelRequest(reason, by, "executor")]);
-        if (posted.ok) {
-          posted.events.forEach((e) => this.emit(e));
-          await child.poke();
-        }
+        await this.post(child.state.executorId, [cancelRequest(reason, by, "executor")]);
         await child.run().catch(() => {});
       }),
     );
