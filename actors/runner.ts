@@ -122,8 +122,25 @@ export class ExecutorRunner {
     return next;
   }
 
-  /** Appends through this executor's one write queue, then folds what was written. */
+  /**
+   * Appends through this executor's one write queue, then folds what was written.
+   * On a version conflict (another writer appended first) it folds what was
+   * written and records on top: what it records happened (an effect's result).
+   */
   record(drafts: readonly Draft[]): Promise<RecordedEvent[]> {
+    return this.append(drafts, "retry") as Promise<RecordedEvent[]>;
+  }
+
+  /**
+   * Records a pure decision. On a version conflict nothing is written: the new
+   * facts are folded and the loop decides again from them (a cancel request,
+   * say, comes before a plan made without it).
+   */
+  private decided(drafts: readonly Draft[]): Promise<void> {
+    return this.append(drafts, "redecide").then(() => {});
+  }
+
+  private append(drafts: readonly Draft[], onConflict: "retry" | "redecide"): Promise<RecordedEvent[] | null> {
     const next = this.writes.then(async () => {
       for (let conflicts = 0; ; conflicts++) {
         const s = this.fold.state;
@@ -139,6 +156,7 @@ export class ExecutorRunner {
           // here is what happened (an effect's result, or a decision on facts no outsider changes).
           if (!isConcurrencyError(error) || conflicts >= MAX_CONFLICTS) throw error;
           await this.catchUp();
+          if (onConflict === "redecide") return null;
         }
       }
     });
@@ -196,11 +214,11 @@ export class ExecutorRunner {
       case "cancel":
         return this.cancel();
       case "exhaust":
-        await this.record(this.role.exhaust(s, next.stop));
-        return;
+        return this.decided(this.role.exhaust(s, next.stop));
       case "callModel":
         return this.callModel();
       case "plan":
+        // Recorded, not re-decided, on a conflict: governance may already have reserved for these intents.
         await this.record(await this.planCalls(s, s.turn, next.calls));
         return;
       case "start":
@@ -208,13 +226,11 @@ export class ExecutorRunner {
         await Promise.all(next.calls.map((c) => (c.name === DELEGATE_TOOL ? this.startChild(c) : this.performTool(c))));
         return;
       case "finish":
-        await this.record(this.role.finish(s, next.call));
-        return;
+        return this.decided(this.role.finish(s, next.call));
       case "awaitChildren":
         return this.awaitChildren(next.calls);
       case "settle":
-        await this.record([{ type: "settled", data: { outcome: "handed_off" } }]);
-        return;
+        return this.decided([{ type: "settled", data: { outcome: "handed_off" } }]);
       case "stuck":
         throw new Error(`executor ${s.executorId} ${next.reason}`);
     }
@@ -251,10 +267,7 @@ export class ExecutorRunner {
       inputTokens: estimateInputTokens(canonical),
       maxTokens: request.maxTokens,
     });
-    if (!verdict.ok) {
-      await this.record([...verdict.events, ...this.role.exhaust(s, { limit: verdict.limit, reason: verdict.reason })]);
-      return;
-    }
+    if (!verdict.ok) return this.decided([...verdict.events, ...this.role.exhaust(s, { limit: verdict.limit, reason: verdict.reason })]);
     const started = performance.now();
     let response: ModelResponse;
     this.inFlight.set("model", { kind: "model" });
