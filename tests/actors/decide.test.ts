@@ -245,6 +245,28 @@ describe("decide: Children and cancellation", () => {
     assert.equal(fold.state.children["child-1"].handoff, undefined);
   });
 
+  test("the same fact for a background Child: delivered with the next request as a failed delegation, never as a handoff", () => {
+    const background = [
+      ev("executor_admitted", admittedData("main", { grantedTools: ["delegate"] })),
+      ev("turn", toolTurn(1, [{ id: "toolu_d", name: "delegate", input: { wait: false } }])),
+      called(1, "toolu_d", "delegate", { childExecutorId: "child-1", effect: "idempotent", input: { wait: false } }),
+      ev("tool_completed", { toolUseId: "toolu_d", tool: "delegate", output: "working in the background", artifacts: [] }),
+    ];
+    const draft = decideChildOutcome({
+      childExecutorId: "child-1",
+      toolUseId: "toolu_d",
+      intentEventId: "main-ev-3",
+      outcome: { kind: "failed", reason: "runtime error", eventId: "child-ev-4" },
+    });
+    const { fold } = spec("main-pure").given(...background, ev("handoff_consumed", draft.data as EventData<"handoff_consumed">));
+    const last = fold.state.messages.at(-1)!.content as { type: string; text?: string }[];
+    assert.deepEqual(last.at(-1), {
+      type: "text",
+      text: "Background Child child-1 failed without a handoff: runtime error. Its delegation failed; delegate again or go on without it.",
+    });
+    assert.deepEqual(fold.state.children["child-1"], { toolUseId: "toolu_d", consumed: true });
+  });
+
   test("given a cancel request while a Child works, when cancelling, then `cancelled` names the Child and the aborted tool", () => {
     spec("main-pure")
       .given(...delegated, ev("cancel_requested", { reason: "user gave up", by: "operator", scope: "run" }))
