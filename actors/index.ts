@@ -1,4 +1,5 @@
-export { Runtime, type CancelRequest, type RunHandle, type RuntimeOptions } from "./runtime.ts";
+export { Runtime, type CancelRequest, type GovernancePorts, type RunHandle, type RuntimeOptions } from "./runtime.ts";
+export { defaultReviewPolicy, reviewSubject, type ReviewContext, type ReviewMode, type ReviewPolicy } from "./reviewPolicy.ts";
 export { ExecutorRunner } from "./runner.ts";
 export { executorMachine, foldExecutor, type ExecutorFold, type ExecutorStatus } from "./executorMachine.ts";
 export { evolve, foldStream, streamIdOf, type Call, type ExecutorState, type Outcome, type Role, type Stop } from "./executorState.ts";

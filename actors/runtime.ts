@@ -36,8 +36,12 @@ export interface RuntimeOptions {
   /** Per-role limits over the role's defaults (roles.ts), frozen into each executor at admission. */
   limits?: Partial<Record<Role, Partial<Limits>>>;
   maxTokens?: number;
-  /** Consulted before every model and tool call and after each model call; default: the admitted limits only. */
-  governance?: Governance;
+  /**
+   * Consulted before every model and tool call and after each model call; default: the admitted limits
+   * only. A function receives the runtime's inbox writer (`post`), for governance that raises reminders
+   * or cancels executors.
+   */
+  governance?: Governance | ((ports: GovernancePorts) => Governance);
   clock?: Clock;
   newId?: IdGenerator;
   /** Every event the runtime records, as it is recorded (progress, tracing). */
@@ -56,6 +60,13 @@ export interface RunHandle {
   mainExecutorId: string;
   /** Resolves when Main reaches a final state. */
   result: Promise<Outcome>;
+}
+
+/** What the runtime lends its governance. */
+export interface GovernancePorts {
+  store: EventStore;
+  /** Appends facts to an executor's inbox (refused once it is final) and pokes its runner here. */
+  post(executorId: string, drafts: readonly Draft[]): Promise<PostResult>;
 }
 
 export interface CancelRequest {
@@ -86,7 +97,8 @@ export class Runtime implements RuntimeServices {
   constructor(private readonly options: RuntimeOptions) {
     this.store = options.store;
     this.tools = options.tools;
-    this.governance = options.governance ?? limitsGovernance;
+    const governance = options.governance ?? limitsGovernance;
+    this.governance = typeof governance === "function" ? governance({ store: this.store, post: this.post }) : governance;
     this.newId = options.newId ?? randomId;
     this.catalog = { ...options.tools.catalog(), [DELEGATE_TOOL]: "idempotent" };
     this.rootAllowed = options.rootAllowed ?? Object.keys(this.catalog);

@@ -1,10 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { type ExecutorState, limitsGovernance } from "../../actors/index.ts";
+import { type ExecutorState, type GovernancePorts, limitsGovernance } from "../../actors/index.ts";
 import type { Governance, ModelCallPlan, Reservation } from "../../governance/port.ts";
 import { ScriptedModel } from "../../models/index.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
-import { childrenOf, delegatingMain, delegation, handoffInput, handoffReply, ofType, runtimeWith, streamOf, useReply, within } from "./fixtures.ts";
+import { textsOf, childrenOf, delegatingMain, delegation, handoffInput, handoffReply, ofType, runtimeWith, streamOf, useReply, within } from "./fixtures.ts";
 
 /**
  * A governance that reserves a model call's worst case against a token
@@ -77,5 +77,36 @@ forEachEngine("governance as an async port", (ctx) => {
     // Main's own next call does not fit either: it settles with a partial answer from what it holds.
     assert.equal(outcome.kind, "answer");
     assert.equal((outcome as { partial?: boolean }).partial, true);
+  });
+
+  test("governance given as a factory gets the inbox writer: a reminder it raises before a call reaches the next request", async () => {
+    let raised = 0;
+    const governance = ({ post }: GovernancePorts) => ({
+      ...limitsGovernance,
+      async beforeModelCall(s: ExecutorState, plan: ModelCallPlan) {
+        if (s.turn === 0) {
+          const posted = await post(s.executorId, [
+            { type: "reminder_raised", data: { reminderId: `rem-${s.executorId}`, key: "first-call", text: "This is your first call.", facts: { turn: 0 } } },
+          ]);
+          if (posted.ok) raised++;
+        }
+        return limitsGovernance.beforeModelCall(s, plan);
+      },
+    });
+    const main = new ScriptedModel({
+      name: "main",
+      script: [
+        useReply("search_corpus", { query: "ADIV" }),
+        useReply("answer", { summary: "(scripted) judgment", sections: [{ heading: "View", claims: [{ text: "Depends.", basis: "judgment", citations: [] }] }] }),
+      ],
+    });
+    const run = await runtimeWith(ctx.store, { main, child: main }, { governance }).startRun("What does ADIV cost?");
+    assert.equal((await within(10_000, run.result)).kind, "answer");
+    assert.equal(raised, 1);
+    const reminderTexts = (i: number) => textsOf(main.requests[i]).filter((t) => t.includes("This is your first call."));
+    assert.equal(reminderTexts(0).length, 0);
+    assert.equal(reminderTexts(1).length, 1);
+    const stream = await streamOf(ctx.store, run.mainExecutorId);
+    assert.deepEqual(ofType(stream, "reminder_delivered").map((e) => e.data.turn), [2]);
   });
 });
