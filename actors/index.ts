@@ -1,7 +1,16 @@
 export { Runtime, type CancelRequest, type GovernancePorts, type RunHandle, type RuntimeOptions } from "./runtime.ts";
 export { defaultReviewPolicy, reviewSubject, type ReviewContext, type ReviewMode, type ReviewPolicy } from "./reviewPolicy.ts";
 export { ExecutorRunner } from "./runner.ts";
-export { executorMachine, foldExecutor, type ExecutorFold, type ExecutorStatus } from "./executorMachine.ts";
+export {
+  executorMachine,
+  foldEvent,
+  foldEvents,
+  foldExecutor,
+  initialExecutorSnapshot,
+  type ExecutorFold,
+  type ExecutorSnapshot,
+  type ExecutorStatus,
+} from "./executorMachine.ts";
 export { evolve, foldStream, streamIdOf, type Call, type ExecutorState, type Outcome, type Role, type Stop } from "./executorState.ts";
 export { AnswerSchema, ANSWER_TOOL, validateAnswer, type Answer } from "./answer.ts";
 export { DelegateInput } from "./delegation.ts";

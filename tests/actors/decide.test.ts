@@ -314,3 +314,20 @@ describe("the fold: reminders", () => {
     );
   });
 });
+
+describe("the fold: legality", () => {
+  test("an event the machine does not allow in the current state is refused, naming it", () => {
+    assert.throws(
+      () => spec().given(ev("executor_admitted", admittedData("child")), ev("handoff_committed", { handoff: {}, repairs: 0, forced: false }), ev("tool_called", { turn: 1, toolUseId: "t", tool: "x", input: {}, effect: "read_only" })),
+      /tool_called \(v3\) cannot happen to exec-pure in its current state \(handingOff\)/,
+    );
+  });
+
+  test("nothing follows a final state, not even an inbox fact", () => {
+    assert.throws(
+      () => spec().given(ev("executor_admitted", admittedData("child")), ev("failed", { reason: "x", kind: "test" }), ev("reminder_raised", { reminderId: "r", key: "k", text: "t", facts: {} })),
+      /reminder_raised \(v3\) cannot happen to exec-pure: it is already failed/,
+    );
+  });
+});
+
