@@ -152,8 +152,8 @@ export class ExecutorRunner {
           this.absorb(recorded);
           return recorded;
         } catch (error) {
-          // Someone else wrote first (an inbox fact): fold it and record on top. What is recorded
-          // here is what happened (an effect's result, or a decision on facts no outsider changes).
+          // Someone else wrote first (an inbox fact): fold it, then record on top what happened
+          // (an effect's result), or, for a pure decision, write nothing and decide again.
           if (!isConcurrencyError(error) || conflicts >= MAX_CONFLICTS) throw error;
           await this.catchUp();
           if (onConflict === "redecide") return null;
