@@ -3,7 +3,7 @@ import canonicalize from "canonicalize";
 import type { ModelRequest, ToolSpec } from "../models/types.ts";
 import type { ExecutorState } from "./executorState.ts";
 import { narrowToolSpecs } from "./narrowToolSpecs.ts";
-import { MAIN_SYSTEM, childSystem } from "./prompts.ts";
+import { roleOf } from "./roles.ts";
 
 export interface RequestContext {
   /** The Child's frozen profile content (verified against its binding), null for Main. */
@@ -21,7 +21,7 @@ export interface RequestContext {
 export function buildRequest(state: ExecutorState, ctx: RequestContext): ModelRequest {
   return {
     model: state.model,
-    system: state.role === "main" ? MAIN_SYSTEM : childSystem(ctx.profileContent),
+    system: roleOf(state.role).system(ctx.profileContent),
     messages: state.messages,
     tools: narrowToolSpecs(ctx.tools, state),
     maxTokens: ctx.maxTokens,
@@ -30,8 +30,14 @@ export function buildRequest(state: ExecutorState, ctx: RequestContext): ModelRe
 
 /** sha256 of the request's RFC 8785 canonical JSON. */
 export function requestDigest(request: ModelRequest): string {
-  return createHash("sha256").update(canonicalRequest(request), "utf8").digest("hex");
+  return digestOf(canonicalRequest(request));
 }
+
+/** sha256 of a request's canonical text, when it is already built. */
+export const digestOf = (canonical: string): string => createHash("sha256").update(canonical, "utf8").digest("hex");
+
+/** Input tokens of a request, estimated from its canonical text (four characters a token) before it is sent. */
+export const estimateInputTokens = (canonical: string): number => Math.ceil(canonical.length / 4);
 
 // Messages and tool specs are never mutated once built (the fold makes new ones), so their
 // canonical text is computed once: a turn costs the new messages and the specs narrowed for it

@@ -1,4 +1,4 @@
-import { assign, createActor, setup } from "xstate";
+import { type SnapshotFrom, assign, initialTransition, setup, transition } from "xstate";
 import type { RecordedEvent } from "../events/index.ts";
 import { type ExecutorState, admittedState, evolve, isBackgroundDelegation } from "./executorState.ts";
 import { DELEGATE_TOOL } from "../tools/index.ts";
@@ -6,7 +6,8 @@ import { DELEGATE_TOOL } from "../tools/index.ts";
 /**
  * The one executor machine, for Main and every Child. Its only inputs are
  * recorded events, so an actor's state is always a fold of its stream: effects
- * happen outside (see executorDriver.ts), are recorded, and only then arrive here.
+ * happen outside (see runner.ts), are recorded, and only then arrive here. The same
+ * fold serves live runs, rebuilds, transcripts and projections (foldExecutor).
  *
  * admitted -> awaitingModel -> runningTools -> (waitingForChildren) -> awaitingModel ...
  *          -> handingOff -> settled | cancelled | failed
@@ -19,9 +20,8 @@ export const executorMachine = setup({
   actions: {
     admit: assign({ state: ({ event }) => admittedState(event as RecordedEvent<"executor_admitted">) }),
     fold: assign({ state: ({ context, event }) => evolve(context.state!, event) }),
-    refuse: ({ context, event }) => {
-      throw new Error(`${event.type} (v${event.streamVersion}) cannot happen to ${context.state?.executorId ?? "an unadmitted executor"} in its current state`);
-    },
+    // Never executed: foldEvent sees it among the transition's actions and refuses the event.
+    refuse: () => {},
   },
   guards: {
     onlyChildrenOpen: ({ context }) => {
@@ -38,11 +38,14 @@ export const executorMachine = setup({
     // Facts that may arrive in any live state and do not move the conversation.
     budget_reserved: { actions: "fold" },
     budget_settled: { actions: "fold" },
+    budget_refused: { actions: "fold" },
     reminder_raised: { actions: "fold" },
     reminder_delivered: { actions: "fold" },
     review_requested: { actions: "fold" },
     review_delivered: { actions: "fold" },
     recovered: { actions: "fold" },
+    // The inbox: facts other writers append; the runner acts on them at its next step.
+    cancel_requested: { actions: "fold" },
     cancelled: { target: ".cancelled", actions: "fold" },
     failed: { target: ".failed", actions: "fold" },
     "*": { actions: "refuse" },
@@ -109,30 +112,52 @@ export interface ExecutorFold {
   readonly done: boolean;
 }
 
-/** Starts an executor actor and replays the given events into it. A refused event throws. */
+export type ExecutorSnapshot = SnapshotFrom<typeof executorMachine>;
+
+/** The snapshot of an executor before its first event. */
+export const initialExecutorSnapshot = (): ExecutorSnapshot => initialTransition(executorMachine)[0];
+
+/**
+ * The one fold, pure: the next snapshot of an executor after a recorded event,
+ * by the machine's own transition (XState's `transition()`, nothing executed).
+ * An event the machine does not allow in the current state throws, naming it;
+ * so does an event after a final state.
+ */
+export function foldEvent(snapshot: ExecutorSnapshot, event: RecordedEvent): ExecutorSnapshot {
+  const executorId = snapshot.context.state?.executorId ?? "an unadmitted executor";
+  if (snapshot.status === "done") {
+    throw new Error(`${event.type} (v${event.streamVersion}) cannot happen to ${executorId}: it is already ${String(snapshot.value)}`);
+  }
+  const [next, actions] = transition(executorMachine, snapshot, event);
+  if (actions.some((a) => a.type === "refuse")) {
+    throw new Error(`${event.type} (v${event.streamVersion}) cannot happen to ${executorId} in its current state (${String(snapshot.value)})`);
+  }
+  return next;
+}
+
+/** The snapshot of an executor after its events, from the start. */
+export const foldEvents = (events: readonly RecordedEvent[]): ExecutorSnapshot => events.reduce(foldEvent, initialExecutorSnapshot());
+
+/**
+ * A running fold over `foldEvent`: feed it recorded events, read its status
+ * and state. Live runners, rebuilds, transcripts and projections use this same fold.
+ */
 export function foldExecutor(events: readonly RecordedEvent[] = []): ExecutorFold {
-  const actor = createActor(executorMachine);
-  // A refused event puts the actor in error status; we rethrow it from apply(), so no global report.
-  actor.subscribe({ error: () => {} });
-  actor.start();
-  const fold: ExecutorFold = {
+  let snapshot = foldEvents(events);
+  return {
     apply(event) {
-      actor.send(event);
-      const snap = actor.getSnapshot();
-      if (snap.status === "error") throw snap.error;
+      snapshot = foldEvent(snapshot, event);
     },
     get status() {
-      return actor.getSnapshot().value as ExecutorStatus;
+      return snapshot.value as ExecutorStatus;
     },
     get state() {
-      const s = actor.getSnapshot().context.state;
+      const s = snapshot.context.state;
       if (!s) throw new Error("executor not admitted yet");
       return s;
     },
     get done() {
-      return actor.getSnapshot().status === "done";
+      return snapshot.status === "done";
     },
   };
-  for (const e of events) fold.apply(e);
-  return fold;
 }

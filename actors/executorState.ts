@@ -1,7 +1,8 @@
 import type { EventData, ProfileBinding, RecordedEvent, TaskSpec } from "../events/index.ts";
 import type { AssistantBlock, Message, ToolResultBlock, ToolUseBlock, UserBlock } from "../models/types.ts";
 import { extractCitationMarkers } from "../handoff/index.ts";
-import { nudgeToFinish, renderBackgroundHandoff, renderConsumedHandoff, renderTask } from "./prompts.ts";
+import { renderAdvice, renderBackgroundHandoff, renderChildEnded, renderConsumedHandoff, renderReminder } from "./prompts.ts";
+import { roleOf } from "./roles.ts";
 
 /** One tool use of the current turn, followed from request to result. */
 export interface Call {
@@ -18,7 +19,7 @@ export interface Call {
 
 export type Outcome =
   | { kind: "handoff"; handoff: Record<string, unknown>; forced: boolean; eventId: string; hash: string }
-  | { kind: "answer"; answer: Record<string, unknown> }
+  | { kind: "answer"; answer: Record<string, unknown>; partial?: boolean }
   | { kind: "cancelled"; reason: string; eventId: string }
   | { kind: "failed"; reason: string; eventId: string };
 
@@ -33,7 +34,7 @@ export interface ExecutorState {
   /** Stream version of the last folded event: the expected version of the next append. */
   version: number;
   lastEventId: string | null;
-  role: "main" | "child";
+  role: Role;
   parentExecutorId: string | null;
   parentToolUseId: string | null;
   depth: number;
@@ -61,7 +62,32 @@ export interface ExecutorState {
   /** Deliveries (background handoffs) waiting for the next user message of the conversation. */
   inbox: UserBlock[];
   unknownEffects: string[];
+  /** A limit refused a call: the executor finishes with what it has at its next decision. */
+  stop: Stop | null;
+  /** A request from outside that this executor stop (folded from cancel_requested). */
+  cancelRequest: { reason: string; by: EventData<"cancelled">["by"]; scope: "run" | "executor" } | null;
+  /** Reminders raised for this executor, by id; pending until a request the model answered carried them. */
+  reminders: Record<string, { text: string; delivered: boolean }>;
+  /** Reviews of this executor's findings, by review id. */
+  reviews: Record<string, Review>;
   outcome: Outcome | null;
+}
+
+export type Role = EventData<"executor_admitted">["role"];
+
+/** A review of this executor's findings; `delivered` once its result was recorded (advice shown, or shadow closed). */
+export interface Review {
+  mode: "shadow" | "advisory";
+  reviewerExecutorId: string;
+  subject: string;
+  requestedAt: string;
+  delivered: boolean;
+}
+
+/** Why an executor must finish with what it has: a named limit (from governance) or a reason. */
+export interface Stop {
+  limit: string | null;
+  reason: string;
 }
 
 export const streamIdOf = (executorId: string) => `executor-${executorId}`;
@@ -88,7 +114,7 @@ export function admittedState(event: RecordedEvent<"executor_admitted">): Execut
     limits: d.limits,
     turn: 0,
     failedAttempts: 0,
-    messages: [{ role: "user", content: renderTask(d.role, d.task) }],
+    messages: [{ role: "user", content: roleOf(d.role).renderTask(d.task) }],
     calls: [],
     toolCalls: 0,
     repairs: 0,
@@ -98,6 +124,10 @@ export function admittedState(event: RecordedEvent<"executor_admitted">): Execut
     children: {},
     inbox: [],
     unknownEffects: [],
+    stop: null,
+    cancelRequest: null,
+    reminders: {},
+    reviews: {},
     outcome: null,
   };
 }
@@ -122,13 +152,18 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
         // Finishing without the terminal tool is a repair attempt; the nudge is part of the fold.
         // Waiting for background Children is not: the driver waits for the next handoff instead.
         if (!Object.values(state.children).some((c) => !c.consumed)) s.repairs = state.repairs + 1;
-        s.messages.push({ role: "user", content: nudgeToFinish(state.role) });
+        s.messages.push({ role: "user", content: roleOf(state.role).nudge });
       }
       return s;
     }
-    case "turn_failed":
+    case "turn_failed": {
       s.failedAttempts = state.failedAttempts + 1;
+      // A call that cannot succeed, or one failure too many in a row, stops the executor with what it has.
+      if (!state.stop && (!event.data.retryable || s.failedAttempts >= state.limits.maxFailedModelCalls)) {
+        s.stop = { limit: null, reason: `model call failed ${s.failedAttempts} time(s): ${event.data.message}` };
+      }
       return s;
+    }
     case "tool_called":
       s.toolCalls = state.toolCalls + 1;
       s.calls = updateCall(state, event.data.toolUseId, (c) => ({
@@ -151,6 +186,7 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
     case "tool_failed": {
       const d = event.data;
       if (d.reason === "rejected_result") s.repairs = state.repairs + 1;
+      if (d.reason === "governance" && !state.stop) s.stop = { limit: d.limit ?? null, reason: d.message };
       s.children = answerChild(state, d.toolUseId);
       return resolve(s, d.toolUseId, { type: "tool_result", tool_use_id: d.toolUseId, content: d.message, is_error: true });
     }
@@ -162,23 +198,49 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
     }
     case "handoff_consumed": {
       const d = event.data;
-      s.children = { ...state.children, [d.childExecutorId]: { toolUseId: d.toolUseId, consumed: true, handoff: d.handoff } };
+      // A Child that ended without a handoff is one fact, foreground or background: its delegation failed.
+      s.children = {
+        ...state.children,
+        [d.childExecutorId]: { toolUseId: d.toolUseId, consumed: true, ...(d.childEnded ? {} : { handoff: d.handoff }) },
+      };
       if (!state.calls.some((c) => c.toolUseId === d.toolUseId)) {
         // A background Child: its delegate call was answered long ago; deliver with the next request.
-        return deliver(s, { type: "text", text: renderBackgroundHandoff(d.childExecutorId, d.handoff) });
+        const text = d.childEnded ? renderChildEnded(d.childExecutorId, d.childEnded, true) : renderBackgroundHandoff(d.childExecutorId, d.handoff);
+        return deliver(s, { type: "text", text });
       }
-      return resolve(s, d.toolUseId, {
-        type: "tool_result",
-        tool_use_id: d.toolUseId,
-        content: renderConsumedHandoff(d.childExecutorId, d.handoff),
-      });
+      return resolve(
+        s,
+        d.toolUseId,
+        d.childEnded
+          ? { type: "tool_result", tool_use_id: d.toolUseId, content: renderChildEnded(d.childExecutorId, d.childEnded, false), is_error: true }
+          : { type: "tool_result", tool_use_id: d.toolUseId, content: renderConsumedHandoff(d.childExecutorId, d.handoff) },
+      );
     }
     case "handoff_committed":
       s.outcome = { kind: "handoff", handoff: event.data.handoff, forced: event.data.forced, eventId: event.eventId, hash: event.hash };
       return s;
     case "settled":
-      if (event.data.answer) s.outcome = { kind: "answer", answer: event.data.answer };
+      if (event.data.answer) s.outcome = { kind: "answer", answer: event.data.answer, ...(event.data.partial ? { partial: true } : {}) };
       return s;
+    case "cancel_requested":
+      if (!state.cancelRequest) s.cancelRequest = { reason: event.data.reason, by: event.data.by, scope: event.data.scope };
+      return s;
+    case "reminder_raised":
+      // Identical facts share a key upstream; an id seen twice is the same reminder.
+      if (!state.reminders[event.data.reminderId]) {
+        s.reminders = { ...state.reminders, [event.data.reminderId]: { text: event.data.text, delivered: false } };
+      }
+      return s;
+    case "reminder_delivered":
+      return deliverReminder(s, event.data.reminderId);
+    case "review_requested": {
+      const d = event.data;
+      const requestedAt = new Date(event.recordedAt).toISOString();
+      s.reviews = { ...state.reviews, [d.reviewId]: { mode: d.mode, reviewerExecutorId: d.reviewerExecutorId, subject: d.subject, requestedAt, delivered: false } };
+      return s;
+    }
+    case "review_delivered":
+      return deliverReview(s, event.data.reviewId, event.data.advice);
     case "cancelled":
       s.outcome = { kind: "cancelled", reason: event.data.reason, eventId: event.eventId };
       return s;
@@ -188,9 +250,31 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
     case "executor_admitted":
       throw new Error(`${state.executorId} was admitted twice`);
     default:
-      // Governance, reminder, review and recovery facts do not change the conversation here.
+      // Budget and recovery facts do not change the conversation.
       return s;
   }
+}
+
+/**
+ * Puts a pending reminder in front of the model: a text block of its own,
+ * marked as the runtime's. Used by the fold and by the runner's preview of the
+ * request it is about to send, so a rebuilt request matches the one sent.
+ */
+export function deliverReminder(s: ExecutorState, reminderId: string): ExecutorState {
+  const reminder = s.reminders[reminderId];
+  if (!reminder) throw new Error(`${s.executorId} has no reminder ${reminderId} to deliver`);
+  if (reminder.delivered) throw new Error(`reminder ${reminderId} was already delivered to ${s.executorId}`);
+  const next = { ...s, reminders: { ...s.reminders, [reminderId]: { ...reminder, delivered: true } } };
+  return deliver(next, { type: "text", text: renderReminder(reminder.text) });
+}
+
+/** Marks a review delivered; advice (advisory mode) reaches the model once, marked as advice. */
+export function deliverReview(s: ExecutorState, reviewId: string, advice: string | undefined): ExecutorState {
+  const review = s.reviews[reviewId];
+  if (!review) throw new Error(`${s.executorId} has no review ${reviewId}`);
+  if (review.delivered) throw new Error(`review ${reviewId} was already delivered to ${s.executorId}`);
+  const next = { ...s, reviews: { ...s.reviews, [reviewId]: { ...review, delivered: true } } };
+  return advice === undefined ? next : deliver(next, { type: "text", text: renderAdvice(advice) });
 }
 
 /** A delegate call answered with an error: its Child's result will not be delivered any more. */

@@ -1,18 +1,24 @@
-import type { Call, ExecutorState } from "./executorState.ts";
+import type { Governance, Verdict } from "../governance/port.ts";
+
+export type { Governance } from "../governance/port.ts";
+
+const allowed = { ok: true as const, events: [] };
 
 /**
- * Governance in code: asked before every model call and every tool call.
- * A refusal is recorded; the executor then finishes with what it has.
- * (Budgets shared across a run plug in here.)
+ * The default governance: only the per-executor limits frozen at admission
+ * (model turns, tool calls). Budgets shared by a run (governance/) plug in
+ * through the same port.
  */
-export interface Governance {
-  beforeModelCall(state: ExecutorState): string | null;
-  beforeToolCall(state: ExecutorState, call: Call): string | null;
-}
-
-/** Per-executor limits frozen into its admitted event. */
 export const limitsGovernance: Governance = {
-  beforeModelCall: (s) => (s.turn >= s.limits.maxTurns ? `turn limit reached (${s.limits.maxTurns} turns)` : null),
-  beforeToolCall: (s) =>
-    s.toolCalls >= s.limits.maxToolCalls ? `tool call limit reached (${s.limits.maxToolCalls} calls for this executor)` : null,
+  async beforeModelCall(s): Promise<Verdict<{ reservation: null }>> {
+    if (s.turn < s.limits.maxTurns) return { ...allowed, reservation: null };
+    return { ok: false, limit: "executor_turns", reason: `turn limit reached (${s.limits.maxTurns} turns)`, events: [] };
+  },
+  async afterModelCall() {
+    return [];
+  },
+  async beforeToolCall(s): Promise<Verdict> {
+    if (s.toolCalls < s.limits.maxToolCalls) return allowed;
+    return { ok: false, limit: "executor_tool_calls", reason: `tool call limit reached (${s.limits.maxToolCalls} calls for this executor)`, events: [] };
+  },
 };

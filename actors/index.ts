@@ -1,9 +1,22 @@
-export { Runtime, type RunHandle, type RuntimeOptions } from "./runtime.ts";
-export { ExecutorDriver, handoffFacts } from "./executorDriver.ts";
-export { executorMachine, foldExecutor, type ExecutorFold, type ExecutorStatus } from "./executorMachine.ts";
-export { evolve, foldStream, streamIdOf, type Call, type ExecutorState, type Outcome } from "./executorState.ts";
+export { Runtime, type CancelRequest, type GovernancePorts, type RunHandle, type RuntimeOptions } from "./runtime.ts";
+export { defaultReviewPolicy, reviewSubject, type ReviewContext, type ReviewMode, type ReviewPolicy } from "./reviewPolicy.ts";
+export { ExecutorRunner } from "./runner.ts";
+export {
+  executorMachine,
+  foldEvent,
+  foldEvents,
+  foldExecutor,
+  initialExecutorSnapshot,
+  type ExecutorFold,
+  type ExecutorSnapshot,
+  type ExecutorStatus,
+} from "./executorMachine.ts";
+export { evolve, foldStream, streamIdOf, type Call, type ExecutorState, type Outcome, type Role, type Stop } from "./executorState.ts";
 export { AnswerSchema, ANSWER_TOOL, validateAnswer, type Answer } from "./answer.ts";
 export { DelegateInput } from "./delegation.ts";
 export { buildRequest, requestDigest } from "./buildRequest.ts";
 export { limitsGovernance, type Governance } from "./governance.ts";
+export { postToExecutor, type PostResult } from "./postToExecutor.ts";
+export { ROLES, roleOf, type Limits, type RoleRecord } from "./roles.ts";
+export { handoffFacts } from "./decide/finish.ts";
 export { rebuildTranscript, type Transcript, type TranscriptTurn } from "./transcript.ts";

@@ -28,15 +28,28 @@ export function childSystem(profileContent: string | null): string {
   return profileContent ? `${CHILD_SYSTEM}\n\n# Your method\n\n${profileContent}` : CHILD_SYSTEM;
 }
 
-export function renderTask(role: "main" | "child", task: TaskSpec): string {
-  if (role === "main") return task.context ? `${task.question}\n\n${task.context}` : task.question;
-  return `Question: ${task.question}\n\nContext:\n${task.context || "(none given)"}\n\nDone when: ${task.doneWhen || "(not specified)"}`;
-}
+/** Main's task is the user's question as asked. */
+export const renderQuestion = (task: TaskSpec): string => (task.context ? `${task.question}\n\n${task.context}` : task.question);
 
-export function nudgeToFinish(role: "main" | "child"): string {
-  return role === "main"
-    ? "You ended your turn without calling `answer`. Continue the work, or call `answer` with your structured answer."
-    : "You ended your turn without calling `handoff`. Continue the work, or call `handoff` with what you found, including partial findings and gaps.";
+/** A delegated task: the Child sees this and nothing else of its parent's conversation. */
+export const renderDelegatedTask = (task: TaskSpec): string =>
+  `Question: ${task.question}\n\nContext:\n${task.context || "(none given)"}\n\nDone when: ${task.doneWhen || "(not specified)"}`;
+
+export const NUDGE_TO_ANSWER = "You ended your turn without calling `answer`. Continue the work, or call `answer` with your structured answer.";
+export const NUDGE_TO_HAND_OFF =
+  "You ended your turn without calling `handoff`. Continue the work, or call `handoff` with what you found, including partial findings and gaps.";
+
+/** A reminder from the runtime: its own text block, never passed off as the user's or a tool's words. */
+export const renderReminder = (text: string): string => `[Ariadne runtime reminder, not from the user] ${text}`;
+
+/** A reviewer's findings, offered to Main once as advice it may weigh or ignore. */
+export const renderAdvice = (advice: string): string =>
+  `[Ariadne runtime: advice from an independent reviewer, not from the user. It does not approve or veto anything; weigh it as evidence.]\n${advice}`;
+
+/** A Child that ended without a handoff of its own, as its parent learns it (foreground or background alike). */
+export function renderChildEnded(childExecutorId: string, ended: { outcome: string; reason: string }, background: boolean): string {
+  const what = `Child ${childExecutorId} ${ended.outcome} without a handoff: ${ended.reason}. Its delegation failed; delegate again or go on without it.`;
+  return background ? `Background ${what}` : what;
 }
 
 /**

@@ -1,39 +1,58 @@
+import canonicalize from "canonicalize";
 import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clock.ts";
 import { NotFoundError } from "../core/errors.ts";
-import type { EventData, EventStore, RecordedEvent } from "../events/index.ts";
-import { HANDOFF_TOOL, handoffToolSpec } from "../handoff/index.ts";
+import { EVENTS_CHANNEL, type EventData, type EventStore, type RecordedEvent } from "../events/index.ts";
+import type { Governance } from "../governance/port.ts";
 import type { Model, ToolSpec } from "../models/types.ts";
 import { UnknownProfileError, assertBindingMatches, listProfiles, loadProfile, profileBinding } from "../profiles/index.ts";
 import { DELEGATE_TOOL, type ToolEffect, ToolRegistry, computeGrant } from "../tools/index.ts";
-import { ANSWER_TOOL, answerToolSpec } from "./answer.ts";
 import type { RequestContext } from "./buildRequest.ts";
+import { cancelRequest } from "./decide/cancel.ts";
+import type { Draft } from "./decide/draft.ts";
 import { type DelegateInput, delegateToolSpec } from "./delegation.ts";
-import { ExecutorDriver } from "./executorDriver.ts";
-import { type Outcome, streamIdOf } from "./executorState.ts";
-import { type Governance, limitsGovernance } from "./governance.ts";
+import { type Outcome, type Role, streamIdOf } from "./executorState.ts";
+import { limitsGovernance } from "./governance.ts";
+import { type PostResult, postToExecutor } from "./postToExecutor.ts";
+import { renderConsumedHandoff } from "./prompts.ts";
+import { type ReviewMode, type ReviewPolicy, defaultReviewPolicy } from "./reviewPolicy.ts";
+import { type Limits, ROLES, roleOf } from "./roles.ts";
+import { ExecutorRunner } from "./runner.ts";
 import type { RuntimeServices } from "./runtimeServices.ts";
 import { type Transcript, rebuildTranscript } from "./transcript.ts";
 
-type Limits = EventData<"executor_admitted">["limits"];
+type CancelledBy = EventData<"cancelled">["by"];
 
 export interface RuntimeOptions {
   store: EventStore;
-  /** The model each role talks to, and the model name it asks for. */
-  models: { main: Model; child: Model };
-  modelNames: { main: string; child: string };
+  /** The model each role talks to, and the model name it asks for (a Reviewer defaults to the Child's). */
+  models: { main: Model; child: Model; reviewer?: Model };
+  modelNames: { main: string; child: string; reviewer?: string };
   tools: ToolRegistry;
   profilesDir?: string;
   /** Tools the root task allows anywhere in the run; default: every registered tool and delegate. */
   rootAllowed?: string[];
   /** Executors at this depth may not delegate; 1 means only Main delegates. */
   maxDepth?: number;
-  limits?: { main?: Partial<Limits>; child?: Partial<Limits> };
+  /** Per-role limits over the role's defaults (roles.ts), frozen into each executor at admission. */
+  limits?: Partial<Record<Role, Partial<Limits>>>;
   maxTokens?: number;
-  governance?: Governance;
+  /**
+   * Consulted before every model and tool call and after each model call; default: the admitted limits
+   * only. A function receives the runtime's inbox writer (`post`), for governance that raises reminders
+   * or cancels executors.
+   */
+  governance?: Governance | ((ports: GovernancePorts) => Governance);
   clock?: Clock;
   newId?: IdGenerator;
   /** Every event the runtime records, as it is recorded (progress, tracing). */
   onEvent?: (event: RecordedEvent) => void;
+  /**
+   * Reviews of Main's consumed findings: off (default); shadow (the Reviewer spends the run's
+   * budget, nothing reaches Main); advisory (its findings reach Main once, marked as advice).
+   */
+  reviewer?: ReviewMode;
+  /** When to start a review (pure); default: once per distinct set of findings, one at a time. */
+  reviewPolicy?: ReviewPolicy;
 }
 
 export interface RunHandle {
@@ -43,28 +62,43 @@ export interface RunHandle {
   result: Promise<Outcome>;
 }
 
-const DEFAULT_LIMITS: Record<"main" | "child", Limits> = {
-  main: { maxTurns: 12, maxToolCalls: 40, maxHandoffRepairs: 2, maxFailedModelCalls: 3 },
-  child: { maxTurns: 12, maxToolCalls: 25, maxHandoffRepairs: 2, maxFailedModelCalls: 3 },
-};
+/** What the runtime lends its governance. */
+export interface GovernancePorts {
+  store: EventStore;
+  /** Appends facts to an executor's inbox (refused once it is final) and pokes its runner here. */
+  post(executorId: string, drafts: readonly Draft[]): Promise<PostResult>;
+}
+
+export interface CancelRequest {
+  runId: string;
+  /** One executor of the run; absent: the whole run (Main, cascading to every live Child). */
+  executorId?: string;
+  reason: string;
+  by: CancelledBy;
+}
+
+const FINAL = new Set(["settled", "cancelled", "failed"]);
 
 /**
- * One runtime for Main and every Child: admits executors, hosts their drivers,
- * connects delegations to their Children and rebuilds executors from the log.
+ * One runtime for Main and every Child: admits executors, hosts their runners,
+ * connects delegations to their Children, passes facts from outside into
+ * executors' inboxes and rebuilds executors from the log.
  */
 export class Runtime implements RuntimeServices {
   readonly store: EventStore;
   readonly tools: ToolRegistry;
   readonly governance: Governance;
   readonly newId: IdGenerator;
-  private readonly drivers = new Map<string, ExecutorDriver>();
+  private readonly runners = new Map<string, ExecutorRunner>();
   private readonly catalog: Record<string, ToolEffect>;
   private readonly rootAllowed: string[];
+  private readonly mainOf = new Map<string, string>();
 
   constructor(private readonly options: RuntimeOptions) {
     this.store = options.store;
     this.tools = options.tools;
-    this.governance = options.governance ?? limitsGovernance;
+    const governance = options.governance ?? limitsGovernance;
+    this.governance = typeof governance === "function" ? governance({ store: this.store, post: this.post }) : governance;
     this.newId = options.newId ?? randomId;
     this.catalog = { ...options.tools.catalog(), [DELEGATE_TOOL]: "idempotent" };
     this.rootAllowed = options.rootAllowed ?? Object.keys(this.catalog);
@@ -72,6 +106,15 @@ export class Runtime implements RuntimeServices {
 
   get clock(): Clock {
     return this.options.clock ?? systemClock;
+  }
+
+  private limitsFor(role: Role): Limits {
+    return { ...ROLES[role].defaultLimits, ...this.options.limits?.[role] };
+  }
+
+  private modelFor(role: Role): { model: Model; name: string } {
+    const { models, modelNames } = this.options;
+    return { model: models[role] ?? models.child, name: modelNames[role] ?? modelNames.child };
   }
 
   /** Admits Main for a question and starts it; Children are admitted as Main delegates. */
@@ -86,26 +129,29 @@ export class Runtime implements RuntimeServices {
       depth: 0,
       maxDepth: this.options.maxDepth,
     });
-    await this.store.append(streamIdOf(mainExecutorId), 0, [
-      {
-        type: "executor_admitted",
-        data: {
-          role: "main",
-          parentExecutorId: null,
-          parentToolUseId: null,
-          depth: 0,
-          task: { question, context, doneWhen: "" },
-          profile: null,
-          grantedTools: grant.granted,
-          refusedTools: grant.refused.map((r) => ({ name: r.name, reason: r.detail })),
-          model: this.options.modelNames.main,
-          limits: { ...DEFAULT_LIMITS.main, ...this.options.limits?.main },
+    await this.store
+      .append(streamIdOf(mainExecutorId), 0, [
+        {
+          type: "executor_admitted",
+          data: {
+            role: "main",
+            parentExecutorId: null,
+            parentToolUseId: null,
+            depth: 0,
+            task: { question, context, doneWhen: "" },
+            profile: null,
+            grantedTools: grant.granted,
+            refusedTools: grant.refused.map((r) => ({ name: r.name, reason: r.detail })),
+            model: this.modelFor("main").name,
+            limits: this.limitsFor("main"),
+          },
+          metadata: { runId, executorId: mainExecutorId },
         },
-        metadata: { runId, executorId: mainExecutorId },
-      },
-    ]).then((r) => r.events.forEach((e) => this.emit(e)));
-    const driver = await this.load(mainExecutorId);
-    return { runId, mainExecutorId, result: driver.run() };
+      ])
+      .then((r) => r.events.forEach((e) => this.emit(e)));
+    this.mainOf.set(runId, mainExecutorId);
+    const runner = await this.load(mainExecutorId);
+    return { runId, mainExecutorId, result: runner.run() };
   }
 
   /**
@@ -116,20 +162,104 @@ export class Runtime implements RuntimeServices {
     return (await this.load(executorId)).run();
   }
 
-  /** The driver of an executor, rebuilt from its events if this process has not seen it yet. */
-  async load(executorId: string): Promise<ExecutorDriver> {
-    const known = this.drivers.get(executorId);
+  /**
+   * Rebuilds every live executor of a run, Main first, and runs them: Children
+   * re-attach to the delegations that admitted them. Resolves with Main's handle.
+   */
+  async resumeRun(runId: string): Promise<RunHandle> {
+    const admitted = (await this.store.readRun(runId)).filter((e): e is RecordedEvent<"executor_admitted"> => e.type === "executor_admitted");
+    const main = admitted.find((e) => e.data.role === "main");
+    if (!main) throw new NotFoundError(`no run ${runId} in the log`);
+    const mainExecutorId = main.metadata.executorId;
+    this.mainOf.set(runId, mainExecutorId);
+    const result = (await this.load(mainExecutorId)).run();
+    for (const e of admitted) {
+      if (e === main) continue;
+      const runner = await this.load(e.metadata.executorId).catch(() => null);
+      // A Child that cannot be rebuilt fails its delegation when its parent reaches it.
+      if (runner && !runner.fold.done) void runner.run().catch(() => {});
+    }
+    return { runId, mainExecutorId, result };
+  }
+
+  /**
+   * Asks a run (its Main, cascading to every live Child) or one executor to
+   * stop: a `cancel_requested` fact in its stream, acted on at its next step;
+   * a runner of this process is poked so an effect in flight is aborted now.
+   */
+  async requestCancel(request: CancelRequest): Promise<PostResult> {
+    const target = request.executorId ?? this.mainOf.get(request.runId) ?? (await this.findMain(request.runId));
+    return this.post(target, [cancelRequest(request.reason, request.by, request.executorId ? "executor" : "run")]);
+  }
+
+  /**
+   * Puts facts in an executor's inbox (postToExecutor) and pokes its runner if
+   * it lives in this process, so it folds them now rather than at its next
+   * append. This is the `post` governance is given.
+   */
+  post = async (executorId: string, drafts: readonly Draft[]): Promise<PostResult> => {
+    const result = await postToExecutor(this.store, executorId, drafts);
+    if (result.ok) {
+      result.events.forEach((e) => this.emit(e));
+      await this.runners.get(executorId)?.poke();
+    }
+    return result;
+  };
+
+  /**
+   * Watches the log for facts that other processes post to this process's
+   * executors (a cancel request from `ariadne cancel`, a budget decision):
+   * on each notification (LISTEN/NOTIFY on PostgreSQL, in-process on PGlite),
+   * every runner waiting on a long effect whose stream moved on is poked.
+   * Returns the function that stops watching.
+   */
+  async watchInboxes(): Promise<() => Promise<void>> {
+    let checking: Promise<void> | null = null;
+    let again = false;
+    const check = async () => {
+      do {
+        again = false;
+        const live = [...this.runners.values()].filter((r) => !r.fold.done);
+        const waiting = live.filter((r) => r.waiting);
+        // A runner busy between waits reads its stream before its next wait.
+        for (const r of live) if (!r.waiting) r.stale = true;
+        await Promise.all(
+          waiting.map(async (r) => {
+            if ((await this.store.streamVersion(r.state.streamId)) > r.state.version) await r.poke();
+          }),
+        );
+      } while (again);
+    };
+    return this.store.database.listen(EVENTS_CHANNEL, () => {
+      if (checking) {
+        again = true;
+        return;
+      }
+      checking = check()
+        .catch(() => {})
+        .finally(() => (checking = null));
+    });
+  }
+
+  private async findMain(runId: string): Promise<string> {
+    const main = (await this.store.readRun(runId)).find((e) => e.type === "executor_admitted" && e.data.role === "main");
+    if (!main) throw new NotFoundError(`no run ${runId} in the log`);
+    return main.metadata.executorId;
+  }
+
+  /** The runner of an executor, rebuilt from its events if this process has not seen it yet. */
+  async load(executorId: string): Promise<ExecutorRunner> {
+    const known = this.runners.get(executorId);
     if (known) return known;
     const events = await this.store.readStream(streamIdOf(executorId));
     if (events.length === 0) throw new NotFoundError(`no executor ${executorId} in the log`);
     const admitted = events[0] as RecordedEvent<"executor_admitted">;
     const ctx = await this.requestContext(admitted.data);
-    const again = this.drivers.get(executorId);
+    const again = this.runners.get(executorId);
     if (again) return again;
-    const model = admitted.data.role === "main" ? this.options.models.main : this.options.models.child;
-    const driver = new ExecutorDriver(this, ctx, model, events);
-    this.drivers.set(executorId, driver);
-    return driver;
+    const runner = new ExecutorRunner(this, roleOf(admitted.data.role), ctx, this.modelFor(admitted.data.role).model, events);
+    this.runners.set(executorId, runner);
+    return runner;
   }
 
   /** An executor's full transcript, rebuilt from the log and checked against the recorded digests. */
@@ -145,7 +275,7 @@ export class Runtime implements RuntimeServices {
     const granted = admitted.grantedTools;
     const specs: ToolSpec[] = this.tools.specsFor(granted.filter((t) => t !== DELEGATE_TOOL));
     if (granted.includes(DELEGATE_TOOL)) specs.push(delegateToolSpec(await listProfiles(this.options.profilesDir)));
-    specs.push(admitted.role === "main" ? answerToolSpec : handoffToolSpec);
+    specs.push(roleOf(admitted.role).terminalSpec);
     return { profileContent: profile?.content ?? null, tools: specs, maxTokens: this.options.maxTokens ?? 4096 };
   }
 
@@ -169,10 +299,11 @@ export class Runtime implements RuntimeServices {
   }
 
   async admitChild(
-    parent: ExecutorDriver,
-    child: { childExecutorId: string; toolUseId: string; input: DelegateInput; causationId: string },
+    parent: ExecutorRunner,
+    child: { childExecutorId: string; toolUseId: string | null; input: DelegateInput; causationId: string; role?: Role },
   ): Promise<void> {
     const p = parent.state;
+    const role = child.role ?? "child";
     const profile = await loadProfile(child.input.profile, this.options.profilesDir);
     const grant = computeGrant({
       requested: child.input.tools ?? profile.requestedTools,
@@ -183,47 +314,96 @@ export class Runtime implements RuntimeServices {
       depth: p.depth + 1,
       maxDepth: this.options.maxDepth,
     });
+    const terminals = new Set(Object.values(ROLES).map((r) => r.terminalTool));
     // Admission is recorded in the Child's own stream; version 0 makes a repeated admission a no-op.
     const existing = await this.store.streamVersion(streamIdOf(child.childExecutorId));
     if (existing === 0) {
-      await this.store.append(streamIdOf(child.childExecutorId), 0, [
-        {
-          type: "executor_admitted",
-          data: {
-            role: "child",
-            parentExecutorId: p.executorId,
-            parentToolUseId: child.toolUseId,
-            depth: p.depth + 1,
-            task: { question: child.input.question, context: child.input.context, doneWhen: child.input.done_when },
-            profile: profileBinding(profile),
-            grantedTools: grant.granted.filter((t) => t !== HANDOFF_TOOL && t !== ANSWER_TOOL),
-            refusedTools: grant.refused.map((r) => ({ name: r.name, reason: r.detail })),
-            model: this.options.modelNames.child,
-            limits: { ...DEFAULT_LIMITS.child, ...this.options.limits?.child },
+      await this.store
+        .append(streamIdOf(child.childExecutorId), 0, [
+          {
+            type: "executor_admitted",
+            data: {
+              role,
+              parentExecutorId: p.executorId,
+              parentToolUseId: child.toolUseId,
+              depth: p.depth + 1,
+              task: { question: child.input.question, context: child.input.context, doneWhen: child.input.done_when },
+              profile: profileBinding(profile),
+              grantedTools: grant.granted.filter((t) => !terminals.has(t)),
+              refusedTools: grant.refused.map((r) => ({ name: r.name, reason: r.detail })),
+              model: this.modelFor(role).name,
+              limits: this.limitsFor(role),
+            },
+            metadata: { runId: p.runId, executorId: child.childExecutorId, causationId: child.causationId },
           },
-          metadata: { runId: p.runId, executorId: child.childExecutorId, causationId: child.causationId },
-        },
-      ]).then((r) => r.events.forEach((e) => this.emit(e)));
+        ])
+        .then((r) => r.events.forEach((e) => this.emit(e)));
     }
-    const driver = await this.load(child.childExecutorId);
-    void driver.run().catch(() => {});
+    const runner = await this.load(child.childExecutorId);
+    void runner.run().catch(() => {});
   }
 
   async childResult(childExecutorId: string): Promise<Outcome> {
-    const driver = await this.load(childExecutorId);
-    return driver.run();
+    return (await this.load(childExecutorId)).run();
   }
 
   async childFinished(childExecutorId: string): Promise<Outcome | null> {
-    const driver = await this.load(childExecutorId);
-    if (driver.fold.done) return driver.state.outcome;
-    void driver.run().catch(() => {});
+    const runner = await this.load(childExecutorId);
+    if (runner.fold.done) return runner.state.outcome;
+    void runner.run().catch(() => {});
     return null;
   }
 
-  async stopChildrenOf(parent: ExecutorDriver, reason: string): Promise<void> {
-    const children = Object.keys(parent.state.children).map((id) => this.drivers.get(id)).filter((d) => d && !d.fold.done);
-    for (const child of children) child!.cancel(reason, "run_settled");
-    await Promise.all(children.map((c) => c!.run().catch(() => {})));
+  async cancelChildren(parent: ExecutorRunner, reason: string, by: CancelledBy): Promise<void> {
+    const s = parent.state;
+    const ids = [
+      ...Object.entries(s.children).filter(([, c]) => !c.consumed).map(([id]) => id),
+      ...Object.values(s.reviews).map((r) => r.reviewerExecutorId),
+    ];
+    const live = ids.map((id) => this.runners.get(id)).filter((r): r is ExecutorRunner => !!r && !r.fold.done);
+    await Promise.all(
+      live.map(async (child) => {
+        await this.post(child.state.executorId, [cancelRequest(reason, by, "executor")]);
+        await child.run().catch(() => {});
+      }),
+    );
+  }
+
+  /**
+   * Starts a Reviewer on Main's consumed findings when the run's mode and the
+   * review policy say so: `review_requested` in Main's stream, then a Child with
+   * the reviewer profile and its own grants, working beside Main.
+   */
+  async considerReview(runner: ExecutorRunner): Promise<void> {
+    const mode = this.options.reviewer ?? "off";
+    if (mode === "off" || !runner.role.reviewable) return;
+    const s = runner.state;
+    const decision = (this.options.reviewPolicy ?? defaultReviewPolicy)({ mode, state: s, now: this.clock.now() });
+    if (!decision) return;
+    const reviewId = this.newId();
+    const reviewerExecutorId = this.newId();
+    const [requested] = await runner.record([{ type: "review_requested", data: { reviewId, mode, reviewerExecutorId, subject: decision.subject } }]);
+    const findings = Object.entries(s.children)
+      .filter(([, c]) => c.handoff)
+      .map(([id, c]) => renderConsumedHandoff(id, c.handoff!))
+      .join("\n\n");
+    await this.admitChild(runner, {
+      childExecutorId: reviewerExecutorId,
+      toolUseId: null,
+      causationId: requested.eventId,
+      role: "reviewer",
+      input: {
+        question: `Review the ${decision.subject} for the question: ${s.task.question}`,
+        context: `The handoffs Main has received, as it received them:\n\n${findings}`,
+        done_when: "Each issue names the claim, what you checked and what you found, with evidence; also what you checked and found supported, and what you did not check.",
+        profile: "reviewer",
+      },
+    });
+  }
+
+  renderReview(outcome: Outcome): string {
+    return outcome.kind === "handoff" ? (canonicalize(outcome.handoff) ?? "") : `The review ended without findings (${outcome.kind}).`;
   }
 }
+
+export { FINAL as FINAL_EVENT_TYPES };

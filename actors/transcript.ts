@@ -2,7 +2,7 @@ import type { RecordedEvent } from "../events/index.ts";
 import type { AssistantBlock, ModelRequest } from "../models/types.ts";
 import { type RequestContext, buildRequest, requestDigest } from "./buildRequest.ts";
 import { foldExecutor } from "./executorMachine.ts";
-import type { Outcome } from "./executorState.ts";
+import type { Outcome, Role } from "./executorState.ts";
 
 export interface TranscriptTurn {
   turn: number;
@@ -18,7 +18,7 @@ export interface TranscriptTurn {
 export interface Transcript {
   executorId: string;
   runId: string;
-  role: "main" | "child";
+  role: Role;
   turns: TranscriptTurn[];
   /** Every recorded tool outcome (completed, failed, unknown, consumed handoffs), in order. */
   toolEvents: RecordedEvent[];

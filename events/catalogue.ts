@@ -8,7 +8,8 @@ import { z } from "zod";
 
 const Id = z.string().min(1).max(200);
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, "expected a lowercase hex sha256");
-const Role = z.enum(["main", "child"]);
+const Role = z.enum(["main", "child", "reviewer"]);
+const CancelledBy = z.enum(["parent", "operator", "run_settled", "governance"]);
 const Effect = z.enum(["read_only", "idempotent", "effectful"]);
 
 export const ProfileBinding = z.object({ id: Id, version: z.string().min(1), sha256: Sha256 });
@@ -132,6 +133,8 @@ export const payloadSchemas = {
       tool: z.string(),
       reason: z.enum(["not_granted", "invalid_input", "error", "governance", "rejected_result", "cancelled"]),
       message: z.string(),
+      /** For a governance refusal: the limit that stopped the call (the executor then finishes with what it has). */
+      limit: z.string().optional(),
     }),
   },
   effect_unknown: {
@@ -155,6 +158,8 @@ export const payloadSchemas = {
       handoff: z.record(z.string(), z.unknown()),
       /** The chain hash of the Child's handoff event: run verification checks the Child's stream against it. */
       handoffHash: Sha256.optional(),
+      /** Set when the Child ended without a handoff of its own (cancelled, failed, or could not be rebuilt). */
+      childEnded: z.object({ outcome: z.enum(["cancelled", "failed"]), reason: z.string() }).optional(),
     }),
   },
   budget_reserved: {
@@ -196,16 +201,35 @@ export const payloadSchemas = {
     1: z.object({ reviewId: Id, mode: z.enum(["shadow", "advisory"]), reviewerExecutorId: Id, subject: z.string() }),
   },
   review_delivered: {
-    1: z.object({ reviewId: Id, delivered: z.boolean(), turn: z.number().int().positive().nullable() }),
+    1: z.object({
+      reviewId: Id,
+      delivered: z.boolean(),
+      turn: z.number().int().positive().nullable(),
+      /** Advisory mode: the advice as it was put in front of Main (marked as advice). */
+      advice: z.string().optional(),
+    }),
+  },
+  /** A request from outside the executor (operator, parent, governance) that it stop; folded at its next step. */
+  cancel_requested: {
+    1: z.object({ reason: z.string().min(1), by: CancelledBy, scope: z.enum(["run", "executor"]) }),
   },
   cancelled: {
-    1: z.object({ reason: z.string().min(1), by: z.enum(["parent", "operator", "run_settled", "governance"]) }),
+    1: z.object({
+      reason: z.string().min(1),
+      by: CancelledBy,
+      /** What was in flight when the request arrived: tool calls (aborted, or unknown), Children, a model call. */
+      inFlight: z
+        .array(z.object({ kind: z.enum(["tool", "child", "model"]), toolUseId: Id.optional(), tool: z.string().optional(), childExecutorId: Id.optional() }))
+        .optional(),
+    }),
   },
   settled: {
     1: z.object({
       outcome: z.enum(["answered", "handed_off"]),
       /** Main's structured answer; absent for a Child, whose result is its handoff. */
       answer: z.record(z.string(), z.unknown()).optional(),
+      /** Main stopped by a limit: the answer is built from the handoffs it held. */
+      partial: z.boolean().optional(),
     }),
   },
   failed: {

@@ -1,0 +1,79 @@
+import { type Handoff, partialHandoff, validateHandoff } from "../../handoff/index.ts";
+import { AnswerSchema } from "../answer.ts";
+import type { ExecutorState, Stop } from "../executorState.ts";
+import { type Draft, LIMIT_LABELS } from "./draft.ts";
+import { handoffFacts, heldHandoffs } from "./finish.ts";
+
+/**
+ * The caveat a stopped executor's partial result carries: which limit, and how
+ * far it got ("stopped at the tool call limit (25 of 25) after 7 turns").
+ */
+export function stopCaveat(s: ExecutorState, stop: Stop): string {
+  const turns = `${s.turn} turn${s.turn === 1 ? "" : "s"}`;
+  switch (stop.limit) {
+    case null:
+      return stop.reason;
+    case "executor_tool_calls":
+      return `stopped at the tool call limit (${s.toolCalls} of ${s.limits.maxToolCalls}) after ${turns}`;
+    case "executor_turns":
+      return `stopped at the turn limit (${s.turn} of ${s.limits.maxTurns}) after ${s.toolCalls} tool call${s.toolCalls === 1 ? "" : "s"}`;
+    default:
+      return `stopped at the ${LIMIT_LABELS[stop.limit] ?? stop.limit} after ${turns} and ${s.toolCalls} tool calls: ${stop.reason}`;
+  }
+}
+
+/** The last handoff the model tried, salvaged to what is valid; null when it never tried. */
+function salvageLastAttempt(s: ExecutorState): Handoff | null {
+  const last = [...s.messages]
+    .reverse()
+    .flatMap((m) => (m.role === "assistant" ? m.content : []))
+    .find((b) => b.type === "tool_use" && b.name === "handoff");
+  if (last?.type !== "tool_use") return null;
+  const verdict = validateHandoff(last.input, handoffFacts(s));
+  return verdict.ok ? verdict.handoff : verdict.salvage;
+}
+
+/**
+ * Exhaustion is not a crash: a Child stopped by a limit (or out of repairs)
+ * hands off what it has, partial and low confidence, with a caveat naming the stop.
+ */
+export function exhaustWithHandoff(s: ExecutorState, stop: Stop): Draft[] {
+  const caveat = stopCaveat(s, stop);
+  const base = partialHandoff(salvageLastAttempt(s), caveat);
+  const gathered = Object.keys(s.toolResults).length;
+  // Work it did but never wrote up is still partial work: say so rather than "not executed".
+  const handoff: Handoff =
+    base.executionState === "not_executed" && gathered > 0
+      ? { ...base, executionState: "partial", summary: `Stopped before writing a handoff (${caveat}); ${gathered} tool result(s) were gathered but not summarised.` }
+      : base;
+  const caveats = stop.limit === null ? handoff.caveats : [...handoff.caveats, caveat];
+  return [
+    { type: "handoff_committed", data: { handoff: { ...handoff, confidence: "low", caveats }, repairs: s.repairs, forced: true } },
+    { type: "settled", data: { outcome: "handed_off" } },
+  ];
+}
+
+/**
+ * Main stopped by a limit settles with a partial answer built from the
+ * handoffs it holds, marked as such, instead of failing and hiding its Children's work.
+ */
+export function exhaustWithAnswer(s: ExecutorState, stop: Stop): Draft[] {
+  const caveat = stopCaveat(s, stop);
+  const held = Object.entries(heldHandoffs(s)) as [string, { findings?: { claim: string }[]; summary?: string }][];
+  type Claim = { text: string; basis: "observed" | "not_collected"; citations: { executor: string; finding: number }[] };
+  const claims = held.flatMap(([executor, h]): Claim[] =>
+    h.findings?.length
+      ? h.findings.map((f, finding) => ({ text: f.claim, basis: "observed" as const, citations: [{ executor, finding }] }))
+      : [{ text: `Nothing usable came back from ${executor}: ${h.summary ?? "no summary"}`, basis: "not_collected" as const, citations: [] }],
+  );
+  const answer = AnswerSchema.parse({
+    summary: `Partial answer: ${caveat}. Built only from the ${held.length} handoff(s) received; it was not integrated by the model.`.slice(0, 2000),
+    sections: [
+      {
+        heading: "What the handoffs received established",
+        claims: claims.length ? claims : [{ text: "No handoff arrived before the stop.", basis: "not_collected", citations: [] }],
+      },
+    ],
+  });
+  return [{ type: "settled", data: { outcome: "answered", answer, partial: true } }];
+}

@@ -1,0 +1,40 @@
+import { type HandoffFacts, validateHandoff } from "../../handoff/index.ts";
+import { validateAnswer } from "../answer.ts";
+import type { Call, ExecutorState } from "../executorState.ts";
+import type { Draft } from "./draft.ts";
+
+/** What a handoff may cite: this executor's own recorded tool results, markers and artifacts. */
+export function handoffFacts(s: ExecutorState): HandoffFacts {
+  return {
+    toolResultIds: new Set(Object.keys(s.toolResults)),
+    artifacts: new Map(Object.entries(s.artifacts)),
+    citationsSeen: new Set(s.citationsSeen),
+  };
+}
+
+const reject = (call: Call, message: string): Draft => ({
+  type: "tool_failed",
+  data: { toolUseId: call.toolUseId, tool: call.name, reason: "rejected_result", message },
+});
+
+/** A Child's (or Reviewer's) handoff call: committed when valid, else rejected with feedback that says how to repair it. */
+export function finishWithHandoff(s: ExecutorState, call: Call): Draft[] {
+  const verdict = validateHandoff(call.input, handoffFacts(s));
+  if (!verdict.ok) return [reject(call, verdict.feedback)];
+  return [
+    { type: "handoff_committed", data: { handoff: verdict.handoff, repairs: s.repairs, forced: false } },
+    { type: "settled", data: { outcome: "handed_off" } },
+  ];
+}
+
+/** Handoffs this executor holds, by Child id: what an answer may cite. */
+export function heldHandoffs(s: ExecutorState): Record<string, { findings?: unknown[]; summary?: unknown }> {
+  return Object.fromEntries(Object.entries(s.children).filter(([, c]) => c.handoff).map(([id, c]) => [id, c.handoff as { findings?: unknown[] }]));
+}
+
+/** Main's answer call: settled when every observed claim cites a finding Main really received. */
+export function finishWithAnswer(s: ExecutorState, call: Call): Draft[] {
+  const verdict = validateAnswer(call.input, heldHandoffs(s));
+  if (!verdict.ok) return [reject(call, verdict.feedback)];
+  return [{ type: "settled", data: { outcome: "answered", answer: verdict.answer } }];
+}

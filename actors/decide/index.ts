@@ -1,0 +1,9 @@
+export { decideCancel, cancelRequest, type InFlight } from "./cancel.ts";
+export { decideChildOutcome, type ChildResult } from "./childOutcome.ts";
+export { LIMIT_LABELS, type Draft } from "./draft.ts";
+export { exhaustWithAnswer, exhaustWithHandoff, stopCaveat } from "./exhaust.ts";
+export { finishWithAnswer, finishWithHandoff, handoffFacts, heldHandoffs } from "./finish.ts";
+export { decideNext, type Next } from "./next.ts";
+export { decideCall, screenCall, type CallFact } from "./planCalls.ts";
+export { decideRecovery } from "./recovery.ts";
+export { toolCompleted, toolThrew } from "./toolOutcome.ts";

@@ -1,0 +1,53 @@
+import { DELEGATE_TOOL } from "../../tools/index.ts";
+import type { ExecutorStatus } from "../executorMachine.ts";
+import { type Call, type ExecutorState, type Stop, isBackgroundDelegation } from "../executorState.ts";
+import type { RoleRecord } from "../roles.ts";
+
+/** The one thing an executor does next, decided from its folded state alone. */
+export type Next =
+  | { kind: "cancel" }
+  | { kind: "exhaust"; stop: Stop }
+  | { kind: "callModel" }
+  | { kind: "plan"; calls: Call[] }
+  | { kind: "start"; calls: Call[] }
+  | { kind: "finish"; call: Call }
+  | { kind: "awaitChildren"; calls: Call[] }
+  | { kind: "settle" }
+  | { kind: "stuck"; reason: string };
+
+/**
+ * What comes next for an executor: a cancel request first; then, by state, a
+ * model call (or a stop when a limit or the repairs ran out), deciding the
+ * turn's calls, starting recorded intents (tools in parallel, Children
+ * admitted), finishing with the terminal call once it is alone, or waiting for
+ * foreground Children. `started` holds the intents this process has started.
+ */
+export function decideNext(s: ExecutorState, status: ExecutorStatus, role: RoleRecord, started: ReadonlySet<string>): Next {
+  if (s.cancelRequest) return { kind: "cancel" };
+  switch (status) {
+    case "awaitingModel":
+      if (s.stop) return { kind: "exhaust", stop: s.stop };
+      if (s.repairs > s.limits.maxHandoffRepairs) {
+        return { kind: "exhaust", stop: { limit: null, reason: `${role.resultName} not accepted after ${s.repairs} attempts` } };
+      }
+      return { kind: "callModel" };
+    case "runningTools":
+    case "waitingForChildren": {
+      const isTerminal = (c: Call) => c.name === role.terminalTool;
+      const open = s.calls.filter((c) => c.phase !== "resolved");
+      const undecided = open.filter((c) => c.phase === "requested" && !isTerminal(c));
+      if (undecided.length) return { kind: "plan", calls: undecided };
+      const unstarted = open.filter((c) => c.phase === "called" && !started.has(c.toolUseId));
+      if (unstarted.length) return { kind: "start", calls: unstarted };
+      const terminal = open.find(isTerminal);
+      if (terminal && open.length === 1) return { kind: "finish", call: terminal };
+      const children = open.filter((c) => c.name === DELEGATE_TOOL && c.phase === "called" && !isBackgroundDelegation(c));
+      if (children.length) return { kind: "awaitChildren", calls: children };
+      return { kind: "stuck", reason: `calls in flight it did not start: ${open.map((c) => c.toolUseId).join(", ")}` };
+    }
+    case "handingOff":
+      return { kind: "settle" };
+    default:
+      return { kind: "stuck", reason: `cannot proceed from ${status}` };
+  }
+}

@@ -1,0 +1,41 @@
+import { checkToolCall } from "../../tools/index.ts";
+import type { ToolEffect } from "../../tools/index.ts";
+import type { Call, ExecutorState } from "../executorState.ts";
+import type { RoleRecord } from "../roles.ts";
+import type { Draft } from "./draft.ts";
+
+/** What the runner learned about one tool use before deciding it (input checks and governance are effects). */
+export type CallFact =
+  | { kind: "invalid"; problem: string }
+  | { kind: "refused"; limit: string; reason: string; events: Draft[] }
+  | { kind: "allowed"; effect: ToolEffect; childExecutorId?: string; events: Draft[] };
+
+/** The grant check, before anything else is asked: a call not granted never reaches the tool or governance. */
+export function screenCall(s: ExecutorState, call: Call): Draft | null {
+  const check = checkToolCall(s.grantedTools, { type: "tool_use", id: call.toolUseId, name: call.name, input: call.input });
+  if (check.ok) return null;
+  return { type: "tool_failed", data: { toolUseId: call.toolUseId, tool: call.name, reason: "not_granted", message: check.refusal.message } };
+}
+
+/**
+ * Decides one tool use from what is known of it: a refusal (invalid input,
+ * governance) or an intent, with the governance events that decided it. A
+ * governance refusal names its limit; the fold then stops the executor.
+ */
+export function decideCall(role: RoleRecord, turn: number, call: Call, fact: CallFact): Draft[] {
+  const base = { toolUseId: call.toolUseId, tool: call.name };
+  switch (fact.kind) {
+    case "invalid":
+      return [{ type: "tool_failed", data: { ...base, reason: "invalid_input", message: fact.problem } }];
+    case "refused":
+      return [...fact.events, { type: "tool_failed", data: { ...base, reason: "governance", message: `${fact.reason}. ${role.onRefusal}`, limit: fact.limit } }];
+    case "allowed":
+      return [
+        ...fact.events,
+        {
+          type: "tool_called",
+          data: { turn, ...base, input: call.input, effect: fact.effect, ...(fact.childExecutorId ? { childExecutorId: fact.childExecutorId } : {}) },
+        },
+      ];
+  }
+}

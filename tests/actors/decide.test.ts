@@ -1,0 +1,333 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { ROLES } from "../../actors/index.ts";
+import {
+  decideCall,
+  decideCancel,
+  decideChildOutcome,
+  decideNext,
+  decideRecovery,
+  exhaustWithAnswer,
+  exhaustWithHandoff,
+  stopCaveat,
+  toolThrew,
+} from "../../actors/decide/index.ts";
+import type { EventData } from "../../events/index.ts";
+import { admittedData, handoffInput } from "./fixtures.ts";
+import { ev, spec } from "./deciderSpec.ts";
+
+const child = ROLES.child;
+const main = ROLES.main;
+const none = new Set<string>();
+
+function toolTurn(turn: number, uses: { id: string; name: string; input?: unknown }[]): EventData<"turn"> {
+  return {
+    turn,
+    request: { model: "test-model", messageCount: 1, toolNames: [], digest: "0".repeat(64) },
+    response: { content: uses.map((u) => ({ type: "tool_use" as const, id: u.id, name: u.name, input: u.input ?? { query: "q" } })), stopReason: "tool_use" },
+    usage: { inputTokens: 10, outputTokens: 2 },
+    model: "scripted:test",
+    provider: "scripted",
+    scripted: true,
+    latencyMs: 0,
+  };
+}
+
+const called = (turn: number, id: string, tool = "search_corpus", extra: Partial<EventData<"tool_called">> = {}) =>
+  ev("tool_called", { turn, toolUseId: id, tool, input: { query: "q" }, effect: "read_only", ...extra });
+const completed = (id: string, output = "result [[corpus:doc#p1]]") => ev("tool_completed", { toolUseId: id, tool: "search_corpus", output, artifacts: [] });
+
+/** A Child that has made `calls` tool calls, `perTurn` a turn. */
+function busyChild(calls: number, perTurn: number) {
+  const events = [ev("executor_admitted", admittedData("child"))];
+  let turn = 0;
+  for (let done = 0; done < calls; ) {
+    turn++;
+    const ids = Array.from({ length: Math.min(perTurn, calls - done) }, (_, i) => `toolu_${turn}_${i}`);
+    events.push(ev("turn", toolTurn(turn, ids.map((id) => ({ id, name: "search_corpus" })))));
+    for (const id of ids) events.push(called(turn, id));
+    for (const id of ids) events.push(completed(id));
+    done += ids.length;
+  }
+  return events;
+}
+
+describe("decide: what comes next", () => {
+  test("given an admitted executor, when deciding, then it calls the model", () => {
+    spec().given(ev("executor_admitted", admittedData("child"))).when((s, status) => decideNext(s, status, child, none)).then({ kind: "callModel" });
+  });
+
+  test("given a cancel request in the inbox, when deciding, then it cancels before anything else", () => {
+    spec()
+      .given(
+        ev("executor_admitted", admittedData("child")),
+        ev("turn", toolTurn(1, [{ id: "toolu_a", name: "search_corpus" }])),
+        ev("cancel_requested", { reason: "operator stop", by: "operator", scope: "run" }),
+      )
+      .when((s, status) => decideNext(s, status, child, none))
+      .then({ kind: "cancel" });
+  });
+
+  test("given a turn with tool uses, when deciding, then its calls are planned; once intents are recorded they are started", () => {
+    const given = [ev("executor_admitted", admittedData("child")), ev("turn", toolTurn(1, [{ id: "toolu_a", name: "search_corpus" }]))];
+    spec()
+      .given(...given)
+      .when((s, status) => decideNext(s, status, child, none).kind)
+      .then("plan");
+    spec()
+      .given(...given, called(1, "toolu_a"))
+      .when((s, status) => decideNext(s, status, child, none))
+      .thenMatches((next) => assert.deepEqual([next.kind, next.kind === "start" && next.calls.map((c) => c.toolUseId)], ["start", ["toolu_a"]]));
+  });
+
+  test("given a governance refusal naming a limit, when deciding the next model call, then the executor stops with that limit", () => {
+    spec()
+      .given(
+        ev("executor_admitted", admittedData("child")),
+        ev("turn", toolTurn(1, [{ id: "toolu_a", name: "search_corpus" }])),
+        ev("tool_failed", { toolUseId: "toolu_a", tool: "search_corpus", reason: "governance", message: "tool call limit reached", limit: "executor_tool_calls" }),
+      )
+      .when((s, status) => decideNext(s, status, child, none))
+      .then({ kind: "exhaust", stop: { limit: "executor_tool_calls", reason: "tool call limit reached" } });
+  });
+
+  test("given a model call that cannot succeed, when deciding, then the executor stops with the failure as its reason", () => {
+    spec()
+      .given(
+        ev("executor_admitted", admittedData("child")),
+        ev("turn_failed", { turn: 1, attempt: 1, kind: "invalid_request", message: "bad request", retryable: false }),
+      )
+      .when((s, status) => decideNext(s, status, child, none))
+      .then({ kind: "exhaust", stop: { limit: null, reason: "model call failed 1 time(s): bad request" } });
+  });
+});
+
+describe("decide: exhaustion is not a crash", () => {
+  test("given a Child at 25 of 25 tool calls after 7 turns, when stopped by the tool call limit, then it hands off partial, low confidence, with a caveat saying how far it got", () => {
+    spec()
+      .given(...busyChild(25, 4))
+      .when((s) => exhaustWithHandoff(s, { limit: "executor_tool_calls", reason: "tool call limit reached" }))
+      .thenMatches(([committed, settled]) => {
+        assert.equal(committed.type, "handoff_committed");
+        assert.deepEqual(settled, { type: "settled", data: { outcome: "handed_off" } });
+        const data = committed.data as EventData<"handoff_committed">;
+        const handoff = data.handoff as { executionState: string; confidence: string; caveats: string[]; gaps: string[] };
+        assert.equal(data.forced, true);
+        assert.equal(handoff.executionState, "partial");
+        assert.equal(handoff.confidence, "low");
+        assert.deepEqual(handoff.caveats, ["stopped at the tool call limit (25 of 25) after 7 turns"]);
+        assert.equal(handoff.gaps.at(-1), "stopped at the tool call limit (25 of 25) after 7 turns");
+      });
+  });
+
+  test("given a Child whose last handoff attempt was rejected, when its repairs run out, then the valid part of that attempt is kept", () => {
+    const attempt = handoffInput("Half done.", [{ claim: "A claim.", evidence: { toolResults: ["toolu_1_0"], citations: [] }, confidence: "high" }], {
+      artifacts: [{ id: "made-up", path: "/nowhere", sha256: "0".repeat(64) }],
+    });
+    spec()
+      .given(
+        ...busyChild(1, 1),
+        ev("turn", { ...toolTurn(2, []), response: { content: [{ type: "tool_use", id: "toolu_h", name: "handoff", input: attempt }], stopReason: "tool_use" } }),
+      )
+      .when((s) => exhaustWithHandoff(s, { limit: null, reason: "handoff not accepted after 3 attempts" }))
+      .thenMatches(([committed]) => {
+        const handoff = (committed.data as EventData<"handoff_committed">).handoff as { findings: { claim: string }[]; gaps: string[]; caveats: string[] };
+        assert.deepEqual(handoff.findings.map((f) => f.claim), ["A claim."]);
+        assert.equal(handoff.gaps.at(-1), "handoff not accepted after 3 attempts");
+        // The salvage explains what it dropped; a reason that is not a limit stays a gap, not a caveat.
+        assert.match(handoff.caveats.join("\n"), /artifact "made-up" dropped/);
+        assert.ok(!handoff.caveats.includes("handoff not accepted after 3 attempts"));
+      });
+  });
+
+  test("given Main holding one handoff, when stopped by its turn limit, then it settles with a partial answer citing that handoff", () => {
+    const held = handoffInput("Fees.", [{ claim: "The fee is 0.29%.", evidence: { toolResults: ["t"], citations: [] }, confidence: "high" }]);
+    spec("main-pure")
+      .given(
+        ev("executor_admitted", admittedData("main", { grantedTools: ["delegate"], limits: { maxTurns: 2, maxToolCalls: 40, maxHandoffRepairs: 2, maxFailedModelCalls: 3 } })),
+        ev("turn", toolTurn(1, [{ id: "toolu_d", name: "delegate", input: {} }])),
+        called(1, "toolu_d", "delegate", { childExecutorId: "child-1", effect: "idempotent" }),
+        ev("handoff_consumed", { childExecutorId: "child-1", toolUseId: "toolu_d", handoffEventId: "child-1-ev-9", handoff: held }),
+        ev("turn", toolTurn(2, [])),
+      )
+      .when((s) => exhaustWithAnswer(s, { limit: "executor_turns", reason: "turn limit reached (2 turns)" }))
+      .thenMatches(([settled]) => {
+        assert.equal(settled.type, "settled");
+        const data = settled.data as EventData<"settled">;
+        assert.equal(data.partial, true);
+        const answer = data.answer as { summary: string; sections: { claims: { text: string; basis: string; citations: unknown[] }[] }[] };
+        assert.match(answer.summary, /^Partial answer: stopped at the turn limit \(2 of 2\) after 1 tool call\./);
+        assert.deepEqual(answer.sections[0].claims, [{ text: "The fee is 0.29%.", basis: "observed", citations: [{ executor: "child-1", finding: 0 }] }]);
+      });
+  });
+
+  test("the caveat of another limit names it and how far the executor got", () => {
+    spec()
+      .given(...busyChild(3, 3))
+      .when((s) => stopCaveat(s, { limit: "run_tokens", reason: "the run has 120 of 600000 tokens left" }))
+      .then("stopped at the token budget of the run after 1 turn and 3 tool calls: the run has 120 of 600000 tokens left");
+  });
+});
+
+describe("decide: tool calls and their outcomes", () => {
+  const call = { toolUseId: "toolu_x", name: "search_corpus", input: { query: "q" }, phase: "requested" as const };
+  test("when governance refuses a call, then the refusal names its limit and tells the model to finish with what it has", () => {
+    assert.deepEqual(decideCall(child, 3, call, { kind: "refused", limit: "executor_tool_calls", reason: "tool call limit reached", events: [] }), [
+      {
+        type: "tool_failed",
+        data: {
+          toolUseId: "toolu_x",
+          tool: "search_corpus",
+          reason: "governance",
+          message: "tool call limit reached. Hand off what you have; note the rest as gaps.",
+          limit: "executor_tool_calls",
+        },
+      },
+    ]);
+  });
+
+  test("when a call is allowed, then governance's events ride with the intent", () => {
+    const reserved = { type: "budget_reserved" as const, data: { reservationId: "r1", purpose: "tool" as const, amount: { toolCalls: 1 } } };
+    const drafts = decideCall(main, 1, call, { kind: "allowed", effect: "read_only", events: [reserved] });
+    assert.deepEqual(drafts.map((d) => d.type), ["budget_reserved", "tool_called"]);
+  });
+
+  test("a tool aborted by a cancel: unknown if it may have changed something, cancelled if read-only; an ordinary error is an error", () => {
+    const intent = { ...call, phase: "called" as const, intentEventId: "ev-intent" };
+    assert.equal(toolThrew(intent, "effectful", "boom", true).type, "effect_unknown");
+    assert.deepEqual(toolThrew(intent, "read_only", "aborted", true).data, { toolUseId: "toolu_x", tool: "search_corpus", reason: "cancelled", message: "aborted" });
+    assert.equal((toolThrew(intent, "effectful", "boom", false).data as { reason: string }).reason, "error");
+  });
+
+  test("given an intent recorded before a crash, when recovering, then it is marked unknown and never re-run; a delegation re-attaches", () => {
+    spec()
+      .given(
+        ev("executor_admitted", admittedData("main", { grantedTools: ["search_corpus", "delegate"] })),
+        ev("turn", toolTurn(1, [{ id: "toolu_a", name: "search_corpus" }, { id: "toolu_d", name: "delegate", input: {} }])),
+        called(1, "toolu_a"),
+        called(1, "toolu_d", "delegate", { childExecutorId: "child-1", effect: "idempotent" }),
+      )
+      .when((s) => decideRecovery(s, () => "read_only").map((d) => [d.type, (d.data as { toolUseId?: string; unknownEffects?: string[] }).toolUseId ?? d.data]))
+      .then([
+        ["effect_unknown", "toolu_a"],
+        ["recovered", { fromVersion: 4, unknownEffects: ["toolu_a"] }],
+      ]);
+  });
+});
+
+describe("decide: Children and cancellation", () => {
+  const delegated = [
+    ev("executor_admitted", admittedData("main", { grantedTools: ["delegate"] })),
+    ev("turn", toolTurn(1, [{ id: "toolu_d", name: "delegate", input: {} }])),
+    called(1, "toolu_d", "delegate", { childExecutorId: "child-1", effect: "idempotent" }),
+  ];
+
+  test("a cancelled Child is one fact to its parent: a failed delegation carrying why, with no handoff to cite", () => {
+    const draft = decideChildOutcome({
+      childExecutorId: "child-1",
+      toolUseId: "toolu_d",
+      intentEventId: "main-ev-3",
+      outcome: { kind: "cancelled", reason: "operator stop", eventId: "child-ev-7" },
+    });
+    assert.equal(draft.type, "handoff_consumed");
+    const data = draft.data as EventData<"handoff_consumed">;
+    assert.deepEqual(data.childEnded, { outcome: "cancelled", reason: "operator stop" });
+    assert.equal(data.handoffEventId, "child-ev-7");
+    assert.equal((data.handoff as { executionState: string }).executionState, "not_executed");
+
+    // Foreground: the delegate call is answered with an error result; the Child's handoff cannot be cited.
+    const { fold } = spec("main-pure").given(...delegated, ev("handoff_consumed", data));
+    const last = fold.state.messages.at(-1)!;
+    assert.ok(Array.isArray(last.content));
+    const [result] = last.content as { type: string; is_error?: boolean; content?: string }[];
+    assert.equal(result.is_error, true);
+    assert.match(result.content!, /^Child child-1 cancelled without a handoff: operator stop\. Its delegation failed/);
+    assert.equal(fold.state.children["child-1"].handoff, undefined);
+  });
+
+  test("the same fact for a background Child: delivered with the next request as a failed delegation, never as a handoff", () => {
+    const background = [
+      ev("executor_admitted", admittedData("main", { grantedTools: ["delegate"] })),
+      ev("turn", toolTurn(1, [{ id: "toolu_d", name: "delegate", input: { wait: false } }])),
+      called(1, "toolu_d", "delegate", { childExecutorId: "child-1", effect: "idempotent", input: { wait: false } }),
+      ev("tool_completed", { toolUseId: "toolu_d", tool: "delegate", output: "working in the background", artifacts: [] }),
+    ];
+    const draft = decideChildOutcome({
+      childExecutorId: "child-1",
+      toolUseId: "toolu_d",
+      intentEventId: "main-ev-3",
+      outcome: { kind: "failed", reason: "runtime error", eventId: "child-ev-4" },
+    });
+    const { fold } = spec("main-pure").given(...background, ev("handoff_consumed", draft.data as EventData<"handoff_consumed">));
+    const last = fold.state.messages.at(-1)!.content as { type: string; text?: string }[];
+    assert.deepEqual(last.at(-1), {
+      type: "text",
+      text: "Background Child child-1 failed without a handoff: runtime error. Its delegation failed; delegate again or go on without it.",
+    });
+    assert.deepEqual(fold.state.children["child-1"], { toolUseId: "toolu_d", consumed: true });
+  });
+
+  test("given a cancel request while a Child works, when cancelling, then `cancelled` names the Child and the aborted tool", () => {
+    spec("main-pure")
+      .given(...delegated, ev("cancel_requested", { reason: "user gave up", by: "operator", scope: "run" }))
+      .when((s) => decideCancel(s, [{ kind: "tool", toolUseId: "toolu_z", tool: "read_document" }]))
+      .then({
+        type: "cancelled",
+        data: {
+          reason: "user gave up",
+          by: "operator",
+          inFlight: [
+            { kind: "tool", toolUseId: "toolu_z", tool: "read_document" },
+            { kind: "child", childExecutorId: "child-1", toolUseId: "toolu_d" },
+          ],
+        },
+      });
+  });
+});
+
+describe("the fold: reminders", () => {
+  test("a raised reminder is pending; delivered, it is a distinct text block marked as the runtime's", () => {
+    const raised = [
+      ev("executor_admitted", admittedData("child")),
+      ev("reminder_raised", { reminderId: "rem-1", key: "budget:80", text: "80% of the run's token budget is spent.", facts: { percent: 80 } }),
+    ];
+    const pending = spec().given(...raised).fold.state;
+    assert.deepEqual(pending.reminders, { "rem-1": { text: "80% of the run's token budget is spent.", delivered: false } });
+    assert.equal(typeof pending.messages[0].content, "string");
+
+    const delivered = spec().given(...raised, ev("reminder_delivered", { reminderId: "rem-1", turn: 1 })).fold.state;
+    assert.equal(delivered.reminders["rem-1"].delivered, true);
+    assert.deepEqual((delivered.messages[0].content as { type: string; text: string }[])[1], {
+      type: "text",
+      text: "[Ariadne runtime reminder, not from the user] 80% of the run's token budget is spent.",
+    });
+  });
+
+  test("a reminder cannot be delivered twice", () => {
+    assert.throws(() =>
+      spec().given(
+        ev("executor_admitted", admittedData("child")),
+        ev("reminder_raised", { reminderId: "rem-1", key: "k", text: "t", facts: {} }),
+        ev("reminder_delivered", { reminderId: "rem-1", turn: 1 }),
+        ev("reminder_delivered", { reminderId: "rem-1", turn: 2 }),
+      ),
+    );
+  });
+});
+
+describe("the fold: legality", () => {
+  test("an event the machine does not allow in the current state is refused, naming it", () => {
+    assert.throws(
+      () => spec().given(ev("executor_admitted", admittedData("child")), ev("handoff_committed", { handoff: {}, repairs: 0, forced: false }), ev("tool_called", { turn: 1, toolUseId: "t", tool: "x", input: {}, effect: "read_only" })),
+      /tool_called \(v3\) cannot happen to exec-pure in its current state \(handingOff\)/,
+    );
+  });
+
+  test("nothing follows a final state, not even an inbox fact", () => {
+    assert.throws(
+      () => spec().given(ev("executor_admitted", admittedData("child")), ev("failed", { reason: "x", kind: "test" }), ev("reminder_raised", { reminderId: "r", key: "k", text: "t", facts: {} })),
+      /reminder_raised \(v3\) cannot happen to exec-pure: it is already failed/,
+    );
+  });
+});
+
