@@ -1,6 +1,7 @@
+import { DEFAULT_REVIEWER, type ReviewMode, reviewKey, reviewPolicy } from "../governance/reviewPolicy.ts";
 import type { ExecutorState } from "./executorState.ts";
 
-export type ReviewMode = "off" | "shadow" | "advisory";
+export type { ReviewMode };
 
 /** What a review policy sees: the run's mode, Main's folded state (its consumed handoffs and past reviews), the time. */
 export interface ReviewContext {
@@ -9,7 +10,7 @@ export interface ReviewContext {
   now: Date;
 }
 
-/** Pure: whether to start a review now, and of what. (governance/ provides the full policy: one active, dedupe, cooldown.) */
+/** Pure: whether to start a review now, and of what. */
 export type ReviewPolicy = (ctx: ReviewContext) => { subject: string } | null;
 
 /** The Children whose findings a review would examine, as its subject. */
@@ -22,13 +23,31 @@ export function reviewSubject(s: ExecutorState): string | null {
 }
 
 /**
- * The trivial default: review once there are findings, with no review active
- * and none requested before for the same findings.
+ * The governance policy (governance/reviewPolicy.ts: one active review per run,
+ * identical requests once, a cooldown) over Main's folded reviews. Main's stream
+ * holds every review of the run, so its state is the policy's state. The cooldown
+ * counts from the last review's start: the fold keeps no end time.
  */
-export const defaultReviewPolicy: ReviewPolicy = ({ state }) => {
-  const subject = reviewSubject(state);
-  if (!subject) return null;
-  const reviews = Object.values(state.reviews);
-  if (reviews.some((r) => !r.delivered || r.subject === subject)) return null;
-  return { subject };
-};
+export function reviewPolicyWith(cooldownMs: number = DEFAULT_REVIEWER.cooldownMs): ReviewPolicy {
+  return ({ mode, state, now }) => {
+    const subject = reviewSubject(state);
+    if (!subject) return null;
+    const reviews = Object.entries(state.reviews);
+    const active = reviews.find(([, r]) => !r.delivered);
+    const starts = reviews.map(([, r]) => Date.parse(r.requestedAt));
+    const decision = reviewPolicy(
+      {
+        mode,
+        cooldownMs,
+        active: active ? { reviewId: active[0], key: reviewKey(active[1]), requestedAt: Date.parse(active[1].requestedAt) } : null,
+        requested: reviews.map(([, r]) => reviewKey(r)),
+        lastAt: starts.length ? Math.max(...starts) : null,
+      },
+      { subject },
+      now,
+    );
+    return decision.start ? { subject } : null;
+  };
+}
+
+export const defaultReviewPolicy: ReviewPolicy = reviewPolicyWith();

@@ -20,6 +20,8 @@ commands:
 options:
   --data-dir DIR     embedded store directory when DATABASE_URL is unset (default .ariadne/data)
   --json             print a machine-readable result
+  --reviewer MODE    off (default), shadow (reviews spend the budget, Main never sees them) or advisory
+                     (a review's findings reach Main once, marked as advice); never approval or veto
   --model-idle-timeout SECONDS
                      silence on a model stream that counts as a dead connection (default 60)
   -h, --help         show this help
@@ -48,12 +50,18 @@ export async function main(argv: string[], out: (line: string) => void = console
         json: { type: "boolean", default: false },
         "model-idle-timeout": { type: "string" },
         root: { type: "string" },
+        reviewer: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
         ...CAP_FLAG_OPTIONS,
       },
     });
   } catch (e) {
     console.error(`ariadne: ${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const reviewer = parsed.values.reviewer ?? "off";
+  if (reviewer !== "off" && reviewer !== "shadow" && reviewer !== "advisory") {
+    console.error(`ariadne: --reviewer takes off, shadow or advisory, got "${reviewer}"\n\n${USAGE}`);
     return 2;
   }
   const modelIdleTimeoutMs = secondsToMs(parsed.values["model-idle-timeout"]);
@@ -84,7 +92,7 @@ export async function main(argv: string[], out: (line: string) => void = console
         const caps = capsFromFlags(parsed.values);
         const limits = runtimeLimitsFromFlags(parsed.values);
         // An empty or blank question given is refused by runResearch, never taken for "no question".
-        return await runResearch({ ...storeOptions, question: rest.length ? rest.join(" ") : undefined, json: parsed.values.json, out, modelIdleTimeoutMs, caps, limits });
+        return await runResearch({ ...storeOptions, question: rest.length ? rest.join(" ") : undefined, json: parsed.values.json, out, modelIdleTimeoutMs, caps, limits, reviewer });
       }
       case "show":
       case "transcript": {

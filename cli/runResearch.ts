@@ -1,5 +1,6 @@
 import { Runtime, type RuntimeOptions } from "../actors/index.ts";
-import type { Caps } from "../governance/index.ts";
+import { type Caps, createRunGovernance } from "../governance/index.ts";
+import type { ReviewMode } from "../actors/index.ts";
 import { openStore, type OpenOptions } from "../db/index.ts";
 import { sealRun } from "../events/sealRun.ts";
 import { createModel, resolveModels } from "../models/index.ts";
@@ -22,10 +23,12 @@ export interface RunOptions extends OpenOptions {
   env?: Record<string, string | undefined>;
   /** --model-idle-timeout, in ms; wins over ARIADNE_MODEL_IDLE_TIMEOUT_MS. */
   modelIdleTimeoutMs?: number;
-  /** The run's caps (cli/capFlags.ts); the governance port enforces them once the runtime consults it. */
+  /** The run's caps (cli/capFlags.ts), at most the configured maximum; the run's governance enforces them. */
   caps?: Caps;
   /** Per-executor limits frozen at admission, from the cap flags given. */
   limits?: RuntimeOptions["limits"];
+  /** Reviewer mode for the run (off by default). */
+  reviewer?: ReviewMode;
 }
 
 /**
@@ -60,6 +63,9 @@ export async function runResearch(options: RunOptions): Promise<number> {
         log(`question: ${question}`);
       }),
       limits: options.limits,
+      // The run's shared budget, Remind and limits: consulted before every model and tool call.
+      governance: ({ post }) => createRunGovernance({ db: store.database, post, caps: options.caps }),
+      reviewer: options.reviewer,
     });
     const run = await runtime.startRun(question);
     const outcome = await run.result;

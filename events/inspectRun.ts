@@ -64,7 +64,8 @@ export async function inspectRun(database: Database, runId: string): Promise<Run
         problems.push(at(first, `belongs to run ${String((first.metadata as { runId?: unknown }).runId)}, but run ${runId} delegated to it`));
       }
       for (const e of parsed) {
-        const child = e.type === "tool_called" ? e.data.childExecutorId : undefined;
+        // A delegation names its Child; a review request names its Reviewer.
+        const child = e.type === "tool_called" ? e.data.childExecutorId : e.type === "review_requested" ? e.data.reviewerExecutorId : undefined;
         if (child && !seen.has(executorStreamId(child))) {
           seen.add(executorStreamId(child));
           queue.push(executorStreamId(child));
@@ -96,6 +97,16 @@ function referenceProblems(events: Map<string, RecordedEvent[]>): RunProblem[] {
           problems.push(problemAt(child, `the stream of Child ${e.data.childExecutorId} does not start with its admission by ${executorId} for delegate call ${e.data.toolUseId}`));
         }
       }
+      if (e.type === "review_requested") {
+        const reviewer = stream(e.data.reviewerExecutorId)[0];
+        const delivered = own.some((d) => d.type === "review_delivered" && d.data.reviewId === e.data.reviewId);
+        if (!reviewer) {
+          // A request whose Reviewer was never admitted (the process died in between) is delivered never.
+          if (delivered) problems.push(problemAt(e, `review ${e.data.reviewId} names Reviewer ${e.data.reviewerExecutorId}, whose stream ${executorStreamId(e.data.reviewerExecutorId)} is missing`));
+        } else if (reviewer.type !== "executor_admitted" || reviewer.data.parentExecutorId !== executorId) {
+          problems.push(problemAt(reviewer, `the stream of Reviewer ${e.data.reviewerExecutorId} does not start with its admission by ${executorId} for review ${e.data.reviewId}`));
+        }
+      }
       if (e.type === "handoff_consumed") {
         const child = stream(e.data.childExecutorId);
         const handoff = child.find((c) => c.eventId === e.data.handoffEventId) ?? own.find((c) => c.eventId === e.data.handoffEventId);
@@ -112,9 +123,14 @@ function referenceProblems(events: Map<string, RecordedEvent[]>): RunProblem[] {
     const parentId = admitted.data.parentExecutorId;
     if (parentId) {
       const parent = stream(parentId);
-      const call = parent.find((p) => p.type === "tool_called" && p.data.toolUseId === admitted.data.parentToolUseId && p.data.childExecutorId === executorId);
+      const call = parent.find((p) =>
+        admitted.data.parentToolUseId === null
+          ? p.type === "review_requested" && p.data.reviewerExecutorId === executorId
+          : p.type === "tool_called" && p.data.toolUseId === admitted.data.parentToolUseId && p.data.childExecutorId === executorId,
+      );
+      const what = admitted.data.parentToolUseId === null ? "a review request" : `delegate call ${admitted.data.parentToolUseId}`;
       if (parent.length === 0) problems.push(problemAt(admitted, `admitted by executor ${parentId}, whose stream ${executorStreamId(parentId)} is missing`));
-      else if (!call) problems.push(problemAt(admitted, `admitted for delegate call ${admitted.data.parentToolUseId} of ${parentId}, which the parent's stream does not hold`));
+      else if (!call) problems.push(problemAt(admitted, `admitted for ${what} of ${parentId}, which the parent's stream does not hold`));
     }
   }
   return problems;
