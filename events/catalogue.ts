@@ -171,6 +171,22 @@ export const payloadSchemas = {
   failed: {
     1: z.object({ reason: z.string().min(1), kind: z.string() }),
   },
+  /** Run-level facts live in the stream run-<runId>, with metadata.executorId = Main's executor id. */
+  run_submitted: {
+    1: z.object({
+      question: z.string().min(1),
+      /** How the run is to be hosted (e.g. the scripted offline scenario); read back by workers. */
+      options: z.record(z.string(), z.unknown()),
+    }),
+  },
+  run_interrupted: {
+    1: z.object({
+      reason: z.string().min(1),
+      by: z.enum(["operator", "worker_shutdown", "lease_lost"]),
+      /** Tool calls whose intent was recorded but whose outcome was not when the wait ran out. */
+      inFlight: z.array(Id),
+    }),
+  },
   recovered: {
     1: z.object({
       fromVersion: z.number().int().nonnegative(),

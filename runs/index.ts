@@ -1,0 +1,17 @@
+export { appendRunFact } from "./appendRunFact.ts";
+export { type CancelRequest, type CancelResult, type CancelRun, cancelByTakeover } from "./cancelRun.ts";
+export { type DrainingStore, drainingStore } from "./drainingStore.ts";
+export { type RunRow, findRun } from "./findRun.ts";
+export { forceLease } from "./forceLease.ts";
+export { startHeartbeat } from "./heartbeat.ts";
+export { type BuildRuntime, type HostDeps, type HostedRun, type HostResult, hostRun } from "./hostRun.ts";
+export { leaseOwner, ownerIsDead } from "./leaseOwner.ts";
+export { releaseLease } from "./releaseLease.ts";
+export { renewLease } from "./renewLease.ts";
+export { type ResumeOptions, resumeRun } from "./resumeRun.ts";
+export { RUNS_CHANNEL, RunOptions, type RunLease, type RunRowState, runStreamId } from "./runLease.ts";
+export { type ExecutorNode, type RunState, type RunStatus, runStatus } from "./runStatus.ts";
+export { type SubmittedRun, submitRun } from "./submitRun.ts";
+export { type TakeLeaseOptions, takeLease } from "./takeLease.ts";
+export { RunDamagedError, verifyRun } from "./verifyRun.ts";
+export { WORKER_DEFAULTS, type WorkerOptions, runWorker } from "./worker.ts";
