@@ -2,12 +2,31 @@ import { parseArgs } from "node:util";
 import { isAriadneError } from "../core/errors.ts";
 import { openStore } from "../db/index.ts";
 import { runResearch } from "./runResearch.ts";
+import { cancelCommand } from "./cancelCommand.ts";
+import { resumeCommand } from "./resumeCommand.ts";
+import { statusCommand } from "./statusCommand.ts";
+import { submitCommand } from "./submitCommand.ts";
+import { workerCommand } from "./workerCommand.ts";
+
+/** Commands that parse their own arguments (each has --help). */
+const RUN_LIFECYCLE: Record<string, (argv: string[], out: (line: string) => void) => Promise<number>> = {
+  submit: submitCommand,
+  worker: workerCommand,
+  resume: resumeCommand,
+  status: statusCommand,
+  cancel: cancelCommand,
+};
 
 const USAGE = `usage: ariadne <command> [options]
 
 commands:
   migrate            apply pending migrations to DATABASE_URL, or to the embedded store
   run [QUESTION]     run a research run (offline scripted scenario without ANTHROPIC_API_KEY)
+  submit [QUESTION]  record a run for workers and print its id
+  worker             execute submitted runs; take over runs whose owner died
+  resume RUN         finish a crashed or interrupted run in this process
+  status RUN         a run's state and executor tree (--json for scripts)
+  cancel RUN         cancel a run, or one executor with --executor ID
 
 options:
   --data-dir DIR     embedded store directory when DATABASE_URL is unset (default .ariadne/data)
@@ -20,6 +39,8 @@ environment:
 
 /** The CLI's entry: returns the exit code instead of exiting, so it can be tested in-process. */
 export async function main(argv: string[], out: (line: string) => void = console.log): Promise<number> {
+  const lifecycle = RUN_LIFECYCLE[argv[0]];
+  if (lifecycle) return lifecycle(argv.slice(1), out).catch(reportError);
   let parsed;
   try {
     parsed = parseArgs({

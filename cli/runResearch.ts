@@ -1,11 +1,10 @@
-import { Runtime, type Answer } from "../actors/index.ts";
 import { openStore, type OpenOptions } from "../db/index.ts";
-import { createModel, resolveModels } from "../models/index.ts";
-import type { Model } from "../models/types.ts";
-import { OFFLINE_QUESTION, offlineResearchModel } from "../scenarios/offlineResearch.ts";
-import { ToolRegistry, createCorpusTools } from "../tools/index.ts";
-import { progressPrinter } from "./progress.ts";
-import { handoffsOf, renderAnswer } from "./renderAnswer.ts";
+import { createModel } from "../models/index.ts";
+import { hostRun, leaseOwner, submitRun } from "../runs/index.ts";
+import { OFFLINE_QUESTION } from "../scenarios/offlineResearch.ts";
+import { hostInForeground } from "./hostInForeground.ts";
+import { renderRunResult } from "./renderRunResult.ts";
+import { leaseMs, runtimeFactory } from "./runtimeFactory.ts";
 
 export interface RunOptions extends OpenOptions {
   question?: string;
@@ -17,12 +16,12 @@ export interface RunOptions extends OpenOptions {
 /**
  * `ariadne run`: one research run. With ANTHROPIC_API_KEY and a question, the
  * real model answers it; otherwise the offline scripted scenario runs, and says so.
+ * The run is recorded and leased like a worker's, so a crash or a Ctrl-C leaves
+ * it resumable (`ariadne resume RUN`).
  */
 export async function runResearch(options: RunOptions): Promise<number> {
   const env = options.env ?? process.env;
   const real = options.question ? createModel(env) : null;
-  const names = resolveModels(env);
-  const model: Model = real ?? offlineResearchModel();
   const question = real ? options.question! : OFFLINE_QUESTION;
   const log = options.json ? (line: string) => console.error(line) : options.out;
   if (!real) {
@@ -35,42 +34,17 @@ export async function runResearch(options: RunOptions): Promise<number> {
 
   const { store, database, close } = await openStore(options);
   try {
-    const runtime = new Runtime({
-      store,
-      models: { main: model, child: model },
-      modelNames: real ? { main: names.main, child: names.child } : { main: "scripted:main", child: "scripted:child" },
-      tools: new ToolRegistry().register(...createCorpusTools()),
-      onEvent: progressPrinter(log),
-    });
     log(`store: ${database.location}`);
     log(`question: ${question}`);
-    const run = await runtime.startRun(question);
-    const outcome = await run.result;
-    const events = await store.readRun(run.runId);
-    const handoffs = handoffsOf(events);
-
-    if (options.json) {
-      options.out(
-        JSON.stringify({
-          runId: run.runId,
-          mainExecutorId: run.mainExecutorId,
-          store: database.location,
-          scripted: !real,
-          outcome: outcome.kind,
-          answer: outcome.kind === "answer" ? outcome.answer : null,
-          reason: "reason" in outcome ? outcome.reason : null,
-          handoffs: Object.fromEntries(handoffs),
-          events: events.length,
-        }),
-      );
-    } else if (outcome.kind === "answer") {
-      options.out("");
-      for (const line of renderAnswer(outcome.answer as Answer, handoffs)) options.out(line);
-      options.out(`run ${run.runId} · ${events.length} events · transcripts by executor id in the log`);
-    } else {
-      options.out(`run ${run.runId} ended without an answer: ${outcome.kind}${"reason" in outcome ? `: ${outcome.reason}` : ""}`);
-    }
-    return outcome.kind === "answer" ? 0 : 1;
+    const ttlMs = leaseMs(env);
+    const { runId, lease } = await submitRun(store, { question, options: { mode: real ? "model" : "offline" } }, undefined, {
+      owner: leaseOwner("run"),
+      ttlMs,
+    });
+    log(`run: ${runId}`);
+    const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(env, log), ttlMs }, lease!);
+    const result = await hostInForeground(hosted, log);
+    return await renderRunResult(result, { store, location: database.location, lease: lease!, json: options.json, out: options.out });
   } finally {
     await close();
   }

@@ -34,7 +34,8 @@ export const WORKER_DEFAULTS = { ttlMs: 15_000, pollMs: 1_000, concurrency: 4, g
  * given back to the queue and taken again once it is reachable.
  */
 export async function runWorker(options: WorkerOptions): Promise<{ owner: string; results: HostResult[] }> {
-  const o = { ...WORKER_DEFAULTS, ...options };
+  const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as WorkerOptions;
+  const o = { ...WORKER_DEFAULTS, ...given };
   const owner = o.owner ?? leaseOwner("worker");
   const log = o.log ?? (() => {});
   const hosted = new Map<string, HostedRun>();
