@@ -7,6 +7,7 @@ import type { EventStore } from "../events/index.ts";
 import { appendRunFact } from "./appendRunFact.ts";
 import { drainingStore } from "./drainingStore.ts";
 import { startHeartbeat } from "./heartbeat.ts";
+import { reconnectingStore } from "./reconnectingStore.ts";
 import { releaseLease } from "./releaseLease.ts";
 import type { RunLease } from "./runLease.ts";
 import { verifyRun } from "./verifyRun.ts";
@@ -46,7 +47,9 @@ export interface HostDeps {
  * calls), writes through a store fenced by the lease epoch, renews the lease on
  * a timer and gives the run back when it ends.
  */
-export function hostRun(deps: HostDeps, lease: RunLease): HostedRun {
+export function hostRun(hostDeps: HostDeps, lease: RunLease): HostedRun {
+  // A database restart is ridden out: reads and appends retry, an append never twice.
+  const deps = { ...hostDeps, store: reconnectingStore(hostDeps.store) };
   const gate = drainingStore(deps.store.withFence({ runId: lease.runId, epoch: lease.epoch }));
   let resolveDone!: (r: HostResult) => void;
   const done = new Promise<HostResult>((r) => (resolveDone = r));

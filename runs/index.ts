@@ -6,6 +6,7 @@ export { forceLease } from "./forceLease.ts";
 export { startHeartbeat } from "./heartbeat.ts";
 export { type BuildRuntime, type HostDeps, type HostedRun, type HostResult, hostRun } from "./hostRun.ts";
 export { leaseOwner, ownerIsDead } from "./leaseOwner.ts";
+export { isConnectionError, reconnectingStore } from "./reconnectingStore.ts";
 export { releaseLease } from "./releaseLease.ts";
 export { renewLease } from "./renewLease.ts";
 export { type ResumeOptions, resumeRun } from "./resumeRun.ts";
