@@ -1,5 +1,5 @@
 import { openStore } from "../db/index.ts";
-import { findRun, resumeRun } from "../runs/index.ts";
+import { resumeRun } from "../runs/index.ts";
 import { hostInForeground } from "./hostInForeground.ts";
 import { parseCommand, storeOptionsOf } from "./parseCommand.ts";
 import { renderRunResult } from "./renderRunResult.ts";
@@ -30,7 +30,6 @@ export async function resumeCommand(argv: string[], out: (line: string) => void,
   if (!Number.isFinite(waitMs) || waitMs < 0) throw new Error(`--wait-ms must be a non-negative number, got "${values["wait-ms"]}"`);
   const { store, database, close } = await openStore(storeOptionsOf(env, values["data-dir"]));
   try {
-    await findRun(database, runId);
     const hosted = await resumeRun({ database, store, buildRuntime: runtimeFactory(env, log), ttlMs, waitMs, log }, runId);
     const result = await hostInForeground(hosted, log);
     return await renderRunResult(result, { store, location: database.location, lease: hosted.lease, json: values.json, out });

@@ -1,3 +1,4 @@
+export { adoptRun } from "./adoptRun.ts";
 export { appendRunFact } from "./appendRunFact.ts";
 export { type CancelRequest, type CancelResult, type CancelRun, cancelByTakeover } from "./cancelRun.ts";
 export { type DrainingStore, drainingStore } from "./drainingStore.ts";

@@ -1,4 +1,5 @@
-import { AriadneError } from "../core/errors.ts";
+import { AriadneError, NotFoundError } from "../core/errors.ts";
+import { adoptRun } from "./adoptRun.ts";
 import type { Database } from "../db/openDatabase.ts";
 import type { EventStore } from "../events/index.ts";
 import { findRun } from "./findRun.ts";
@@ -26,6 +27,10 @@ export interface ResumeOptions {
 export async function resumeRun(options: ResumeOptions, runId: string): Promise<HostedRun> {
   const owner = options.owner ?? leaseOwner("resume");
   const deadline = Date.now() + (options.waitMs ?? 0);
+  await findRun(options.database, runId).catch(async (e) => {
+    if (!(e instanceof NotFoundError)) throw e;
+    await adoptRun(options.store, runId);
+  });
   for (;;) {
     const row = await findRun(options.database, runId);
     if (row.state === "finished") throw new AriadneError("RUN_FINISHED", 409, `run ${runId} has already finished; nothing to resume (see ariadne status ${runId})`);

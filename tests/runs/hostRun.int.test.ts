@@ -100,4 +100,16 @@ forEachEngine("hosting a run under its lease", (ctx) => {
     await new Promise((r) => setTimeout(r, 50));
     assert.equal((await ctx.store.readRun(runId)).length, before);
   });
+
+  test("a run started before runs had rows (no row, its process gone) is adopted by resume and finished; the unknown effect is not re-run", async () => {
+    const s = slowToolRun();
+    const crashed = await (await s.build(ctx.store, undefined as never)).startRun("Place the order.");
+    await s.counter.started.opened; // the process "dies" here: its tool never returns
+    const resumed = await (await resumeRun(deps(slowToolRun().build), crashed.runId)).done;
+    assert.equal(resumed.kind === "finished" && resumed.outcome.kind, "answer");
+    const events = await ctx.store.readRun(crashed.runId);
+    assert.equal(ofType(events, "effect_unknown").length, 1);
+    assert.equal(s.counter.runs, 1);
+    assert.equal((await findRun(ctx.db.database, crashed.runId)).mainExecutorId, crashed.mainExecutorId);
+  });
 });
