@@ -28,6 +28,8 @@ export async function hostInForeground(hosted: HostedRun, log: (line: string) =>
       log(`run ${id} interrupted${result.inFlight.length ? `; outcome not recorded for ${result.inFlight.join(", ")}` : ""}`);
       log(`  resume it:  ariadne resume ${id}`);
       log(`  cancel it:  ariadne cancel ${id}`);
+      // A model call still in flight would keep the process alive until it answers; nothing waits for it.
+      setTimeout(() => process.exit(130), 2_000).unref();
     }
     return result;
   } finally {

@@ -62,6 +62,8 @@ export async function workerCommand(argv: string[], out: (line: string) => void,
       log: out,
     });
     out(`worker ${owner}: stopped after ${results.length} run(s)`);
+    // Model calls of released runs may still be in flight; their answers are not wanted.
+    if (stop.signal.aborted) setTimeout(() => process.exit(0), 2_000).unref();
     return 0;
   } finally {
     process.off("SIGTERM", onSignal);
