@@ -3,7 +3,7 @@
  * `resume RUN` finishes one run. ARIADNE_CRASH_AT arms a crash point; the
  * parent test kills nothing itself, the process kills itself there.
  *
- * env: DATABASE_URL, FAULT_EFFECT_URL, FAULT_SEED, FAULT_LEASE_MS
+ * env: DATABASE_URL (or FAULT_DATA_DIR for PGlite), FAULT_EFFECT_URL, FAULT_SEED, FAULT_LEASE_MS
  */
 import { openStore } from "../../db/index.ts";
 import { resumeRun, runWorker } from "../../runs/index.ts";
@@ -13,7 +13,7 @@ const [mode, runId] = process.argv.slice(2);
 const env = process.env;
 const ttlMs = Number(env.FAULT_LEASE_MS ?? 1000);
 const buildRuntime = faultRuntime({ effectUrl: env.FAULT_EFFECT_URL!, seed: Number(env.FAULT_SEED ?? 1) });
-const { store, database, close } = await openStore({ url: env.DATABASE_URL });
+const { store, database, close } = await openStore({ url: env.DATABASE_URL || undefined, dataDir: env.FAULT_DATA_DIR });
 try {
   if (mode === "worker") {
     const { results } = await runWorker({ database, store, buildRuntime, ttlMs, pollMs: 100, idleExitMs: Number(env.FAULT_IDLE_MS ?? 1500) });

@@ -34,7 +34,7 @@ describe("fault matrix (PostgreSQL, SIGKILL at named crash points)", { concurren
   for (const [lane, seed] of SEEDS.entries()) {
     test(`seed ${seed}: every crash point, then ${seed % 2 === 0 ? "a second worker" : "resume"}; the invariants hold`, async () => {
       for (const point of CRASH_POINTS) {
-        const r = await runCase(lanes[lane].url, counter, point, seed);
+        const r = await runCase({ url: lanes[lane].url }, counter, point, seed);
         assert.deepEqual(r.violations, [], `${point} seed ${seed} (run ${r.runId})`);
         if (!OPTIONAL_POINTS.has(point)) assert.ok(r.crashed, `${point} seed ${seed}: the crash point was never reached`);
       }

@@ -39,30 +39,43 @@ type Counter = Awaited<ReturnType<typeof startEffectCounter>>;
 /**
  * One case: submit a run, let a worker process run it with the crash point
  * armed (it SIGKILLs itself there), restart with a second worker (taking the
- * expired lease) or a resume, then check the invariants.
+ * expired lease) or a resume (always on PGlite), then check the invariants.
  */
-export async function runCase(dbUrl: string, counter: Counter, point: string, seed: number): Promise<CaseResult> {
+export async function runCase(target: FaultTarget, counter: Counter, point: string, seed: number): Promise<CaseResult> {
   // A takeover happens once per process; other boundaries recur, so odd seeds crash at the second pass.
   const nth = point === "during:lease_takeover" ? 1 : 1 + (seed % 2);
-  const restart = seed % 2 === 0 ? "worker" : "resume";
-  const env = { DATABASE_URL: dbUrl, FAULT_EFFECT_URL: counter.url, FAULT_SEED: String(seed), FAULT_LEASE_MS: "800" };
-  const opened = await openStore({ url: dbUrl });
-  try {
-    const { runId } = await submitRun(opened.store, { question: `fault ${point} seed ${seed}`, options: { mode: "offline" } });
-    const first = start(["worker"], { ...env, ARIADNE_CRASH_AT: `${point}:${nth}` }, "tests/faults/faultProcess.ts");
-    const code = await first.exited;
-    const crashed = code === "SIGKILL";
-    if (!crashed && code !== 0) throw new Error(`the first process failed (${code}):\n${first.output()}`);
-    if (crashed) {
-      const second = restart === "worker" ? start(["worker"], env, "tests/faults/faultProcess.ts") : start(["resume", runId], env, "tests/faults/faultProcess.ts");
-      const again = await second.exited;
-      if (again !== 0) throw new Error(`the restart (${restart}) failed (${again}):\n${second.output()}`);
+  const restart = target.dataDir || seed % 2 === 1 ? "resume" : "worker";
+  const env = {
+    DATABASE_URL: target.url ?? "",
+    FAULT_DATA_DIR: target.dataDir ?? "",
+    FAULT_EFFECT_URL: counter.url,
+    FAULT_SEED: String(seed),
+    FAULT_LEASE_MS: "800",
+  };
+  // Opened only around the submit and the checks: an embedded store is one process at a time.
+  const withStore = async <T>(f: (o: Awaited<ReturnType<typeof openStore>>) => Promise<T>) => {
+    const opened = await openStore({ url: target.url, dataDir: target.dataDir });
+    try {
+      return await f(opened);
+    } finally {
+      await opened.close();
     }
-    return { point, seed, runId, crashed, restart, violations: await invariants(opened, counter, runId) };
-  } finally {
-    await opened.close();
+  };
+  const { runId } = await withStore((o) => submitRun(o.store, { question: `fault ${point} seed ${seed}`, options: { mode: "offline" } }));
+  const first = start(["worker"], { ...env, ARIADNE_CRASH_AT: `${point}:${nth}` }, "tests/faults/faultProcess.ts");
+  const code = await first.exited;
+  const crashed = code === "SIGKILL";
+  if (!crashed && code !== 0) throw new Error(`the first process failed (${code}):\n${first.output()}`);
+  if (crashed) {
+    const second = restart === "worker" ? start(["worker"], env, "tests/faults/faultProcess.ts") : start(["resume", runId], env, "tests/faults/faultProcess.ts");
+    const again = await second.exited;
+    if (again !== 0) throw new Error(`the restart (${restart}) failed (${again}):\n${second.output()}`);
   }
+  return { point, seed, runId, crashed, restart, violations: await withStore((o) => invariants(o, counter, runId)) };
 }
+
+/** Where the scenario's processes keep the log: a PostgreSQL database, or an embedded PGlite directory. */
+export type FaultTarget = { url: string; dataDir?: undefined } | { url?: undefined; dataDir: string };
 
 /** The invariants of the issue, as a list of what was violated (empty: all hold). */
 export async function invariants(opened: Awaited<ReturnType<typeof openStore>>, counter: Counter, runId: string): Promise<string[]> {

@@ -31,7 +31,7 @@ try {
     lanes.map(async (lane) => {
       for (let c = cases.shift(); c; c = cases.shift()) {
         try {
-          const r = await runCase(lane.url, counter, c.point, c.seed);
+          const r = await runCase({ url: lane.url }, counter, c.point, c.seed);
           results.push(r);
           for (const v of r.violations) failures.push(`${c.point} seed ${c.seed} run ${r.runId}: ${v}`);
         } catch (e) {
