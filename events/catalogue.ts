@@ -182,7 +182,8 @@ export const payloadSchemas = {
   run_interrupted: {
     1: z.object({
       reason: z.string().min(1),
-      by: z.enum(["operator", "worker_shutdown", "lease_lost"]),
+      /** operator: Ctrl-C or SIGTERM on run/resume; error: the host could not go on (configuration, damaged log). */
+      by: z.enum(["operator", "error"]),
       /** Tool calls whose intent was recorded but whose outcome was not when the wait ran out. */
       inFlight: z.array(Id),
     }),

@@ -7,7 +7,7 @@ import type { EventStore } from "../events/index.ts";
 import { appendRunFact } from "./appendRunFact.ts";
 import { drainingStore } from "./drainingStore.ts";
 import { startHeartbeat } from "./heartbeat.ts";
-import { reconnectingStore } from "./reconnectingStore.ts";
+import { isConnectionError, reconnectingStore } from "./reconnectingStore.ts";
 import { releaseLease } from "./releaseLease.ts";
 import type { RunLease } from "./runLease.ts";
 import { verifyRun } from "./verifyRun.ts";
@@ -82,11 +82,23 @@ export function hostRun(hostDeps: HostDeps, lease: RunLease): HostedRun {
     if (isFencedError(error)) return end({ kind: "fenced", reason: error.message });
     gate.halt();
     heartbeat.stop();
-    // Not this run's fault as far as we know (a lost connection, a damaged stream): give it back,
-    // interrupted when resuming cannot help, takeable otherwise.
-    const damaged = (error as { code?: string }).code === "RUN_DAMAGED";
-    await releaseLease(deps.database, lease, damaged ? "interrupted" : "running").catch(() => {});
-    end({ kind: "released", reason: (error as Error).message ?? String(error) });
+    const reason = (error as Error).message ?? String(error);
+    // A lost connection: back to the queue, to be taken again once the database answers. Anything
+    // else (no model configured, a damaged log, a changed profile) would fail the same way again at
+    // once: the run is interrupted, for an operator to fix and resume or cancel.
+    if (isConnectionError(error)) {
+      await releaseLease(deps.database, lease, "running").catch(() => {});
+    } else if ((error as { code?: string }).code === "RUN_DAMAGED") {
+      // Nothing is written to a run whose log does not verify.
+      await releaseLease(deps.database, lease, "interrupted").catch(() => {});
+    } else {
+      await appendRunFact(deps.store.withFence({ runId: lease.runId, epoch: lease.epoch }), lease, {
+        type: "run_interrupted",
+        data: { reason, by: "error", inFlight: [] },
+      }).catch(() => {});
+      await releaseLease(deps.database, lease, "interrupted").catch(() => {});
+    }
+    end({ kind: "released", reason });
   });
 
   return {

@@ -94,4 +94,17 @@ describe("workers (PostgreSQL, real processes)", () => {
     assert.equal(await count(), before, "the paused worker wrote nothing after it woke up");
     await assertFinished([id]);
   });
+
+  test("a run the worker cannot host (no model configured) is interrupted with the reason, not retaken in a loop", async () => {
+    const submitted = await ariadne(["submit", "--json", "What does ADIV cost?"], { ...env, ANTHROPIC_API_KEY: "sk-test-not-used" });
+    const id = JSON.parse(submitted.output.trim().split("\n").at(-1)!).runId as string;
+    const worker = start(["worker", "--idle-exit-ms", "1500", "--poll-ms", "100"], { ...env, ANTHROPIC_API_KEY: "" });
+    assert.equal(await worker.exited, 0, worker.output());
+    assert.equal(worker.output().match(new RegExp(`took run ${id}`, "g"))?.length, 1, worker.output());
+    await withStore(async ({ store, database }) => {
+      assert.equal((await runStatus(database, store, id)).state, "interrupted");
+      const [fact] = (await store.readRun(id)).filter((e) => e.type === "run_interrupted");
+      assert.match(fact.type === "run_interrupted" ? fact.data.reason : "", /ANTHROPIC_API_KEY/);
+    });
+  });
 });
