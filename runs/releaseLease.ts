@@ -10,7 +10,7 @@ import type { RunLease, RunRowState } from "./runLease.ts";
 export async function releaseLease(database: Database, lease: RunLease, state: Exclude<RunRowState, "submitted">): Promise<boolean> {
   const r = await sql`
     UPDATE ariadne_runs
-    SET state = ${state}, lease_owner = NULL, lease_expires_at = CASE WHEN ${state} = 'running' THEN now() ELSE NULL END
+    SET state = ${state}, lease_owner = NULL, lease_expires_at = NULL
     WHERE run_id = ${lease.runId} AND epoch = ${lease.epoch}`.execute(database.db);
   return Number(r.numAffectedRows ?? 0) === 1;
 }

@@ -15,7 +15,8 @@ export interface TakeLeaseOptions {
 }
 
 /**
- * Takes a run: a submitted one, or a running one whose lease expired. The row
+ * Takes a run: a submitted one, or a running one whose lease expired or was
+ * released (no expiry). The row
  * is locked with FOR UPDATE SKIP LOCKED (workers never wait on each other, and
  * a run with an append in flight is skipped until it commits), and the epoch
  * goes up by one, which fences every append of the previous owner.
@@ -25,7 +26,7 @@ export async function takeLease(database: Database, options: TakeLeaseOptions): 
     const found = await sql<{ run_id: string; state: string }>`
       SELECT run_id, state FROM ariadne_runs
       WHERE (state = 'submitted'
-             OR (state = 'running' AND (lease_expires_at < now() OR lease_owner = ${options.deadOwner ?? null}))
+             OR (state = 'running' AND (lease_expires_at IS NULL OR lease_expires_at <= now() OR lease_owner = ${options.deadOwner ?? null}))
              OR (state = 'interrupted' AND ${options.interrupted ?? false}))
         AND (${options.runId ?? null}::text IS NULL OR run_id = ${options.runId ?? null})
       ORDER BY created_at
