@@ -9,7 +9,9 @@ const CONNECTION_CODES = new Set(["57P01", "57P02", "57P03", "08000", "08001", "
 export function isConnectionError(e: unknown): boolean {
   const err = e as { code?: string; message?: string; cause?: unknown };
   if (err?.code && CONNECTION_CODES.has(err.code)) return true;
-  if (/Connection terminated|not queryable|cannot reach PostgreSQL|terminating connection/i.test(err?.message ?? "")) return true;
+  if (/Connection terminated|not queryable|cannot reach PostgreSQL|terminating connection|not currently accepting connections|the database system is (starting up|shutting down)/i.test(err?.message ?? "")) {
+    return true;
+  }
   return err?.cause !== undefined && err.cause !== e && isConnectionError(err.cause);
 }
 

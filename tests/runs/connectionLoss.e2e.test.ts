@@ -50,4 +50,26 @@ describe("database connections lost mid-run (PostgreSQL, real processes)", () =>
       await close();
     }
   });
+
+  test("the database refuses every connection for two seconds mid-run (as during a restart): the worker backs off, reconnects and completes the run", async () => {
+    const submitted = await ariadne(["submit"], env);
+    const runId = submitted.output.trim().split("\n").at(-1)!;
+    const worker = start(["worker", "--lease-ms", "8000", "--poll-ms", "200", "--idle-exit-ms", "3000"], env);
+    await worker.waitFor(/child:\S+\s+admitted/);
+    await adminQuery(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+    try {
+      await adminQuery(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`);
+      await new Promise((r) => setTimeout(r, 2_000));
+    } finally {
+      await adminQuery(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+    }
+    assert.equal(await worker.exited, 0, worker.output());
+    const { store, database, close } = await openStore({ url: scratch.url });
+    try {
+      await verifyRun(store, runId);
+      assert.equal((await runStatus(database, store, runId)).state, "settled", worker.output());
+    } finally {
+      await close();
+    }
+  });
 });
