@@ -4,8 +4,20 @@ import { z } from "zod";
 import { Runtime } from "../../actors/index.ts";
 import { ScriptedModel } from "../../models/index.ts";
 import { exchanges } from "../../scenarios/requestView.ts";
-import { ToolRegistry, defineTool } from "../../tools/index.ts";
-import { type BuildRuntime, findRun, hostRun, leaseOwner, renewLease, resumeRun, submitRun, takeLease } from "../../runs/index.ts";
+import { ToolRegistry, createCorpusTools, defineTool } from "../../tools/index.ts";
+import {
+  type BuildRuntime,
+  cancelByTakeover,
+  findRun,
+  hostRun,
+  leaseOwner,
+  renewLease,
+  resumeRun,
+  runStatus,
+  submitRun,
+  takeLease,
+} from "../../runs/index.ts";
+import { OFFLINE_QUESTION, offlineResearchModel } from "../../scenarios/offlineResearch.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
 import { gate, ofType } from "../actors/fixtures.ts";
 
@@ -111,5 +123,46 @@ forEachEngine("hosting a run under its lease", (ctx) => {
     assert.equal(ofType(events, "effect_unknown").length, 1);
     assert.equal(s.counter.runs, 1);
     assert.equal((await findRun(ctx.db.database, crashed.runId)).mainExecutorId, crashed.mainExecutorId);
+  });
+
+  test("cancel --executor on an interrupted run: that Child is cancelled, the resumed Main is told and answers without it", async () => {
+    const admitted = gate();
+    let children = 0;
+    const build: BuildRuntime = (store) =>
+      new Runtime({
+        store,
+        models: { main: offlineResearchModel({ latencyMs: 20 }), child: offlineResearchModel({ latencyMs: 20 }) },
+        modelNames: { main: "scripted:main", child: "scripted:child" },
+        tools: new ToolRegistry().register(...createCorpusTools()),
+        onEvent: (e) => {
+          if (e.type === "executor_admitted" && e.data.role === "child" && ++children === 3) admitted.open();
+        },
+      });
+    const { runId } = await submitRun(ctx.store, { question: OFFLINE_QUESTION, options: { mode: "offline" } });
+    const lease = await takeLease(ctx.db.database, { owner: leaseOwner("test"), ttlMs: 60_000, runId });
+    const hosted = hostRun(deps(build), lease!);
+    await admitted.opened;
+    assert.equal((await hosted.stop("interrupt", 30_000)).kind, "interrupted");
+
+    const tree = (await runStatus(ctx.db.database, ctx.store, runId)).executors!;
+    const victim = tree.children.find((c) => c.state === "running")!;
+    const { cancelled } = await cancelByTakeover({ database: ctx.db.database, store: ctx.store })({
+      runId,
+      executorId: victim.executorId,
+      reason: "not needed",
+      by: "operator",
+    });
+    assert.deepEqual(cancelled, [victim.executorId]);
+    assert.equal((await findRun(ctx.db.database, runId)).state, "interrupted", "a Child's cancel leaves the run as it was");
+
+    const resumed = await (await resumeRun(deps(build), runId)).done;
+    assert.equal(resumed.kind === "finished" && resumed.outcome.kind, "answer");
+    const events = await ctx.store.readRun(runId);
+    assert.equal(ofType(events, "handoff_consumed").filter((e) => e.data.childExecutorId === victim.executorId).length, 0);
+    const failedDelegation = ofType(events, "tool_failed").find((e) => e.data.tool === "delegate" && e.data.message.includes(victim.executorId));
+    assert.match(failedDelegation?.data.message ?? "", /cancelled: not needed/);
+    const after = await runStatus(ctx.db.database, ctx.store, runId);
+    assert.equal(after.state, "settled");
+    assert.equal(after.executors!.children.find((c) => c.executorId === victim.executorId)?.state, "cancelled");
   });
 });
