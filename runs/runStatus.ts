@@ -3,14 +3,14 @@ import type { EventStore, RecordedEvent } from "../events/index.ts";
 import { findRun } from "./findRun.ts";
 
 export type RunState = "submitted" | "running" | "settled" | "failed" | "cancelled" | "interrupted";
-export type ExecutorState = "running" | "settled" | "failed" | "cancelled";
+export type ExecutorNodeState = "running" | "settled" | "failed" | "cancelled";
 
 export interface ExecutorNode {
   executorId: string;
   role: "main" | "child";
   profile: string | null;
   task: string;
-  state: ExecutorState;
+  state: ExecutorNodeState;
   turns: number;
   /** Tool calls whose outcome is unknown (never re-run). */
   unknownEffects: number;
