@@ -118,9 +118,10 @@ export class Runtime implements RuntimeServices {
   }
 
   /** Admits Main for a question and starts it; Children are admitted as Main delegates. */
-  async startRun(question: string, context = ""): Promise<RunHandle> {
-    const runId = this.newId();
-    const mainExecutorId = this.newId();
+  async startRun(question: string, context = "", ids?: { runId: string; mainExecutorId: string }): Promise<RunHandle> {
+    // A submitted run already has its ids (runs/submitRun.ts); a direct run gets new ones.
+    const runId = ids?.runId ?? this.newId();
+    const mainExecutorId = ids?.mainExecutorId ?? this.newId();
     const grant = computeGrant({
       parentGrant: null,
       rootAllowed: this.rootAllowed,

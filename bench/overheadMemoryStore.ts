@@ -41,5 +41,8 @@ export function createMemoryStore(): EventStore {
     readRun: unsupported,
     subscribe: unsupported,
     verify: unsupported,
+    withFence() {
+      throw new Error("the bench memory store has no leases to fence with");
+    },
   };
 }

@@ -6,6 +6,20 @@ import { SHOW_USAGE, showRun } from "./showRun.ts";
 import { TRANSCRIPT_USAGE, showTranscript } from "./showTranscript.ts";
 import { CAP_FLAG_OPTIONS, capFlagsUsage, capsFromFlags, runtimeLimitsFromFlags } from "./capFlags.ts";
 import { verifyCommand } from "./verifyCommand.ts";
+import { cancelCommand } from "./cancelCommand.ts";
+import { resumeCommand } from "./resumeCommand.ts";
+import { statusCommand } from "./statusCommand.ts";
+import { submitCommand } from "./submitCommand.ts";
+import { workerCommand } from "./workerCommand.ts";
+
+/** Commands that parse their own arguments (each has --help). */
+const RUN_LIFECYCLE: Record<string, (argv: string[], out: (line: string) => void) => Promise<number>> = {
+  submit: submitCommand,
+  worker: workerCommand,
+  resume: resumeCommand,
+  status: statusCommand,
+  cancel: cancelCommand,
+};
 
 const USAGE = `usage: ariadne <command> [options]
 
@@ -16,6 +30,11 @@ commands:
   transcript EXECUTOR_ID
                      an executor's requests and responses rebuilt from the log, digests checked
   verify RUN         check every stream of a run, the links between them and its seal (--root HASH)
+  submit [QUESTION]  record a run for workers and print its id
+  worker             execute submitted runs; take over runs whose owner died
+  resume RUN         finish a crashed or interrupted run in this process
+  status RUN         a run's state and executor tree (--json for scripts)
+  cancel RUN         cancel a run, or one executor with --executor ID
 
 options:
   --data-dir DIR     embedded store directory when DATABASE_URL is unset (default .ariadne/data)
@@ -40,6 +59,8 @@ const COMMAND_USAGE: Record<string, string> = { show: SHOW_USAGE, transcript: TR
 
 /** The CLI's entry: returns the exit code instead of exiting, so it can be tested in-process. */
 export async function main(argv: string[], out: (line: string) => void = console.log): Promise<number> {
+  const lifecycle = RUN_LIFECYCLE[argv[0]];
+  if (lifecycle) return lifecycle(argv.slice(1), out).catch(reportError);
   let parsed;
   try {
     parsed = parseArgs({

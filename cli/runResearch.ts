@@ -1,19 +1,12 @@
-import { Runtime, type RuntimeOptions } from "../actors/index.ts";
-import { type Caps, createRunGovernance } from "../governance/index.ts";
-import type { ReviewMode } from "../actors/index.ts";
+import type { ReviewMode, RuntimeOptions } from "../actors/index.ts";
 import { openStore, type OpenOptions } from "../db/index.ts";
-import { sealRun } from "../events/sealRun.ts";
-import { createModel, resolveModels } from "../models/index.ts";
-import type { Model } from "../models/types.ts";
-import type { RecordedEvent } from "../events/index.ts";
-import { projectRun } from "../projections/index.ts";
-import { OFFLINE_QUESTION, offlineResearchModel } from "../scenarios/offlineResearch.ts";
+import type { Caps } from "../governance/index.ts";
+import { hostRun, leaseOwner, submitRun } from "../runs/index.ts";
+import { OFFLINE_QUESTION } from "../scenarios/offlineResearch.ts";
 import { BLANK_QUESTION, chooseQuestion } from "./chooseQuestion.ts";
-import { cliTools } from "./cliTools.ts";
-import { progressPrinter } from "./progress.ts";
-import { handoffsOf, renderAnswer } from "./renderAnswer.ts";
-import { renderHandoff } from "./renderHandoff.ts";
-import { runView } from "./runView.ts";
+import { hostInForeground } from "./hostInForeground.ts";
+import { renderRunResult } from "./renderRunResult.ts";
+import { leaseMs, runtimeFactory } from "./runtimeFactory.ts";
 
 export interface RunOptions extends OpenOptions {
   /** As given on the command line; undefined when none was given. */
@@ -34,6 +27,8 @@ export interface RunOptions extends OpenOptions {
 /**
  * `ariadne run`: one research run. With ANTHROPIC_API_KEY and a question, the
  * real model answers it; otherwise the offline scripted scenario runs, and says so.
+ * The run is recorded with its options and leased like a worker's, so a crash or a
+ * Ctrl-C leaves it resumable (`ariadne resume RUN`) with the same caps and mode.
  */
 export async function runResearch(options: RunOptions): Promise<number> {
   const env = options.env ?? process.env;
@@ -42,82 +37,29 @@ export async function runResearch(options: RunOptions): Promise<number> {
     console.error(`ariadne: ${BLANK_QUESTION}`);
     return 2;
   }
-  const real = choice.kind === "real" ? createModel(env, { idleTimeoutMs: options.modelIdleTimeoutMs }) : null;
-  const names = resolveModels(env);
-  const model: Model = real ?? offlineResearchModel();
   const question = choice.kind === "real" ? choice.question : OFFLINE_QUESTION;
   const log = options.json ? (line: string) => console.error(line) : options.out;
 
   const { store, database, close } = await openStore(options);
   try {
-    const runtime = new Runtime({
-      store,
-      models: { main: model, child: model },
-      modelNames: real ? { main: names.main, child: names.child } : { main: "scripted:main", child: "scripted:child" },
-      tools: cliTools(),
-      onEvent: withRunIdFirst(progressPrinter(log), (runId) => {
-        // The run id comes first, so a run whose process dies can still be found.
-        log(`run ${runId}`);
-        if (choice.kind === "offline") console.error(choice.note);
-        log(`store: ${database.location}`);
-        log(`question: ${question}`);
-      }),
-      limits: options.limits,
-      // The run's shared budget, Remind and limits: consulted before every model and tool call.
-      governance: ({ post }) => createRunGovernance({ db: store.database, post, caps: options.caps }),
-      reviewer: options.reviewer,
-    });
-    const run = await runtime.startRun(question);
-    const outcome = await run.result;
-    // Sealed once settled: the root hash printed below commits to every executor stream of the run.
-    const { rootHash } = await sealRun(store, run);
-    const projected = await projectRun(store, run.runId);
-    const view = runView(projected);
-    const handoffs = handoffsOf(view);
-
-    if (options.json) {
-      options.out(
-        JSON.stringify({
-          runId: run.runId,
-          mainExecutorId: run.mainExecutorId,
-          store: database.location,
-          scripted: !real,
-          outcome: outcome.kind,
-          answer: view.answer,
-          reason: "reason" in outcome ? outcome.reason : null,
-          // Whole: findings with evidence, measurement basis, artifacts, gaps, execution state, confidence.
-          handoffs: Object.fromEntries(handoffs),
-          status: projected.status,
-          events: projected.events,
-          rootHash,
-        }),
-      );
-    } else if (view.answer) {
-      options.out("");
-      for (const line of renderAnswer(view.answer, handoffs)) options.out(line);
-      options.out(`run ${run.runId} · ${projected.events} events · ${WHERE_NEXT(run.runId)}`);
-    } else {
-      options.out(`run ${run.runId} ended without an answer: ${outcome.kind}${"reason" in outcome ? `: ${outcome.reason}` : ""}`);
-      // What the Children found still counts when Main could not finish.
-      options.out(view.handoffs.length ? `What the Children handed back (${view.handoffs.length}):` : "No Child handed anything back.");
-      for (const h of view.handoffs) for (const line of renderHandoff(h)) options.out(line);
-      options.out(WHERE_NEXT(run.runId));
-    }
-    if (!options.json) options.out(`root hash ${rootHash} · check later with: ariadne verify ${run.runId} --root ${rootHash}`);
-    return outcome.kind === "answer" ? 0 : 1;
+    const ttlMs = leaseMs(env);
+    const runOptions = {
+      mode: choice.kind === "real" ? ("model" as const) : ("offline" as const),
+      caps: options.caps,
+      limits: options.limits as Record<string, Record<string, number>> | undefined,
+      reviewer: options.reviewer ?? "off",
+      modelIdleTimeoutMs: options.modelIdleTimeoutMs,
+    };
+    const { runId, lease } = await submitRun(store, { question, options: runOptions }, undefined, { owner: leaseOwner("run"), ttlMs });
+    // The run id comes first, so a run whose process dies can still be found.
+    log(`run ${runId}`);
+    if (choice.kind === "offline") console.error(choice.note);
+    log(`store: ${database.location}`);
+    log(`question: ${question}`);
+    const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(env, log), ttlMs }, lease!);
+    const result = await hostInForeground(hosted, log);
+    return await renderRunResult(result, { store, location: database.location, lease: lease!, json: options.json, out: options.out });
   } finally {
     await close();
   }
-}
-
-const WHERE_NEXT = (runId: string) => `ariadne show ${runId} for the executor tree and handoffs, ariadne transcript EXECUTOR_ID for one executor's transcript`;
-
-/** Calls `first` with the run id before the run's first event is printed. */
-function withRunIdFirst(onEvent: (e: RecordedEvent) => void, first: (runId: string) => void) {
-  let started = false;
-  return (e: RecordedEvent) => {
-    if (!started) first(e.metadata.runId);
-    started = true;
-    onEvent(e);
-  };
 }

@@ -59,6 +59,26 @@ export class TransactionOrderError extends AriadneError {
   }
 }
 
+/**
+ * An append by a writer whose lease epoch is no longer the run's: another
+ * owner took the run over. Nothing was written; this writer must stop.
+ */
+export class FencedError extends AriadneError {
+  constructor(
+    readonly runId: string,
+    readonly epoch: number,
+    readonly currentEpoch: number | null,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      "FENCED",
+      409,
+      `run ${runId} was taken over (epoch ${currentEpoch ?? "none"}, this writer holds ${epoch}); stop writing and leave the run to its owner`,
+      options,
+    );
+  }
+}
+
 export class NotFoundError extends AriadneError {
   constructor(message: string) {
     super("NOT_FOUND", 404, message);
@@ -81,6 +101,7 @@ export class DamagedStoreError extends AriadneError {
 
 export const isAriadneError = (e: unknown): e is AriadneError => e instanceof AriadneError;
 export const isConcurrencyError = (e: unknown): e is ConcurrencyError => e instanceof ConcurrencyError;
+export const isFencedError = (e: unknown): e is FencedError => e instanceof FencedError;
 export const isValidationError = (e: unknown): e is ValidationError => e instanceof ValidationError;
 
 export function formatIssues(issues: IssueDetail[]): string {

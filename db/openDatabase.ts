@@ -50,6 +50,9 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 10_000 });
   // An idle client's socket error must not crash the process; the next query reports it.
   pool.on("error", () => {});
+  // So must a checked-out client's (between a transaction's statements, when the server restarts):
+  // the query in flight gets the error; the pool drops the dead client when it comes back.
+  pool.on("connect", (client) => client.on("error", () => {}));
   try {
     const client = await pool.connect();
     client.release();

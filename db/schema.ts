@@ -31,8 +31,22 @@ export interface CheckpointsTable {
   updated_at: ColumnType<Date, string | undefined, string>;
 }
 
+export interface RunsTable {
+  run_id: string;
+  main_executor_id: string;
+  question: string;
+  options: ColumnType<unknown, string | undefined, string>;
+  state: "submitted" | "running" | "interrupted" | "finished";
+  lease_owner: string | null;
+  lease_expires_at: ColumnType<Date | null, string | null | undefined, string | null>;
+  epoch: ColumnType<string, string | number | undefined, string | number>;
+  created_at: ColumnType<Date, string | undefined, never>;
+  tenant: string | null;
+}
+
 export interface Schema {
   ariadne_events: EventsTable;
   ariadne_streams: StreamsTable;
   ariadne_checkpoints: CheckpointsTable;
+  ariadne_runs: RunsTable;
 }

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Clock, IdGenerator } from "../core/clock.ts";
-import { ConcurrencyError, TransactionOrderError, ValidationError } from "../core/errors.ts";
+import { ConcurrencyError, FencedError, TransactionOrderError, ValidationError } from "../core/errors.ts";
 import type { Database } from "../db/openDatabase.ts";
 import { canonicalEvent } from "./hashChain.ts";
 import type { AppendResult, NewEvent, RecordedEvent } from "./types.ts";
@@ -10,6 +10,12 @@ export interface AppendDeps {
   database: Database;
   clock: Clock;
   newId: IdGenerator;
+}
+
+/** A lease owner's token: the append is refused (FencedError) unless the run is still at this epoch. */
+export interface Fence {
+  runId: string;
+  epoch: number;
 }
 
 /**
@@ -22,6 +28,7 @@ export async function appendToStream(
   streamId: string,
   expectedVersion: number,
   events: readonly NewEvent[],
+  fence?: Fence,
 ): Promise<AppendResult> {
   if (typeof streamId !== "string" || streamId.length === 0 || streamId.length > 200) {
     throw new ValidationError("invalid append", [{ path: ["streamId"], message: "a non-empty string of at most 200 characters" }]);
@@ -60,13 +67,16 @@ export async function appendToStream(
   let rows: { global_position: string | number; stream_version: number; prev_hash: string; hash: string }[];
   try {
     const result = await sql<(typeof rows)[number]>`
-      SELECT * FROM ariadne_append(${streamId}, ${expectedVersion}, ${payload}::jsonb)`.execute(deps.database.db);
+      SELECT * FROM ariadne_append(${streamId}, ${expectedVersion}, ${payload}::jsonb, ${fence?.runId ?? null}, ${fence?.epoch ?? null})`.execute(
+      deps.database.db,
+    );
     // Matched to the events by version, not by the order the rows come back in.
     rows = result.rows.toSorted((a, b) => a.stream_version - b.stream_version);
   } catch (e) {
     const err = e as { code?: string; detail?: string };
     if (err.code === "AR412") throw new ConcurrencyError(streamId, expectedVersion, Number(err.detail));
     if (err.code === "40001") throw new TransactionOrderError(streamId, { cause: e });
+    if (err.code === "AR409") throw new FencedError(fence!.runId, fence!.epoch, err.detail ? Number(err.detail) : null, { cause: e });
     throw e;
   }
 

@@ -243,6 +243,23 @@ export const payloadSchemas = {
       heads: z.array(z.object({ streamId: Id, version: z.number().int().positive(), hash: Sha256 })).min(1),
     }),
   },
+  /** Run-level facts live in the stream run-<runId>, with metadata.executorId = Main's executor id. */
+  run_submitted: {
+    1: z.object({
+      question: z.string().min(1),
+      /** How the run is to be hosted (e.g. the scripted offline scenario); read back by workers. */
+      options: z.record(z.string(), z.unknown()),
+    }),
+  },
+  run_interrupted: {
+    1: z.object({
+      reason: z.string().min(1),
+      /** operator: Ctrl-C or SIGTERM on run/resume; error: the host could not go on (configuration, damaged log). */
+      by: z.enum(["operator", "error"]),
+      /** Tool calls whose intent was recorded but whose outcome was not when the wait ran out. */
+      inFlight: z.array(Id),
+    }),
+  },
   recovered: {
     1: z.object({
       fromVersion: z.number().int().nonnegative(),

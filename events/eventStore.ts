@@ -1,6 +1,7 @@
+import { crashPoint } from "../core/crashPoint.ts";
 import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clock.ts";
 import type { Database } from "../db/openDatabase.ts";
-import { appendToStream } from "./appendToStream.ts";
+import { type Fence, appendToStream } from "./appendToStream.ts";
 import type { VerifyResult } from "./hashChain.ts";
 import { type Page, readAll, readRun } from "./readAll.ts";
 import { readStream, streamVersion } from "./readStream.ts";
@@ -21,20 +22,30 @@ export interface EventStore {
    * event that does not match, even one whose payload no longer parses.
    */
   verify(streamId: string): Promise<VerifyResult>;
+  /**
+   * The same store with every append fenced to a run's lease epoch, checked in
+   * the append's own SQL call: once another owner takes the run, appends throw
+   * FencedError and write nothing.
+   */
+  withFence(fence: Fence): EventStore;
 }
 
 /**
  * The event store over an open database (PostgreSQL or PGlite). Time and ids
  * are injected so tests and replays can pin them.
  */
-export function createEventStore(database: Database, options: { clock?: Clock; newId?: IdGenerator } = {}): EventStore {
+export function createEventStore(
+  database: Database,
+  options: { clock?: Clock; newId?: IdGenerator; fence?: Fence } = {},
+): EventStore {
   const deps = { database, clock: options.clock ?? systemClock, newId: options.newId ?? randomId };
   return {
     database,
     async append(streamId, expectedVersion, events) {
-      const result = await appendToStream(deps, streamId, expectedVersion, events);
+      const result = await appendToStream(deps, streamId, expectedVersion, events, options.fence);
       // After the commit: a NOTIFY inside it would serialise every append in the cluster.
       database.notify?.(EVENTS_CHANNEL);
+      for (const e of events) crashPoint(`after_commit:${e.type}`);
       return result;
     },
     readStream: (streamId, opts) => readStream(database, streamId, opts),
@@ -43,5 +54,6 @@ export function createEventStore(database: Database, options: { clock?: Clock; n
     readRun: (runId) => readRun(database, runId),
     subscribe: (opts) => subscribe(database, opts),
     verify: (streamId) => verifyStream(database, streamId),
+    withFence: (fence) => createEventStore(database, { ...options, fence }),
   };
 }

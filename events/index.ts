@@ -9,3 +9,4 @@ export { type StreamHead, rootHashOf } from "./rootHash.ts";
 export { EXECUTOR_STREAM_PREFIX, executorStreamId, isExecutorStream, listRunStreams, runStreamId } from "./runStreams.ts";
 export { type RunSeal, sealRun } from "./sealRun.ts";
 export { type RunVerification, describeProblem, verifyRun } from "./verifyRun.ts";
+export type { Fence } from "./appendToStream.ts";

@@ -3,6 +3,7 @@ import * as eventLog from "./0001_event_log.ts";
 import * as appendV2 from "./0002_append_v2.ts";
 import * as streamHeadsGuarded from "./0003_stream_heads_guarded.ts";
 import * as runBudgets from "./0004_run_budgets.ts";
+import * as runsLeases from "./0006_runs_leases.ts";
 
 /**
  * Migrations are listed in code rather than read from disk, so the same
@@ -13,6 +14,7 @@ export const migrations: Record<string, Migration> = {
   "0002_append_v2": appendV2,
   "0003_stream_heads_guarded": streamHeadsGuarded,
   "0004_run_budgets": runBudgets,
+  "0006_runs_leases": runsLeases,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,45 @@
+import { openStore } from "../db/index.ts";
+import { type CancelRun, cancelRun } from "../runs/index.ts";
+import type { Database } from "../db/openDatabase.ts";
+import type { EventStore } from "../events/index.ts";
+import { parseCommand, storeOptionsOf } from "./parseCommand.ts";
+
+const USAGE = `usage: ariadne cancel RUN [--executor ID] [--reason TEXT]
+
+Cancels a run, or one executor of it and the executors it delegated to.
+Cancelled executors stop at their next step; their work stays in the log.
+
+options:
+  --executor ID      cancel this executor (and its descendants) only
+  --reason TEXT      recorded with the cancellation (default "cancelled by the operator")
+  --data-dir DIR     embedded store directory when DATABASE_URL is unset`;
+
+/** The one cancel use case (runs/cancelRun.ts), also behind the HTTP API. */
+const cancelUseCase: (deps: { database: Database; store: EventStore }) => CancelRun = cancelRun;
+
+/** `ariadne cancel RUN [--executor ID]`. */
+export async function cancelCommand(argv: string[], out: (line: string) => void, env = process.env): Promise<number> {
+  const { values, positionals } = parseCommand(argv, { executor: { type: "string" }, reason: { type: "string" } }, USAGE);
+  if (values.help) return (out(USAGE), 0);
+  const [runId] = positionals;
+  if (!runId || positionals.length > 1) throw new Error(`cancel takes exactly one run id\n\n${USAGE}`);
+  const { database, store, close } = await openStore(storeOptionsOf(env, values["data-dir"]));
+  try {
+    const { cancelled, requested } = await cancelUseCase({ database, store })({
+      runId,
+      executorId: values.executor,
+      reason: values.reason ?? "cancelled by the operator",
+      by: "operator",
+    });
+    out(
+      cancelled.length === 0
+        ? `run ${runId}: nothing live to cancel`
+        : requested
+          ? `cancel requested of run ${runId} (${cancelled.join(", ")}): its host stops it and its live Children now`
+          : `cancelled ${cancelled.length} executor(s) of run ${runId}: ${cancelled.join(", ")}`,
+    );
+    return 0;
+  } finally {
+    await close();
+  }
+}

@@ -1,0 +1,67 @@
+import type { EventStore } from "../events/index.ts";
+import { projectRun } from "../projections/index.ts";
+import type { HostResult, RunLease } from "../runs/index.ts";
+import { handoffsOf, renderAnswer } from "./renderAnswer.ts";
+import { renderHandoff } from "./renderHandoff.ts";
+import { runView } from "./runView.ts";
+
+/** Exit codes of a hosted run (run, resume). */
+export const EXIT = { answered: 0, failed: 1, partial: 3, interrupted: 130 } as const;
+
+const WHERE_NEXT = (runId: string) => `ariadne show ${runId} for the executor tree and handoffs, ariadne transcript EXECUTOR_ID for one executor's transcript`;
+
+/**
+ * Prints how a hosted run ended (run, resume), read off the run projection: the
+ * answer (a partial one marked so), or why there is none with what the Children
+ * found, whole; the root hash it was sealed with. As text or one JSON object.
+ * Exit code: 0 answered, 3 a partial answer (a limit stopped Main), 130
+ * interrupted, 1 otherwise.
+ */
+export async function renderRunResult(
+  result: HostResult,
+  ctx: { store: EventStore; location: string; lease: RunLease; json: boolean; out: (line: string) => void },
+): Promise<number> {
+  const { runId, mainExecutorId } = ctx.lease;
+  const projected = await projectRun(ctx.store, runId);
+  const view = runView(projected);
+  const handoffs = handoffsOf(view);
+  const outcome = result.kind === "finished" ? result.outcome : null;
+  const rootHash = result.kind === "finished" ? result.rootHash : null;
+  const partial = outcome?.kind === "answer" && outcome.partial === true;
+  if (ctx.json) {
+    ctx.out(
+      JSON.stringify({
+        runId,
+        mainExecutorId,
+        store: ctx.location,
+        scripted: ctx.lease.options.mode === "offline",
+        outcome: outcome?.kind ?? result.kind,
+        state: projected.status,
+        partial,
+        answer: view.answer,
+        reason: outcome && "reason" in outcome ? outcome.reason : "reason" in result ? result.reason : null,
+        // Whole: findings with evidence, measurement basis, artifacts, gaps, execution state, confidence.
+        handoffs: Object.fromEntries(handoffs),
+        events: projected.events,
+        rootHash,
+      }),
+    );
+  } else if (view.answer) {
+    ctx.out("");
+    if (partial) ctx.out("PARTIAL ANSWER: a limit stopped Main before it finished; it is built from the handoffs it held.");
+    for (const line of renderAnswer(view.answer, handoffs)) ctx.out(line);
+    ctx.out(`run ${runId} · ${projected.events} events · ${WHERE_NEXT(runId)}`);
+  } else if (outcome) {
+    ctx.out(`run ${runId} ended without an answer: ${outcome.kind}${"reason" in outcome ? `: ${outcome.reason}` : ""}`);
+    // What the Children found still counts when Main could not finish.
+    ctx.out(view.handoffs.length ? `What the Children handed back (${view.handoffs.length}):` : "No Child handed anything back.");
+    for (const h of view.handoffs) for (const line of renderHandoff(h)) ctx.out(line);
+    ctx.out(WHERE_NEXT(runId));
+  } else if (result.kind === "fenced" || result.kind === "released") {
+    ctx.out(`run ${runId} stopped here (${result.kind}): ${result.reason}`);
+  }
+  if (rootHash && !ctx.json) ctx.out(`root hash ${rootHash} · check later with: ariadne verify ${runId} --root ${rootHash}`);
+  if (result.kind === "interrupted") return EXIT.interrupted;
+  if (outcome?.kind !== "answer") return EXIT.failed;
+  return partial ? EXIT.partial : EXIT.answered;
+}

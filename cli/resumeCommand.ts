@@ -1,0 +1,39 @@
+import { openStore } from "../db/index.ts";
+import { resumeRun } from "../runs/index.ts";
+import { hostInForeground } from "./hostInForeground.ts";
+import { parseCommand, storeOptionsOf } from "./parseCommand.ts";
+import { renderRunResult } from "./renderRunResult.ts";
+import { leaseMs, runtimeFactory } from "./runtimeFactory.ts";
+
+const USAGE = `usage: ariadne resume RUN [--json] [--wait-ms MS]
+
+Finishes a crashed or interrupted run in this process: its streams are verified,
+every live executor is rebuilt from the log (no model or tool call is repeated to
+do so) and the run goes on from there. A tool call whose intent was recorded but
+whose outcome was not is never run again blindly. A run held by a live owner is
+waited for until its lease runs out (--wait-ms, default the lease time).
+
+options:
+  --json             print one JSON object with the outcome
+  --wait-ms MS       how long to wait for another owner's lease
+  --data-dir DIR     embedded store directory when DATABASE_URL is unset`;
+
+/** `ariadne resume RUN`. */
+export async function resumeCommand(argv: string[], out: (line: string) => void, env = process.env): Promise<number> {
+  const { values, positionals } = parseCommand(argv, { json: { type: "boolean", default: false }, "wait-ms": { type: "string" } }, USAGE);
+  if (values.help) return (out(USAGE), 0);
+  const [runId] = positionals;
+  if (!runId || positionals.length > 1) throw new Error(`resume takes exactly one run id\n\n${USAGE}`);
+  const log = values.json ? (line: string) => console.error(line) : out;
+  const ttlMs = leaseMs(env);
+  const waitMs = values["wait-ms"] === undefined ? ttlMs : Number(values["wait-ms"]);
+  if (!Number.isFinite(waitMs) || waitMs < 0) throw new Error(`--wait-ms must be a non-negative number, got "${values["wait-ms"]}"`);
+  const { store, database, close } = await openStore(storeOptionsOf(env, values["data-dir"]));
+  try {
+    const hosted = await resumeRun({ database, store, buildRuntime: runtimeFactory(env, log), ttlMs, waitMs, log }, runId);
+    const result = await hostInForeground(hosted, log);
+    return await renderRunResult(result, { store, location: database.location, lease: hosted.lease, json: values.json, out });
+  } finally {
+    await close();
+  }
+}

@@ -1,0 +1,41 @@
+import { Runtime } from "../actors/index.ts";
+import { ConfigError } from "../core/errors.ts";
+import { createRunGovernance, parseCaps } from "../governance/index.ts";
+import { createModel, resolveModels } from "../models/index.ts";
+import type { BuildRuntime } from "../runs/index.ts";
+import { offlineResearchModel } from "../scenarios/offlineResearch.ts";
+import { cliTools } from "./cliTools.ts";
+import { progressPrinter } from "./progress.ts";
+
+/**
+ * How the command line builds the runtime for a run it hosts (run, resume,
+ * worker): the run's recorded options pick the scripted offline scenario or the
+ * configured model, its caps, limits and reviewer mode; the store is the one the
+ * run's lease gives (fenced, drainable). Whoever hosts a run hosts it the same way.
+ */
+export function runtimeFactory(env: Record<string, string | undefined>, log: (line: string) => void): BuildRuntime {
+  return (store, lease) => {
+    const { mode, caps, limits, reviewer, modelIdleTimeoutMs } = lease.options;
+    const real = mode === "offline" ? null : createModel(env, { idleTimeoutMs: modelIdleTimeoutMs });
+    if (mode !== "offline" && !real) {
+      throw new ConfigError(`run ${lease.runId} asks for the configured model: set ANTHROPIC_API_KEY to run it`);
+    }
+    const latencyMs = Number(env.ARIADNE_SCRIPTED_LATENCY_MS ?? 0) || undefined;
+    const model = real ?? offlineResearchModel({ latencyMs });
+    const names = resolveModels(env);
+    return new Runtime({
+      store,
+      models: { main: model, child: model, reviewer: model },
+      modelNames: real ? names : { main: "scripted:main", child: "scripted:child", reviewer: "scripted:reviewer" },
+      tools: cliTools(),
+      onEvent: progressPrinter(log),
+      limits,
+      // The run's shared budget, Remind and limits: consulted before every model and tool call.
+      governance: ({ post }) => createRunGovernance({ db: store.database, post, caps: caps ? parseCaps(caps) : undefined }),
+      reviewer,
+    });
+  };
+}
+
+/** Lease time to live for runs this process hosts (ARIADNE_LEASE_MS, default 15 s). */
+export const leaseMs = (env: Record<string, string | undefined>) => Number(env.ARIADNE_LEASE_MS ?? 15_000) || 15_000;

@@ -1,0 +1,73 @@
+import { openStore } from "../db/index.ts";
+import { WORKER_DEFAULTS, runWorker } from "../runs/index.ts";
+import { parseCommand, storeOptionsOf } from "./parseCommand.ts";
+import { leaseMs, runtimeFactory } from "./runtimeFactory.ts";
+
+const USAGE = `usage: ariadne worker [--concurrency N] [--lease-ms MS] [--idle-exit-ms MS]
+
+Executes submitted runs and takes over runs whose owner's lease ran out, each
+under a lease renewed by heartbeat. Several workers may serve one PostgreSQL
+database. SIGTERM or Ctrl-C: tool calls in flight record their outcome, then the
+worker's runs are released for another worker at once.
+
+options:
+  --concurrency N    runs hosted at once (default ${WORKER_DEFAULTS.concurrency})
+  --lease-ms MS      lease time to live (default ARIADNE_LEASE_MS or 15000)
+  --poll-ms MS       how often to look for expired leases (default ${WORKER_DEFAULTS.pollMs})
+  --idle-exit-ms MS  exit after nothing to do for this long (default: run until stopped)
+  --data-dir DIR     embedded store directory when DATABASE_URL is unset`;
+
+const positive = (name: string, v: unknown): number | undefined => {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer, got "${v}"`);
+  return n;
+};
+
+/** `ariadne worker`. */
+export async function workerCommand(argv: string[], out: (line: string) => void, env = process.env): Promise<number> {
+  const { values } = parseCommand(
+    argv,
+    {
+      concurrency: { type: "string" },
+      "lease-ms": { type: "string" },
+      "poll-ms": { type: "string" },
+      "idle-exit-ms": { type: "string" },
+    },
+    USAGE,
+  );
+  if (values.help) return (out(USAGE), 0);
+  const ttlMs = positive("lease-ms", values["lease-ms"]) ?? leaseMs(env);
+  const { store, database, close } = await openStore(storeOptionsOf(env, values["data-dir"]));
+  const stop = new AbortController();
+  let signals = 0;
+  const onSignal = () => {
+    if (++signals > 1) process.exit(130);
+    out("worker: stopping; runs in hand are released once their tool calls in flight record (signal again to exit at once)");
+    stop.abort();
+  };
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
+  try {
+    out(`worker: serving ${database.location}`);
+    const { owner, results } = await runWorker({
+      database,
+      store,
+      buildRuntime: runtimeFactory(env, out),
+      ttlMs,
+      pollMs: positive("poll-ms", values["poll-ms"]),
+      concurrency: positive("concurrency", values.concurrency),
+      idleExitMs: positive("idle-exit-ms", values["idle-exit-ms"]),
+      signal: stop.signal,
+      log: out,
+    });
+    out(`worker ${owner}: stopped after ${results.length} run(s)`);
+    // Model calls of released runs may still be in flight; their answers are not wanted.
+    if (stop.signal.aborted) setTimeout(() => process.exit(0), 2_000).unref();
+    return 0;
+  } finally {
+    process.off("SIGTERM", onSignal);
+    process.off("SIGINT", onSignal);
+    await close();
+  }
+}

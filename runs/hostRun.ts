@@ -1,0 +1,145 @@
+import type { Runtime } from "../actors/index.ts";
+import type { Outcome } from "../actors/executorState.ts";
+import { streamIdOf } from "../actors/executorState.ts";
+import { isFencedError } from "../core/errors.ts";
+import type { Database } from "../db/openDatabase.ts";
+import type { EventStore } from "../events/index.ts";
+import { sealRun } from "../events/sealRun.ts";
+import { appendRunFact } from "./appendRunFact.ts";
+import { drainingStore } from "./drainingStore.ts";
+import { startHeartbeat } from "./heartbeat.ts";
+import { isConnectionError, reconnectingStore } from "./reconnectingStore.ts";
+import { releaseLease } from "./releaseLease.ts";
+import type { RunLease } from "./runLease.ts";
+import { verifyRun } from "./verifyRun.ts";
+
+/** Builds the runtime for a run over the store it must write through (fenced, drainable). */
+export type BuildRuntime = (store: EventStore, lease: RunLease) => Runtime | Promise<Runtime>;
+
+export type HostResult =
+  | { kind: "finished"; outcome: Outcome; rootHash: string }
+  /** Another owner took the run (lease lost or fenced append): this host wrote nothing more. */
+  | { kind: "fenced"; reason: string }
+  | { kind: "interrupted"; inFlight: string[] }
+  /** Given back to the queue (worker shutdown, a failure that a resume may get past). */
+  | { kind: "released"; reason: string };
+
+export interface HostedRun {
+  lease: RunLease;
+  done: Promise<HostResult>;
+  /**
+   * Stops starting new steps, waits up to graceMs for tool calls in flight to
+   * record their outcome, then either marks the run interrupted (run_interrupted,
+   * for an operator's resume or cancel) or releases it for another worker at once.
+   */
+  stop(how: "interrupt" | "release", graceMs: number): Promise<HostResult>;
+}
+
+export interface HostDeps {
+  database: Database;
+  store: EventStore;
+  buildRuntime: BuildRuntime;
+  ttlMs: number;
+}
+
+/**
+ * Hosts one leased run in this process: verifies its log, starts Main (a fresh
+ * run) or rebuilds it (Children re-attach through Main's recorded delegate
+ * calls), writes through a store fenced by the lease epoch, renews the lease on
+ * a timer and gives the run back when it ends.
+ */
+export function hostRun(hostDeps: HostDeps, lease: RunLease): HostedRun {
+  // A database restart is ridden out: reads and appends retry, an append never twice.
+  const deps = { ...hostDeps, store: reconnectingStore(hostDeps.store) };
+  const gate = drainingStore(deps.store.withFence({ runId: lease.runId, epoch: lease.epoch }));
+  let resolveDone!: (r: HostResult) => void;
+  const done = new Promise<HostResult>((r) => (resolveDone = r));
+  let ended = false;
+  let stopping: Promise<HostResult> | null = null;
+  const end = (r: HostResult) => {
+    if (ended) return;
+    ended = true;
+    heartbeat.stop();
+    resolveDone(r);
+  };
+  const heartbeat = startHeartbeat(deps.database, lease, deps.ttlMs, (why) => {
+    gate.halt();
+    end({ kind: "fenced", reason: why });
+  });
+
+  (async () => {
+    if (!lease.fresh) await verifyRun(deps.store, lease.runId);
+    const runtime = await deps.buildRuntime(gate, lease);
+    const started = (await deps.store.streamVersion(streamIdOf(lease.mainExecutorId))) > 0;
+    // A cancel request posted by another process reaches this run's executors at once.
+    const unwatch = await runtime.watchInboxes();
+    let outcome: Outcome;
+    try {
+      outcome = started
+        ? await (await runtime.resumeRun(lease.runId)).result
+        : await (await runtime.startRun(lease.question, "", { runId: lease.runId, mainExecutorId: lease.mainExecutorId })).result;
+    } finally {
+      await unwatch();
+    }
+    if (ended || stopping) return;
+    // Sealed by its owner once final: the root hash commits to every executor stream of the run.
+    const { rootHash } = await sealRun(gate, { runId: lease.runId, mainExecutorId: lease.mainExecutorId });
+    heartbeat.stop();
+    await releaseLease(deps.database, lease, "finished");
+    end({ kind: "finished", outcome, rootHash });
+  })().catch(async (error) => {
+    if (ended || stopping) return;
+    if (isFencedError(error)) return end({ kind: "fenced", reason: error.message });
+    gate.halt();
+    heartbeat.stop();
+    const reason = (error as Error).message ?? String(error);
+    // A lost connection: back to the queue, to be taken again once the database answers. Anything
+    // else (no model configured, a damaged log, a changed profile) would fail the same way again at
+    // once: the run is interrupted, for an operator to fix and resume or cancel.
+    if (isConnectionError(error)) {
+      await releaseLease(deps.database, lease, "running").catch(() => {});
+    } else if ((error as { code?: string }).code === "RUN_DAMAGED") {
+      // Nothing is written to a run whose log does not verify.
+      await releaseLease(deps.database, lease, "interrupted").catch(() => {});
+    } else {
+      await appendRunFact(deps.store.withFence({ runId: lease.runId, epoch: lease.epoch }), lease, {
+        type: "run_interrupted",
+        data: { reason, by: "error", inFlight: [] },
+      }).catch(() => {});
+      await releaseLease(deps.database, lease, "interrupted").catch(() => {});
+    }
+    end({ kind: "released", reason });
+  });
+
+  return {
+    lease,
+    done,
+    stop(how, graceMs) {
+      stopping ??= (async (): Promise<HostResult> => {
+        if (ended) return done;
+        gate.drain();
+        const { inFlight } = await gate.settled(graceMs);
+        gate.halt();
+        if (ended) return done;
+        heartbeat.stop();
+        if (how === "interrupt") {
+          await appendRunFact(deps.store.withFence({ runId: lease.runId, epoch: lease.epoch }), lease, {
+            type: "run_interrupted",
+            data: { reason: "interrupted by the operator", by: "operator", inFlight },
+          });
+          await releaseLease(deps.database, lease, "interrupted");
+          end({ kind: "interrupted", inFlight });
+        } else {
+          await releaseLease(deps.database, lease, "running");
+          end({ kind: "released", reason: "the worker is shutting down" });
+        }
+        return done;
+      })().catch((error) => {
+        // The interruption could not be recorded (the database went away): the lease runs out instead.
+        end({ kind: "released", reason: `could not record the stop: ${(error as Error).message ?? String(error)}` });
+        return done;
+      });
+      return stopping;
+    },
+  };
+}

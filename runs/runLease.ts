@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+/** What a worker holds while it hosts a run: the run, and the epoch its appends are fenced with. */
+export interface RunLease {
+  runId: string;
+  mainExecutorId: string;
+  question: string;
+  options: RunOptions;
+  owner: string;
+  epoch: number;
+  /** True when the run had never been started (it was submitted, not abandoned). */
+  fresh: boolean;
+}
+
+/** How a submitted run is to be hosted; stored as jsonb, parsed when read back. */
+export const RunOptions = z
+  .object({
+    /** "offline": the scripted offline scenario; "model": the configured model. */
+    mode: z.enum(["offline", "model"]).default("model"),
+    /** Free-form hints for a harness or a later API; carried, not interpreted here. */
+    tags: z.record(z.string(), z.string()).default({}),
+    /** The run's caps (governance/config.ts), already resolved against the configured maximum. */
+    caps: z.record(z.string(), z.unknown()).optional(),
+    /** Per-executor limits frozen at admission, per role. */
+    limits: z.record(z.string(), z.record(z.string(), z.number())).optional(),
+    reviewer: z.enum(["off", "shadow", "advisory"]).default("off"),
+    /** --model-idle-timeout of the command that submitted the run, in ms. */
+    modelIdleTimeoutMs: z.number().int().positive().optional(),
+  })
+  .strict();
+export type RunOptions = z.output<typeof RunOptions>;
+
+export type RunRowState = "submitted" | "running" | "interrupted" | "finished";
+
+export const RUNS_CHANNEL = "ariadne_runs";
+
+/** The stream of a run's run-level facts (submitted, interrupted, sealed). */
+export const runStreamId = (runId: string) => `run-${runId}`;

@@ -1,0 +1,121 @@
+import { z } from "zod";
+import { Runtime } from "../../actors/index.ts";
+import { crashPoint } from "../../core/crashPoint.ts";
+import { ScriptedModel, type ScriptPolicy, type ScriptedReply } from "../../models/index.ts";
+import type { ModelRequest } from "../../models/types.ts";
+import type { BuildRuntime } from "../../runs/index.ts";
+import { exchanges, resultsOf } from "../../scenarios/requestView.ts";
+import { ToolRegistry, createCorpusTools, defineTool } from "../../tools/index.ts";
+import { handoffsIn, handoffInput } from "../actors/fixtures.ts";
+
+/**
+ * The fault scenario: Main calls an effectful tool itself and delegates two
+ * Children, each of which calls the effectful tool and a read-only one, then
+ * hands off; Main answers from the handoffs. The effectful tool POSTs to a
+ * counter the test runs, so a doubled effect is seen outside the log.
+ */
+export const CHILDREN = ["alpha", "beta"] as const;
+
+export function recordEffectTool(effectUrl: string) {
+  return defineTool({
+    name: "record_effect",
+    description: "Records an external effect (a notice sent, an order placed) at the test's counter.",
+    input: z.object({ label: z.string().min(1) }),
+    effect: "effectful",
+    async run(input, ctx) {
+      const res = await fetch(effectUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ runId: ctx.runId, executorId: ctx.executorId, label: input.label }),
+      });
+      if (!res.ok) throw new Error(`counter answered ${res.status}`);
+      // The effect happened; its outcome is not recorded yet.
+      crashPoint("after_effect:record_effect");
+      return `recorded ${input.label}`;
+    },
+  });
+}
+
+/** Seeded latencies, so seeds interleave the executors differently. */
+function latencies(seed: number) {
+  let x = seed * 2654435761 + 1;
+  return () => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return 5 + (x % 60);
+  };
+}
+
+export function faultPolicy(seed: number): ScriptPolicy {
+  const next = latencies(seed);
+  return async (request) => {
+    await new Promise((r) => setTimeout(r, next()));
+    return request.tools.some((t) => t.name === "answer") ? mainReply(request) : childReply(request);
+  };
+}
+
+function mainReply(request: ModelRequest): ScriptedReply {
+  if (exchanges(request).length === 0) {
+    return {
+      content: [
+        { type: "tool_use", name: "record_effect", input: { label: "main" } },
+        ...CHILDREN.map((name) => ({
+          type: "tool_use" as const,
+          name: "delegate",
+          input: {
+            question: `Child ${name}: record your effect and look up ADIV.`,
+            context: "A fault-injection scenario.",
+            done_when: "The effect is recorded and the lookup done.",
+            profile: "general",
+            tools: ["record_effect", "search_corpus"],
+          },
+        })),
+      ],
+    };
+  }
+  const handoffs = handoffsIn(request);
+  return {
+    content: [
+      {
+        type: "tool_use",
+        name: "answer",
+        input: {
+          summary: "(scripted) The Children reported.",
+          sections: [
+            {
+              heading: "Reports",
+              claims: handoffs.length
+                ? handoffs.map((h) => ({ text: h.handoff.summary, basis: "not_collected", citations: [] }))
+                : [{ text: "No handoff arrived.", basis: "not_collected", citations: [] }],
+            },
+          ],
+        },
+      },
+    ],
+  };
+}
+
+function childReply(request: ModelRequest): ScriptedReply {
+  const name = CHILDREN.find((c) => JSON.stringify(request.messages[0]).includes(`Child ${c}:`)) ?? "unknown";
+  if (exchanges(request).length === 0) {
+    return {
+      content: [
+        { type: "tool_use", name: "record_effect", input: { label: name } },
+        { type: "tool_use", name: "search_corpus", input: { query: "ADIV fees" } },
+      ],
+    };
+  }
+  const effect = resultsOf(request, "record_effect")[0]?.output ?? "no outcome";
+  return { content: [{ type: "tool_use", name: "handoff", input: handoffInput(`[${name}] effect: ${effect.slice(0, 120)}`) }] };
+}
+
+export function faultRuntime(options: { effectUrl: string; seed: number }): BuildRuntime {
+  return (store) => {
+    const model = new ScriptedModel({ name: "fault-scenario", policy: faultPolicy(options.seed) });
+    return new Runtime({
+      store,
+      models: { main: model, child: model },
+      modelNames: { main: "scripted:main", child: "scripted:child" },
+      tools: new ToolRegistry().register(recordEffectTool(options.effectUrl), ...createCorpusTools()),
+    });
+  };
+}

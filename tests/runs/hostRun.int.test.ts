@@ -1,0 +1,168 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { z } from "zod";
+import { Runtime } from "../../actors/index.ts";
+import { ScriptedModel } from "../../models/index.ts";
+import { exchanges } from "../../scenarios/requestView.ts";
+import { ToolRegistry, createCorpusTools, defineTool } from "../../tools/index.ts";
+import {
+  type BuildRuntime,
+  cancelByTakeover,
+  findRun,
+  hostRun,
+  leaseOwner,
+  renewLease,
+  resumeRun,
+  runStatus,
+  submitRun,
+  takeLease,
+} from "../../runs/index.ts";
+import { OFFLINE_QUESTION, offlineResearchModel } from "../../scenarios/offlineResearch.ts";
+import { forEachEngine } from "../support/forEachEngine.ts";
+import { gate, ofType } from "../actors/fixtures.ts";
+
+/** Main calls a slow effectful tool (it waits for the test's gate), then answers. */
+function slowToolRun() {
+  const opened = gate();
+  const counter = { runs: 0, started: gate() };
+  const tool = defineTool({
+    name: "place_order",
+    description: "Places an order (slow).",
+    input: z.object({ id: z.string() }),
+    effect: "effectful",
+    run: async () => {
+      counter.runs++;
+      counter.started.open();
+      await opened.opened;
+      return "order placed";
+    },
+  });
+  const model = new ScriptedModel({
+    name: "host-test",
+    policy: (request) =>
+      exchanges(request).length === 0
+        ? { content: [{ type: "tool_use", name: "place_order", input: { id: "o-1" } }] }
+        : {
+            content: [
+              {
+                type: "tool_use",
+                name: "answer",
+                input: { summary: "(scripted) done", sections: [{ heading: "Order", claims: [{ text: "The order went out.", basis: "judgment", citations: [] }] }] },
+              },
+            ],
+          },
+  });
+  const build: BuildRuntime = (store) =>
+    new Runtime({ store, models: { main: model, child: model }, modelNames: { main: "m", child: "c" }, tools: new ToolRegistry().register(tool) });
+  return { build, counter, open: opened.open };
+}
+
+forEachEngine("hosting a run under its lease", (ctx) => {
+  const deps = (buildRuntime: BuildRuntime) => ({ database: ctx.db.database, store: ctx.store, buildRuntime, ttlMs: 60_000 });
+
+  test("a submitted run is started under its lease, finished, and taken off the queue", async () => {
+    const s = slowToolRun();
+    s.open();
+    const { runId } = await submitRun(ctx.store, { question: "Place the order." });
+    const lease = await takeLease(ctx.db.database, { owner: leaseOwner("test"), ttlMs: 60_000, runId });
+    const result = await hostRun(deps(s.build), lease!).done;
+    assert.equal(result.kind === "finished" && result.outcome.kind, "answer");
+    const row = await findRun(ctx.db.database, runId);
+    assert.deepEqual([row.state, row.leaseOwner], ["finished", null]);
+  });
+
+  test("interrupted with a tool in flight: the tool's outcome is recorded, no new step starts, the run is marked interrupted; resume finishes it without re-running the tool", async () => {
+    const s = slowToolRun();
+    const { runId, mainExecutorId } = await submitRun(ctx.store, { question: "Place the order." });
+    const lease = await takeLease(ctx.db.database, { owner: leaseOwner("test"), ttlMs: 60_000, runId });
+    const hosted = hostRun(deps(s.build), lease!);
+    await s.counter.started.opened;
+    const stopping = hosted.stop("interrupt", 30_000);
+    s.open(); // the effect finishes after the interrupt
+    const result = await stopping;
+    assert.deepEqual(result, { kind: "interrupted", inFlight: [] });
+
+    const events = await ctx.store.readRun(runId);
+    assert.equal(ofType(events, "tool_completed").length, 1, "the call in flight recorded its outcome");
+    assert.equal(ofType(events, "turn").length, 1, "no turn was taken after the interrupt");
+    assert.equal(ofType(events, "run_interrupted").length, 1);
+    assert.equal(ofType(events, "run_interrupted")[0].metadata.executorId, mainExecutorId);
+    assert.equal((await findRun(ctx.db.database, runId)).state, "interrupted");
+
+    const resumed = await (await resumeRun({ ...deps(s.build) }, runId)).done;
+    assert.equal(resumed.kind === "finished" && resumed.outcome.kind, "answer");
+    assert.equal(s.counter.runs, 1, "the effect ran once");
+    assert.equal(ofType(await ctx.store.readRun(runId), "effect_unknown").length, 0);
+  });
+
+  test("a host whose lease is taken over stops (fenced) and writes nothing more", async () => {
+    const s = slowToolRun();
+    const { runId } = await submitRun(ctx.store, { question: "Place the order." });
+    const lease = await takeLease(ctx.db.database, { owner: "old", ttlMs: 300, runId });
+    const hosted = hostRun({ ...deps(s.build), ttlMs: 300 }, lease!);
+    await s.counter.started.opened;
+    // Given: the owner's lease ran out and another took the run
+    await renewLease(ctx.db.database, lease!, 0);
+    const other = await takeLease(ctx.db.database, { owner: "new", ttlMs: 60_000, runId });
+    assert.equal(other?.epoch, lease!.epoch + 1);
+    const before = (await ctx.store.readRun(runId)).length;
+    s.open(); // the old owner's tool finishes and tries to record its outcome
+    const result = await hosted.done;
+    assert.equal(result.kind, "fenced");
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal((await ctx.store.readRun(runId)).length, before);
+  });
+
+  test("a run started before runs had rows (no row, its process gone) is adopted by resume and finished; the unknown effect is not re-run", async () => {
+    const s = slowToolRun();
+    const crashed = await (await s.build(ctx.store, undefined as never)).startRun("Place the order.");
+    await s.counter.started.opened; // the process "dies" here: its tool never returns
+    const resumed = await (await resumeRun(deps(slowToolRun().build), crashed.runId)).done;
+    assert.equal(resumed.kind === "finished" && resumed.outcome.kind, "answer");
+    const events = await ctx.store.readRun(crashed.runId);
+    assert.equal(ofType(events, "effect_unknown").length, 1);
+    assert.equal(s.counter.runs, 1);
+    assert.equal((await findRun(ctx.db.database, crashed.runId)).mainExecutorId, crashed.mainExecutorId);
+  });
+
+  test("cancel --executor on an interrupted run: that Child is cancelled, the resumed Main is told and answers without it", async () => {
+    const admitted = gate();
+    let children = 0;
+    const build: BuildRuntime = (store) =>
+      new Runtime({
+        store,
+        models: { main: offlineResearchModel({ latencyMs: 20 }), child: offlineResearchModel({ latencyMs: 20 }) },
+        modelNames: { main: "scripted:main", child: "scripted:child" },
+        tools: new ToolRegistry().register(...createCorpusTools()),
+        onEvent: (e) => {
+          if (e.type === "executor_admitted" && e.data.role === "child" && ++children === 3) admitted.open();
+        },
+      });
+    const { runId } = await submitRun(ctx.store, { question: OFFLINE_QUESTION, options: { mode: "offline" } });
+    const lease = await takeLease(ctx.db.database, { owner: leaseOwner("test"), ttlMs: 60_000, runId });
+    const hosted = hostRun(deps(build), lease!);
+    await admitted.opened;
+    assert.equal((await hosted.stop("interrupt", 30_000)).kind, "interrupted");
+
+    const tree = (await runStatus(ctx.db.database, ctx.store, runId)).executors!;
+    const victim = tree.children.find((c) => c.state === "running")!;
+    const { cancelled } = await cancelByTakeover({ database: ctx.db.database, store: ctx.store })({
+      runId,
+      executorId: victim.executorId,
+      reason: "not needed",
+      by: "operator",
+    });
+    assert.deepEqual(cancelled, [victim.executorId]);
+    assert.equal((await findRun(ctx.db.database, runId)).state, "interrupted", "a Child's cancel leaves the run as it was");
+
+    const resumed = await (await resumeRun(deps(build), runId)).done;
+    assert.equal(resumed.kind === "finished" && resumed.outcome.kind, "answer");
+    const events = await ctx.store.readRun(runId);
+    assert.equal(ofType(events, "handoff_consumed").filter((e) => e.data.childExecutorId === victim.executorId).length, 0);
+    const failedDelegation = ofType(events, "tool_failed").find((e) => e.data.tool === "delegate" && e.data.message.includes(victim.executorId));
+    assert.match(failedDelegation?.data.message ?? "", /cancelled: not needed/);
+    const after = await runStatus(ctx.db.database, ctx.store, runId);
+    assert.equal(after.state, "settled");
+    assert.equal(after.executors!.children.find((c) => c.executorId === victim.executorId)?.state, "cancelled");
+  });
+});
