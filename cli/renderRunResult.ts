@@ -3,7 +3,13 @@ import { projectRun } from "../projections/index.ts";
 import type { HostResult, RunLease } from "../runs/index.ts";
 import { handoffsOf, renderAnswer } from "./renderAnswer.ts";
 import { renderHandoff } from "./renderHandoff.ts";
-import { runView } from "./runView.ts";
+import { type HandoffView, runView } from "./runView.ts";
+
+/** What the Children found still counts when Main could not finish: every handoff, whole. */
+function renderHandoffsWhole(handoffs: HandoffView[], out: (line: string) => void): void {
+  out(handoffs.length ? `What the Children handed back (${handoffs.length}):` : "No Child handed anything back.");
+  for (const h of handoffs) for (const line of renderHandoff(h)) out(line);
+}
 
 /** Exit codes of a hosted run (run, resume). */
 export const EXIT = { answered: 0, failed: 1, partial: 3, interrupted: 130 } as const;
@@ -50,12 +56,11 @@ export async function renderRunResult(
     ctx.out("");
     if (partial) ctx.out("PARTIAL ANSWER: a limit stopped Main before it finished; it is built from the handoffs it held.");
     for (const line of renderAnswer(view.answer, handoffs)) ctx.out(line);
+    if (partial) renderHandoffsWhole(view.handoffs, ctx.out);
     ctx.out(`run ${runId} · ${projected.events} events · ${WHERE_NEXT(runId)}`);
   } else if (outcome) {
     ctx.out(`run ${runId} ended without an answer: ${outcome.kind}${"reason" in outcome ? `: ${outcome.reason}` : ""}`);
-    // What the Children found still counts when Main could not finish.
-    ctx.out(view.handoffs.length ? `What the Children handed back (${view.handoffs.length}):` : "No Child handed anything back.");
-    for (const h of view.handoffs) for (const line of renderHandoff(h)) ctx.out(line);
+    renderHandoffsWhole(view.handoffs, ctx.out);
     ctx.out(WHERE_NEXT(runId));
   } else if (result.kind === "fenced" || result.kind === "released") {
     ctx.out(`run ${runId} stopped here (${result.kind}): ${result.reason}`);
