@@ -272,7 +272,7 @@ export class ExecutorRunner {
     let response: ModelResponse;
     this.inFlight.set("model", { kind: "model" });
     try {
-      response = await this.abortable(this.model.complete(request, { signal: this.abort.signal }));
+      response = await this.abortable(this.model.complete(request, { signal: this.abort.signal, deadline: verdict.deadline }));
     } catch (error) {
       await this.recordFailedCall(s, verdict.events, verdict.reservation, error);
       return;

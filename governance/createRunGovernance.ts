@@ -96,8 +96,8 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
       if (state.role === "main") noticed.push(...childReminders(state.children, run.raised));
       const reminders = await remind(state, run, noticed);
 
-      const stop =
-        clockStop(run.caps, executor, { now, runOpenedAt: run.openedAt, executorAdmittedAt: await facts.admittedAt(state) }) ?? turnStop(state, executor);
+      const executorAdmittedAt = await facts.admittedAt(state);
+      const stop = clockStop(run.caps, executor, { now, runOpenedAt: run.openedAt, executorAdmittedAt }) ?? turnStop(state, executor);
       if (stop) return refuse(state, run, "model", stop, {}, reminders);
 
       const amount = {
@@ -116,7 +116,9 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
       }
       const reservation: Reservation = { reservationId: newId(), model: plan.model, ...amount };
       open.set(reservation.reservationId, { runId: state.runId, executorId: state.executorId });
-      return { ok: true, reservation, events: reminders };
+      // Waiting on the model counts against the wall clocks: the call may not outlive either.
+      const deadline = Math.min(run.openedAt.getTime() + run.caps.run.wallClockMs, executorAdmittedAt.getTime() + executor.wallClockMs);
+      return { ok: true, reservation, deadline, events: reminders };
     },
 
     async afterModelCall(state: ExecutorState, reservation: Reservation | null, usage: { inputTokens: number; outputTokens: number } | null) {

@@ -47,7 +47,11 @@ export type Verdict<T = unknown> =
  * it answers with a verdict and the events that record it.
  */
 export interface Governance {
-  beforeModelCall(state: ExecutorState, plan: ModelCallPlan): Promise<Verdict<{ reservation: Reservation | null }>>;
+  /**
+   * `deadline` (epoch ms), when given, is when the executor's or the run's wall
+   * clock runs out: the model call, its retries and the waits between them stop there.
+   */
+  beforeModelCall(state: ExecutorState, plan: ModelCallPlan): Promise<Verdict<{ reservation: Reservation | null; deadline?: number }>>;
   /** Settles the real usage (null when the call failed and spent nothing measurable) and releases the rest. */
   afterModelCall(
     state: ExecutorState,
