@@ -132,6 +132,10 @@ export function foldEvent(snapshot: ExecutorSnapshot, event: RecordedEvent): Exe
   if (actions.some((a) => a.type === "refuse")) {
     throw new Error(`${event.type} (v${event.streamVersion}) cannot happen to ${executorId} in its current state (${String(snapshot.value)})`);
   }
+  // A fold that threw (e.g. an outcome for a tool use that was never made) leaves the snapshot in error.
+  if (next.status === "error") {
+    throw new Error(`${event.type} (v${event.streamVersion}) cannot happen to ${executorId}: ${(next.error as Error)?.message ?? String(next.error)}`);
+  }
   return next;
 }
 

@@ -1,5 +1,5 @@
-import { type SnapshotFrom, initialTransition, transition } from "xstate";
-import { type ExecutorStatus, executorMachine } from "../actors/executorMachine.ts";
+import { type SnapshotFrom, initialTransition } from "xstate";
+import { type ExecutorStatus, executorMachine, foldEvent } from "../actors/executorMachine.ts";
 import type { ExecutorState } from "../actors/executorState.ts";
 import type { RecordedEvent } from "../events/index.ts";
 
@@ -25,17 +25,14 @@ export const unknownToExecutorFold = (event: RecordedEvent): boolean => !KNOWN.h
 export const startExecutor = (): ExecutorSnapshot => initialTransition(executorMachine)[0];
 
 /**
- * Folds one event. An event the machine refuses (its `refuse` action throws, as
- * it does for `foldExecutor`) leaves the snapshot as it was and is reported, so
+ * Folds one event. An event the machine refuses (as it does for the runner and
+ * on rebuild) leaves the snapshot as it was and is reported, so
  * one illegal stream shows up in its executor's progress instead of stopping
  * every projection.
  */
 export function stepExecutor(snapshot: ExecutorSnapshot, event: RecordedEvent): { snapshot: ExecutorSnapshot; error: string | null } {
   try {
-    const [next, actions] = transition(executorMachine, snapshot, event);
-    // The machine's only non-assign actions are side effects such as its refusal: run them to see.
-    for (const action of actions) action.exec?.(action.info, action.params);
-    return { snapshot: next, error: null };
+    return { snapshot: foldEvent(snapshot, event), error: null };
   } catch (error) {
     return { snapshot, error: (error as Error).message ?? String(error) };
   }
