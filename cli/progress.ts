@@ -1,5 +1,5 @@
 import type { RecordedEvent } from "../events/index.ts";
-import { executorNames, runProjection } from "../projections/index.ts";
+import { runProjection } from "../projections/index.ts";
 import { formatTokens } from "./formatTokens.ts";
 
 /**
@@ -10,15 +10,20 @@ import { formatTokens } from "./formatTokens.ts";
  */
 export function progressPrinter(out: (line: string) => void, startedAt = Date.now()) {
   let run = runProjection.initial();
-  let names = new Map<string, string>();
+  // Names are given once, in the order executors appear here, and never change mid-run: concurrent
+  // admissions can commit in another order than they arrive, which would renumber a live executor.
+  const names = new Map<string, string>();
+  let children = 0;
   const name = (id: string) => names.get(id) ?? id.slice(0, 8);
   const stamp = () => `[${((Date.now() - startedAt) / 1000).toFixed(2)}s]`.padEnd(9);
 
   return (e: RecordedEvent) => {
     run = runProjection.evolve(run, e);
-    if (e.type === "executor_admitted") names = executorNames(run.progress);
     const who = e.metadata.executorId;
     const me = run.progress.executors[who];
+    if (e.type === "executor_admitted" && me && !names.has(who)) {
+      names.set(who, me.role === "main" ? "main" : `${me.role}:${me.profile?.id ?? "general"}#${++children}`);
+    }
     const line = (text: string) => out(`${stamp()} ${name(who).padEnd(26)} ${text}`);
     switch (e.type) {
       case "executor_admitted":
