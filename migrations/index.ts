@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from "kysely/migration";
 import * as eventLog from "./0001_event_log.ts";
 import * as appendV2 from "./0002_append_v2.ts";
+import * as httpApi from "./0007_http_api.ts";
 
 /**
  * Migrations are listed in code rather than read from disk, so the same
@@ -9,6 +10,7 @@ import * as appendV2 from "./0002_append_v2.ts";
 export const migrations: Record<string, Migration> = {
   "0001_event_log": eventLog,
   "0002_append_v2": appendV2,
+  "0007_http_api": httpApi,
 };
 
 export const migrationProvider: MigrationProvider = {
