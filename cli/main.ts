@@ -1,13 +1,18 @@
 import { parseArgs } from "node:util";
 import { isAriadneError } from "../core/errors.ts";
 import { openStore } from "../db/index.ts";
+import { keys } from "./keys.ts";
 import { runResearch } from "./runResearch.ts";
+import { serve } from "./serve.ts";
 
 const USAGE = `usage: ariadne <command> [options]
 
 commands:
   migrate            apply pending migrations to DATABASE_URL, or to the embedded store
   run [QUESTION]     run a research run (offline scripted scenario without ANTHROPIC_API_KEY)
+  serve              the HTTP API [--port 8787] [--host 127.0.0.1] [--no-workers] [--no-auth]
+  keys create        an API key: --role client|auditor|admin --tenant T (printed once)
+  keys revoke ID     revoke an API key
 
 options:
   --data-dir DIR     embedded store directory when DATABASE_URL is unset (default .ariadne/data)
@@ -29,6 +34,12 @@ export async function main(argv: string[], out: (line: string) => void = console
         "data-dir": { type: "string" },
         json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
+        port: { type: "string", default: "8787" },
+        host: { type: "string", default: "127.0.0.1" },
+        "no-workers": { type: "boolean", default: false },
+        "no-auth": { type: "boolean", default: false },
+        role: { type: "string" },
+        tenant: { type: "string" },
       },
     });
   } catch (e) {
@@ -51,6 +62,17 @@ export async function main(argv: string[], out: (line: string) => void = console
       }
       case "run":
         return await runResearch({ ...storeOptions, question: rest.join(" ") || undefined, json: parsed.values.json, out });
+      case "serve": {
+        const port = Number(parsed.values.port);
+        if (!Number.isInteger(port) || port < 0 || port > 65535) {
+          console.error(`ariadne: --port must be a port number (got "${parsed.values.port}")`);
+          return 2;
+        }
+        const flags = { port, host: parsed.values.host!, workers: !parsed.values["no-workers"], auth: !parsed.values["no-auth"] };
+        return await serve({ ...storeOptions, ...flags, out });
+      }
+      case "keys":
+        return await keys(rest, { ...storeOptions, role: parsed.values.role, tenant: parsed.values.tenant, out });
       default:
         console.error(`ariadne: unknown command "${command}"\n\n${USAGE}`);
         return 2;

@@ -19,6 +19,8 @@ export interface AppDeps {
   rateLimit?: { perSecond: number; burst: number };
   /** SSE heartbeat while idle. Default 15 s. */
   heartbeatMs?: number;
+  /** Aborted at shutdown: live streams end so the server can close. */
+  shutdown?: AbortSignal;
   /** One JSON line per request; default stdout. */
   log?: (line: string) => void;
 }

@@ -15,6 +15,8 @@ export interface StreamOptions {
   /** Where the client stands: after this checkpoint (from Last-Event-ID), or the start of the log. */
   from: Checkpoint;
   heartbeatMs: number;
+  /** Aborted when the server shuts down: the stream ends and the client resumes elsewhere with Last-Event-ID. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -32,6 +34,9 @@ export async function streamRunEvents(stream: SSEStreamingApi, o: StreamOptions)
     wake?.();
   });
   stream.onAbort(() => wake?.());
+  const stop = () => wake?.();
+  o.signal?.addEventListener("abort", stop);
+  const ended = () => stream.aborted || o.signal?.aborted === true;
   let sent = 0;
   const send = async (event: RecordedEvent) => {
     sent++;
@@ -56,7 +61,7 @@ export async function streamRunEvents(stream: SSEStreamingApi, o: StreamOptions)
       skipUntil = o.from.position;
     }
     let check = true;
-    while (!stream.aborted) {
+    while (!ended()) {
       if (check && (await finished())) {
         await stream.writeSSE({ event: "end", data: JSON.stringify({ runId: o.runId }) });
         break;
@@ -72,7 +77,7 @@ export async function streamRunEvents(stream: SSEStreamingApi, o: StreamOptions)
           };
         });
         wake = null;
-        if (timedOut && !stream.aborted) await stream.write(": heartbeat\n\n");
+        if (timedOut && !ended()) await stream.write(": heartbeat\n\n");
         continue;
       }
       if (skipUntil !== null) {
@@ -83,6 +88,7 @@ export async function streamRunEvents(stream: SSEStreamingApi, o: StreamOptions)
       check = FINAL_TYPES.has(event.type);
     }
   } finally {
+    o.signal?.removeEventListener("abort", stop);
     attachment.detach();
   }
 }

@@ -41,7 +41,7 @@ export function eventRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>): void {
       throw new HttpProblem(400, "BAD_POSITION", `${lastEventId !== undefined ? "Last-Event-ID" : "after"} ${after} is not the position of an event of run ${id}`);
     }
     if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
-      return streamSSE(c, (stream) => streamRunEvents(stream, { database: deps.database, hub: deps.hub, runId: id, from, heartbeatMs: deps.heartbeatMs ?? 15_000 })) as never;
+      return streamSSE(c, (stream) => streamRunEvents(stream, { database: deps.database, hub: deps.hub, runId: id, from, heartbeatMs: deps.heartbeatMs ?? 15_000, signal: deps.shutdown })) as never;
     }
     const page = await readRunEvents(deps.database, id, from, { limit: query.limit });
     const next = page.events.length === query.limit ? page.events.at(-1)!.globalPosition : null;
