@@ -25,11 +25,11 @@ const WHERE: Record<string, string> = { json: "body", param: "path", query: "que
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const log = deps.log ?? ((line: string) => console.log(line));
   const app = new OpenAPIHono<AppEnv>({
-    defaultHook: (result) => {
+    defaultHook: (result, c) => {
       if (!result.success) {
         const where = WHERE[result.target] ?? result.target;
         const issues = result.error.issues.map((i) => ({ path: [where, ...i.path.map((p) => (typeof p === "number" ? p : String(p)))], message: i.message }));
-        return problemResponse(problemBody(400, "VALIDATION", `invalid ${where}: ${issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`, issues));
+        return problemResponse(c, problemBody(400, "VALIDATION", `invalid ${where}: ${issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`, issues));
       }
     },
   });
@@ -38,8 +38,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     const started = performance.now();
     const requestId = randomUUID();
     c.set("requestId", requestId);
-    await next();
+    // Set before the response exists: setting a header afterwards makes Hono copy the response.
     c.header("X-Request-Id", requestId);
+    await next();
     const p = c.get("principal");
     // Method, path, outcome and who (by key id): never headers, bodies or the key itself.
     log(
@@ -71,13 +72,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }
     await next();
   });
-  app.use(
-    "/v1/*",
-    bodyLimit({
-      maxSize: deps.maxBodyBytes ?? 64 * 1024,
-      onError: () => problemResponse(problemBody(413, "TOO_LARGE", `the body exceeds ${deps.maxBodyBytes ?? 64 * 1024} bytes`)),
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: deps.maxBodyBytes ?? 64 * 1024,
+    onError: (c) => problemResponse(c, problemBody(413, "TOO_LARGE", `the body exceeds ${deps.maxBodyBytes ?? 64 * 1024} bytes`)),
+  });
+  // Only where a body can come: the check reads the raw Request, which @hono/node-server otherwise never builds.
+  app.use("/v1/*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
 
   runRoutes(deps, app);
   eventRoutes(deps, app);
@@ -91,23 +91,23 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer", description: "An API key from `ariadne keys create`" });
 
-  app.notFound((c) => problemResponse(problemBody(404, "NOT_FOUND", `no route ${c.req.method} ${c.req.path}`)));
+  app.notFound((c) => problemResponse(c, problemBody(404, "NOT_FOUND", `no route ${c.req.method} ${c.req.path}`)));
   app.onError((error, c) => {
     if (error instanceof HttpProblem) {
-      return problemResponse(problemBody(error.status, error.code, error.message, error.extra.issues), error.extra.headers);
+      return problemResponse(c, problemBody(error.status, error.code, error.message, error.extra.issues), error.extra.headers);
     }
     if (error instanceof HTTPException) {
       const status = error.status;
       const detail = status === 415 ? "send the body as application/json" : error.message || "bad request";
-      return problemResponse(problemBody(status, status === 415 ? "UNSUPPORTED_MEDIA_TYPE" : "BAD_REQUEST", detail));
+      return problemResponse(c, problemBody(status, status === 415 ? "UNSUPPORTED_MEDIA_TYPE" : "BAD_REQUEST", detail));
     }
-    if (isValidationError(error)) return problemResponse(problemBody(400, error.code, error.message, error.issues));
-    if (isAriadneError(error) && error.status < 500) return problemResponse(problemBody(error.status, error.code, error.message));
-    if (isAriadneError(error) && error.status === 503) return problemResponse(problemBody(503, error.code, error.message));
+    if (isValidationError(error)) return problemResponse(c, problemBody(400, error.code, error.message, error.issues));
+    if (isAriadneError(error) && error.status < 500) return problemResponse(c, problemBody(error.status, error.code, error.message));
+    if (isAriadneError(error) && error.status === 503) return problemResponse(c, problemBody(503, error.code, error.message));
     // Unexpected: the log gets the error, the caller only the request id to quote.
     const requestId = c.get("requestId");
     log(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: "unhandled error", requestId, error: String((error as Error)?.stack ?? error) }));
-    return problemResponse(problemBody(500, "INTERNAL", `the server failed to handle this request; quote request id ${requestId}`));
+    return problemResponse(c, problemBody(500, "INTERNAL", `the server failed to handle this request; quote request id ${requestId}`));
   });
   return app;
 }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { Env } from "../models/index.ts";
 import type { EventStore } from "../events/index.ts";
 import { createApp } from "./app.ts";
@@ -30,6 +31,8 @@ export async function openApiServer(options: ApiServerOptions): Promise<ApiServe
   // INTERIM: at merge the RunsPort comes from runs/ (submitRun, workers with leases) instead.
   const runs = createInProcessRuns({ store: options.store, env: options.env, workers: options.workers, scriptedLatencyMs: options.scriptedLatencyMs });
   const shutdown = new AbortController();
+  // Every live stream listens for shutdown; hundreds at once are expected, not a leak.
+  setMaxListeners(0, shutdown.signal);
   const app = createApp({ ...options, database: options.store.database, runs, reads: createStoreReads(options.store), hub, shutdown: shutdown.signal });
   const server = await startServer(app.fetch, { port: options.port, host: options.host });
   return {

@@ -1,3 +1,5 @@
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { IssueDetail } from "../core/errors.ts";
 
 /** RFC 9457 problem details: the one shape every error of the API takes. */
@@ -51,6 +53,7 @@ export function problemBody(status: number, code: string, detail: string, issues
   };
 }
 
-export function problemResponse(problem: Problem, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(problem), { status: problem.status, headers: { "content-type": PROBLEM_TYPE, ...headers } });
+/** Through the context, so headers set earlier in the request (X-Request-Id) stay on the response. */
+export function problemResponse(c: Context, problem: Problem, headers: Record<string, string> = {}): Response {
+  return c.body(JSON.stringify(problem), problem.status as ContentfulStatusCode, { "content-type": PROBLEM_TYPE, ...headers });
 }
