@@ -259,6 +259,30 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     }
   });
 
+  test("cancelling a run while its Children work stops them too", async () => {
+    const slow = await openHarness(ctx.store, { scriptedLatencyMs: 150 });
+    try {
+      const k = await slow.key("client", slow.tenant());
+      const run = (await (await slow.app.request("/v1/runs", postJson(k, { question: "stop them all" }))).json()) as any;
+      let working: string[] = [];
+      for (let i = 0; i < 400 && working.length === 0; i++) {
+        const view = (await (await slow.app.request(`/v1/runs/${run.id}`, { headers: bearer(k) })).json()) as any;
+        working = view.executors.children.filter((c: any) => c.status === "running").map((c: any) => c.id);
+        if (working.length === 0) await new Promise((r) => setTimeout(r, 25));
+      }
+      assert.ok(working.length > 0, "Children were working");
+      assert.equal((await slow.app.request(`/v1/runs/${run.id}/cancel`, { method: "POST", headers: bearer(k) })).status, 202);
+      const final = await waitForFinal(slow.app, k, run.id);
+      assert.equal(final.state, "cancelled");
+      // A Child may have finished in the moment between the poll and the cancel; none is left running.
+      const statuses = working.map((id) => final.executors.children.find((c: any) => c.id === id).status);
+      assert.ok(statuses.every((s) => s === "cancelled" || s === "settled"), statuses.join(", "));
+      assert.ok(statuses.includes("cancelled"), statuses.join(", "));
+    } finally {
+      await slow.close();
+    }
+  });
+
   test("transcript, handoff and verify of a settled run", async () => {
     const run = (await (await h.app.request("/v1/runs", postJson(client, { question: "audit me" }))).json()) as any;
     const final = await waitForFinal(h.app, client, run.id);
