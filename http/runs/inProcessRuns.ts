@@ -152,6 +152,8 @@ async function checkSubmission(input: SubmitRunInput, profilesDir?: string): Pro
       problems.push(`caps.${role}.maxToolCalls may be at most ${CAP_CEILINGS.maxToolCalls[role]}`);
     }
   }
+  // No Reviewer executes in this build; asking for one must not silently get none.
+  if (input.reviewer && input.reviewer !== "off") problems.push(`reviewer "${input.reviewer}" is not available on this server yet; use "off"`);
   if (input.caps?.maxDepth !== undefined && input.caps.maxDepth > CAP_CEILINGS.maxDepth) problems.push(`caps.maxDepth may be at most ${CAP_CEILINGS.maxDepth}`);
   if (input.allowedProfiles) {
     const known = (await listProfiles(profilesDir)).map((p) => p.id);

@@ -87,13 +87,15 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     await problem(await h.app.request("/v1/runs", postJson(client, { question: "x".repeat(70_000) })), 413);
   });
 
-  test("caps above the defaults and unknown profiles are 422, and nothing is started", async () => {
+  test("caps above the defaults, unknown profiles and an unavailable reviewer mode are 422, and nothing is started", async () => {
     const t = h.tenant();
     const k = await h.key("client", t);
     const caps = await problem(await h.app.request("/v1/runs", postJson(k, { question: "q", caps: { main: { maxTurns: 99 } } })), 422);
     assert.match(caps.detail, /caps\.main\.maxTurns may be at most 12/);
     const profiles = await problem(await h.app.request("/v1/runs", postJson(k, { question: "q", allowedProfiles: ["no-such-profile"] })), 422);
     assert.match(profiles.detail, /unknown no-such-profile/);
+    const reviewer = await problem(await h.app.request("/v1/runs", postJson(k, { question: "q", reviewer: "advisory" })), 422);
+    assert.match(reviewer.detail, /reviewer "advisory" is not available/);
     const list = (await (await h.app.request("/v1/runs", { headers: bearer(k) })).json()) as any;
     assert.equal(list.runs.length, 0);
   });
