@@ -157,7 +157,7 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     await problem(await h.app.request(`/v1/runs/${run.id}/events?limit=abc`, { headers: bearer(client) }), 400);
   });
 
-  test("SSE: a client that disconnects and resumes with Last-Event-ID gets every event exactly once, then `end`", async () => {
+  test("SSE: a client that disconnects and resumes with Last-Event-ID gets every event exactly once, then `end`", { timeout: 120_000 }, async () => {
     const slow = await openHarness(ctx.store, { scriptedLatencyMs: 60 });
     try {
       const k = await slow.key("client", slow.tenant());
@@ -196,7 +196,7 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     }
   });
 
-  test("SSE sends heartbeats while a run is idle, and a bad Last-Event-ID is 400", async () => {
+  test("SSE sends heartbeats while a run is idle, and a bad Last-Event-ID is 400", { timeout: 120_000 }, async () => {
     const slow = await openHarness(ctx.store, { scriptedLatencyMs: 700, heartbeatMs: 100 });
     try {
       const k = await slow.key("client", slow.tenant());
