@@ -26,7 +26,10 @@ export async function openHarness(store: EventStore, options: Partial<AppDeps> &
   const hub = await startEventHub(store, { pollMs: 100 });
   const runs = createInProcessRuns({ store, scriptedLatencyMs: options.scriptedLatencyMs, workers: options.workers });
   const logs: string[] = [];
+  // Ends any live stream a failing test left open, so the process can exit.
+  const shutdown = new AbortController();
   const app = createApp({
+    shutdown: shutdown.signal,
     database: store.database,
     runs,
     reads: createStoreReads(store),
@@ -50,6 +53,7 @@ export async function openHarness(store: EventStore, options: Partial<AppDeps> &
       return token;
     },
     async close() {
+      shutdown.abort();
       await runs.close();
       await hub.close();
     },

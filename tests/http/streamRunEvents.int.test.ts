@@ -31,7 +31,7 @@ forEachEngine("live stream when the client is ahead of the hub", (ctx) => descri
 
     const from = checkpoints[4];
     const app = new Hono();
-    app.get("/s", (c) => streamSSE(c, (s) => streamRunEvents(s, { database: ctx.store.database, hub: laggingHub(events), runId: run.id, from, heartbeatMs: 50 })));
+    app.get("/s", (c) => streamSSE(c, (s) => streamRunEvents(s, { database: ctx.store.database, hub: laggingHub(events), runId: run.id, from, heartbeatMs: 50, signal: AbortSignal.timeout(30_000) })));
     const got: number[] = [];
     let ended = false;
     for await (const frame of sseFrames((await app.request("/s")).body!)) {
