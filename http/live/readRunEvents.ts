@@ -4,6 +4,9 @@ import type { Checkpoint } from "../../events/index.ts";
 import { type EventRow, rowToEvent } from "../../events/rowToEvent.ts";
 import type { RecordedEvent } from "../../events/index.ts";
 
+/** After every checkpoint: as `upTo`, no horizon at all (for a run that has stopped, whose events are all committed). */
+export const END_OF_LOG: Checkpoint = { txId: "18446744073709551615", position: Number.MAX_SAFE_INTEGER };
+
 /**
  * One run's events after a checkpoint, in the order a subscription reads the
  * log: (transaction id, position). Up to `upTo` (inclusive) when given;

@@ -3,7 +3,8 @@ import { streamSSE } from "hono/streaming";
 import { START } from "../../events/index.ts";
 import { requireAction, visibleRun } from "../access.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
-import { checkpointAt, readRunEvents } from "../live/readRunEvents.ts";
+import { END_OF_LOG, checkpointAt, readRunEvents } from "../live/readRunEvents.ts";
+import { FINAL_STATES } from "../runs/runsPort.ts";
 import { streamRunEvents } from "../live/streamRunEvents.ts";
 import { HttpProblem } from "../problem.ts";
 import { renderEvent } from "../renderEvent.ts";
@@ -33,7 +34,7 @@ export function eventRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>): void {
     requireAction(c, "read");
     const { id } = c.req.valid("param");
     const query = c.req.valid("query");
-    await visibleRun(deps, c, id);
+    const run = await visibleRun(deps, c, id);
     const lastEventId = c.req.valid("header")["last-event-id"];
     const after = lastEventId !== undefined ? Number(lastEventId) : query.after;
     const from = after === 0 ? START : await checkpointAt(deps.database, after, id);
@@ -43,7 +44,9 @@ export function eventRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>): void {
     if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
       return streamSSE(c, (stream) => streamRunEvents(stream, { database: deps.database, hub: deps.hub, runId: id, from, heartbeatMs: deps.heartbeatMs ?? 15_000, signal: deps.shutdown })) as never;
     }
-    const page = await readRunEvents(deps.database, id, from, { limit: query.limit });
+    // A stopped run appends nothing more, so its page need not wait behind other transactions in the cluster.
+    const stopped = FINAL_STATES.includes(run.state);
+    const page = await readRunEvents(deps.database, id, from, { limit: query.limit, upTo: stopped ? END_OF_LOG : undefined });
     const next = page.events.length === query.limit ? page.events.at(-1)!.globalPosition : null;
     return c.json({ events: page.events.map(renderEvent), next }, 200);
   });
