@@ -63,9 +63,12 @@ export async function main(): Promise<void> {
       const appendFloor = await measureAppendFloor(bench.store, c.sampleTurn!);
       progress(`${engine}: ${CONCURRENT_RUNS} runs at once on one Runtime`);
       const concurrent = await runOverheadScenario(bench.store, { runs: CONCURRENT_RUNS, concurrent: true });
+      progress(`${engine}: ${SEQUENTIAL_RUNS} runs one after the other, under the run governance (budget reserved and settled per model call)`);
+      const governed = await runOverheadScenario(bench.store, { runs: SEQUENTIAL_RUNS, concurrent: false, governed: true });
       rows.push(
         { engine, scenario: `1 run (x${SEQUENTIAL_RUNS} seq)`, result: sequential, floor, appendFloor },
         { engine, scenario: `${CONCURRENT_RUNS} runs concurrent`, result: concurrent, floor, appendFloor },
+        { engine, scenario: `1 run (x${SEQUENTIAL_RUNS} seq), governed`, result: governed, floor, appendFloor },
       );
     } finally {
       progress(`${engine}: closing`);

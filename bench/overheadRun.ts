@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Runtime } from "../actors/index.ts";
 import type { EventStore } from "../events/index.ts";
+import { createRunGovernance } from "../governance/index.ts";
 import { ToolRegistry } from "../tools/index.ts";
 import { RunProbe, percentile } from "./overheadProbe.ts";
 import { TURNS_PER_RUN, TurnMarks, noopLookup, overheadModel } from "./overheadScenario.ts";
@@ -27,7 +28,7 @@ let runCounter = 0;
  */
 export async function runOverheadScenario(
   store: EventStore,
-  { runs, concurrent, sizes = false }: { runs: number; concurrent: boolean; sizes?: boolean },
+  { runs, concurrent, sizes = false, governed = false }: { runs: number; concurrent: boolean; sizes?: boolean; governed?: boolean },
 ): Promise<ScenarioResult> {
   const probe = new RunProbe(sizes);
   const marks = new TurnMarks();
@@ -38,6 +39,8 @@ export async function runOverheadScenario(
     modelNames: { main: "bench-main", child: "bench-child" },
     tools: new ToolRegistry().register(noopLookup),
     onEvent: probe.onEvent,
+    // As `ariadne run` hosts a run: the shared budget reserved before each model call and settled with its turn.
+    ...(governed && { governance: ({ post }) => createRunGovernance({ db: store.database, post }) }),
   });
   const question = () => `Overhead bench ${process.pid} run ${++runCounter}`;
 

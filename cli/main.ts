@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { isAriadneError } from "../core/errors.ts";
 import { openStore } from "../db/index.ts";
+import { keys } from "./keys.ts";
 import { runResearch } from "./runResearch.ts";
 import { SHOW_USAGE, showRun } from "./showRun.ts";
 import { TRANSCRIPT_USAGE, showTranscript } from "./showTranscript.ts";
@@ -11,6 +12,8 @@ import { resumeCommand } from "./resumeCommand.ts";
 import { statusCommand } from "./statusCommand.ts";
 import { submitCommand } from "./submitCommand.ts";
 import { workerCommand } from "./workerCommand.ts";
+
+import { serve } from "./serve.ts";
 
 /** Commands that parse their own arguments (each has --help). */
 const RUN_LIFECYCLE: Record<string, (argv: string[], out: (line: string) => void) => Promise<number>> = {
@@ -35,6 +38,9 @@ commands:
   resume RUN         finish a crashed or interrupted run in this process
   status RUN         a run's state and executor tree (--json for scripts)
   cancel RUN         cancel a run, or one executor with --executor ID
+  serve              the HTTP API [--port 8787] [--host 127.0.0.1] [--no-workers] [--no-auth]
+  keys create        an API key: --role client|auditor|admin --tenant T (printed once)
+  keys revoke ID     revoke an API key
 
 options:
   --data-dir DIR     embedded store directory when DATABASE_URL is unset (default .ariadne/data)
@@ -74,6 +80,12 @@ export async function main(argv: string[], out: (line: string) => void = console
         reviewer: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
         ...CAP_FLAG_OPTIONS,
+        port: { type: "string", default: "8787" },
+        host: { type: "string", default: "127.0.0.1" },
+        "no-workers": { type: "boolean", default: false },
+        "no-auth": { type: "boolean", default: false },
+        role: { type: "string" },
+        tenant: { type: "string" },
       },
     });
   } catch (e) {
@@ -128,6 +140,17 @@ export async function main(argv: string[], out: (line: string) => void = console
       }
       case "verify":
         return await verifyCommand({ ...storeOptions, runId: rest[0], root: parsed.values.root, json: parsed.values.json, out });
+      case "serve": {
+        const port = Number(parsed.values.port);
+        if (!Number.isInteger(port) || port < 0 || port > 65535) {
+          console.error(`ariadne: --port must be a port number (got "${parsed.values.port}")`);
+          return 2;
+        }
+        const flags = { port, host: parsed.values.host!, workers: !parsed.values["no-workers"], auth: !parsed.values["no-auth"] };
+        return await serve({ ...storeOptions, ...flags, out });
+      }
+      case "keys":
+        return await keys(rest, { ...storeOptions, role: parsed.values.role, tenant: parsed.values.tenant, out });
       default:
         console.error(`ariadne: unknown command "${command}"\n\n${USAGE}`);
         return 2;

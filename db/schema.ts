@@ -44,9 +44,35 @@ export interface RunsTable {
   tenant: string | null;
 }
 
+export interface ApiKeysTable {
+  key_id: string;
+  secret_sha256: string;
+  tenant: string;
+  role: string;
+  created_at: ColumnType<Date, string | undefined, never>;
+  revoked_at: ColumnType<Date | null, string | null | undefined, string | null>;
+}
+
+export interface IdempotencyKeysTable {
+  tenant: string;
+  idempotency_key: string;
+  request_sha256: string;
+  run_id: string | null;
+  created_at: ColumnType<Date, string | undefined, never>;
+}
+
+export interface RunTenantsTable {
+  run_id: string;
+  tenant: string;
+  created_at: ColumnType<Date, string | undefined, never>;
+}
+
 export interface Schema {
   ariadne_events: EventsTable;
   ariadne_streams: StreamsTable;
   ariadne_checkpoints: CheckpointsTable;
   ariadne_runs: RunsTable;
+  ariadne_api_keys: ApiKeysTable;
+  ariadne_idempotency_keys: IdempotencyKeysTable;
+  ariadne_run_tenants: RunTenantsTable;
 }

@@ -4,6 +4,7 @@ import * as appendV2 from "./0002_append_v2.ts";
 import * as streamHeadsGuarded from "./0003_stream_heads_guarded.ts";
 import * as runBudgets from "./0004_run_budgets.ts";
 import * as runsLeases from "./0006_runs_leases.ts";
+import * as httpApi from "./0007_http_api.ts";
 
 /**
  * Migrations are listed in code rather than read from disk, so the same
@@ -15,6 +16,7 @@ export const migrations: Record<string, Migration> = {
   "0003_stream_heads_guarded": streamHeadsGuarded,
   "0004_run_budgets": runBudgets,
   "0006_runs_leases": runsLeases,
+  "0007_http_api": httpApi,
 };
 
 export const migrationProvider: MigrationProvider = {

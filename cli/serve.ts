@@ -1,0 +1,61 @@
+import { openStore, type OpenOptions } from "../db/index.ts";
+import { openApiServer } from "../http/openApiServer.ts";
+
+export interface ServeOptions extends OpenOptions {
+  port: number;
+  host: string;
+  workers: boolean;
+  auth: boolean;
+  env?: Record<string, string | undefined>;
+  out: (line: string) => void;
+  /** Resolves when the server should stop; default SIGTERM or SIGINT. */
+  stopSignal?: Promise<string>;
+}
+
+/**
+ * `ariadne serve`: the HTTP API on the configured store until SIGTERM/SIGINT,
+ * then a graceful stop (no new connections, live streams ended, runs in this
+ * process given time to finish, store closed).
+ */
+export async function serve(options: ServeOptions): Promise<number> {
+  const env = options.env ?? process.env;
+  const log = (fields: Record<string, unknown>) => options.out(JSON.stringify({ time: new Date().toISOString(), level: "info", ...fields }));
+  const { store, database, close } = await openStore(options);
+  try {
+    if (!options.auth) {
+      const warning = "AUTH IS OFF (--no-auth): every caller is an admin of tenant \"default\"; never expose this server beyond loopback";
+      console.error(`\n*** WARNING: ${warning} ***\n`);
+      log({ level: "warn", msg: warning });
+    }
+    const api = await openApiServer({
+      store,
+      port: options.port,
+      host: options.host,
+      env,
+      workers: options.workers,
+      auth: options.auth ? "keys" : "none",
+      log: options.out,
+    });
+    log({
+      msg: "listening",
+      url: `http://${options.host}:${api.server.port}`,
+      store: database.location,
+      workers: options.workers,
+      auth: options.auth ? "api keys" : "OFF",
+      model: env.ANTHROPIC_API_KEY ? "anthropic" : "scripted offline scenario (ANTHROPIC_API_KEY is not set)",
+    });
+    const signal = await (options.stopSignal ?? waitForSignal());
+    log({ msg: "shutting down", signal });
+    await api.close();
+    log({ msg: "stopped" });
+    return 0;
+  } finally {
+    await close();
+  }
+}
+
+function waitForSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    for (const s of ["SIGTERM", "SIGINT"] as const) process.once(s, () => resolve(s));
+  });
+}

@@ -1,0 +1,30 @@
+import type { Database } from "../db/index.ts";
+import type { Principal } from "./auth/principal.ts";
+import type { EventHub } from "./live/eventHub.ts";
+import type { RunReads } from "./runs/storeReads.ts";
+import type { RunsPort } from "./runs/runsPort.ts";
+
+export interface AppDeps {
+  database: Database;
+  runs: RunsPort;
+  reads: RunReads;
+  hub: EventHub;
+  /** "keys": bearer API keys (the default). "none": every caller is an admin of tenant "default" (--no-auth). */
+  auth?: "keys" | "none";
+  /** How long a key lookup is cached; a revoked key stops working within this. Default 5 s. */
+  keyCacheMs?: number;
+  /** Largest request body accepted. Default 64 KiB. */
+  maxBodyBytes?: number;
+  /** Per-key token bucket. Default 20/s, burst 40. */
+  rateLimit?: { perSecond: number; burst: number };
+  /** SSE heartbeat while idle. Default 15 s. */
+  heartbeatMs?: number;
+  /** Aborted at shutdown: live streams end so the server can close. */
+  shutdown?: AbortSignal;
+  /** One JSON line per request; default stdout. */
+  log?: (line: string) => void;
+}
+
+export interface AppEnv {
+  Variables: { principal: Principal; requestId: string };
+}

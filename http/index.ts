@@ -1,0 +1,10 @@
+export { createApp } from "./app.ts";
+export type { AppDeps, AppEnv } from "./deps.ts";
+export { openApiServer, type ApiServer, type ApiServerOptions } from "./openApiServer.ts";
+export { startServer, type RunningServer } from "./startServer.ts";
+export { createApiKey, revokeApiKey, findApiKey, hashSecret } from "./auth/apiKeys.ts";
+export { ROLES, type Role, type Principal } from "./auth/principal.ts";
+export { startEventHub, type EventHub } from "./live/eventHub.ts";
+export { createInProcessRuns } from "./runs/inProcessRuns.ts";
+export { createStoreReads, type RunReads } from "./runs/storeReads.ts";
+export type { RunsPort, RunView, RunState, SubmitRunInput, CancelOutcome, ExecutorNode } from "./runs/runsPort.ts";

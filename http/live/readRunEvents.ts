@@ -1,0 +1,61 @@
+import { sql } from "kysely";
+import type { Database } from "../../db/index.ts";
+import type { Checkpoint } from "../../events/index.ts";
+import { type EventRow, rowToEvent } from "../../events/rowToEvent.ts";
+import type { RecordedEvent } from "../../events/index.ts";
+
+/** After every checkpoint: as `upTo`, no horizon at all (for a run that has stopped, whose events are all committed). */
+export const END_OF_LOG: Checkpoint = { txId: "18446744073709551615", position: Number.MAX_SAFE_INTEGER };
+
+/**
+ * One run's events after a checkpoint, in the order a subscription reads the
+ * log: (transaction id, position). Up to `upTo` (inclusive) when given;
+ * otherwise only events of transactions older than every open one, so a slow
+ * commit holding a lower position can never be skipped by a later page.
+ */
+export async function readRunEvents(
+  database: Database,
+  runId: string,
+  after: Checkpoint,
+  options: { limit: number; upTo?: Checkpoint },
+): Promise<{ events: RecordedEvent[]; checkpoints: Checkpoint[] }> {
+  const bound = options.upTo
+    ? sql`(tx_id, global_position) <= (${options.upTo.txId}::xid8, ${options.upTo.position})`
+    : sql`tx_id < pg_snapshot_xmin(pg_current_snapshot())`;
+  const result = await sql<EventRow & { tx: string }>`
+    SELECT global_position, event_id, stream_id, stream_version, type, schema_version, data, metadata,
+           recorded_at, prev_hash, hash, tx_id::text AS tx
+    FROM ariadne_events
+    WHERE run_id = ${runId} AND (tx_id, global_position) > (${after.txId}::xid8, ${after.position}) AND ${bound}
+    ORDER BY tx_id, global_position
+    LIMIT ${options.limit}`.execute(database.db);
+  return {
+    events: result.rows.map(rowToEvent),
+    checkpoints: result.rows.map((r) => ({ txId: r.tx, position: Number(r.global_position) })),
+  };
+}
+
+/** The checkpoint of one event of a run, by global position; null when the run has no such event. */
+export async function checkpointAt(database: Database, position: number, runId?: string): Promise<Checkpoint | null> {
+  const result = await sql<{ tx: string }>`
+    SELECT tx_id::text AS tx FROM ariadne_events
+    WHERE global_position = ${position} ${runId === undefined ? sql`` : sql`AND run_id = ${runId}`}`.execute(database.db);
+  const row = result.rows[0];
+  return row ? { txId: row.tx, position } : null;
+}
+
+/**
+ * Whether a run has stopped (every admitted executor has a final event) and
+ * how many of its events lie after a checkpoint: a stream that has sent that
+ * many since then has sent them all.
+ */
+export async function runProgress(database: Database, runId: string, after: Checkpoint): Promise<{ stopped: boolean; after: number }> {
+  const result = await sql<{ admitted: string | number; stopped: string | number; after: string | number }>`
+    SELECT count(*) FILTER (WHERE type = 'executor_admitted') AS admitted,
+           count(*) FILTER (WHERE type IN ('settled', 'failed', 'cancelled')) AS stopped,
+           count(*) FILTER (WHERE (tx_id, global_position) > (${after.txId}::xid8, ${after.position})) AS after
+    FROM ariadne_events WHERE run_id = ${runId}`.execute(database.db);
+  const row = result.rows[0];
+  const admitted = Number(row?.admitted ?? 0);
+  return { stopped: admitted > 0 && admitted === Number(row?.stopped ?? 0), after: Number(row?.after ?? 0) };
+}

@@ -1,0 +1,94 @@
+import type { SSEStreamingApi } from "hono/streaming";
+import type { Database } from "../../db/index.ts";
+import { type Checkpoint, type RecordedEvent } from "../../events/index.ts";
+import { compareCheckpoints } from "../../events/readFromCheckpoint.ts";
+import { renderEvent } from "../renderEvent.ts";
+import type { EventHub } from "./eventHub.ts";
+import { readRunEvents, runProgress } from "./readRunEvents.ts";
+
+const FINAL_TYPES = new Set(["settled", "failed", "cancelled"]);
+
+export interface StreamOptions {
+  database: Database;
+  hub: EventHub;
+  runId: string;
+  /** Where the client stands: after this checkpoint (from Last-Event-ID), or the start of the log. */
+  from: Checkpoint;
+  heartbeatMs: number;
+  /** Aborted when the server shuts down: the stream ends and the client resumes elsewhere with Last-Event-ID. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Sends a run's events as SSE (id = global position, event = type), first the
+ * ones already handled by the hub (read from the log), then live ones, each
+ * exactly once and in subscription order; a heartbeat comment while idle. Ends
+ * with an `end` event once every executor of the run has stopped and every
+ * event of the run has been sent.
+ */
+export async function streamRunEvents(stream: SSEStreamingApi, o: StreamOptions): Promise<void> {
+  const queue: RecordedEvent[] = [];
+  let wake: (() => void) | null = null;
+  const attachment = o.hub.attach(o.runId, (event) => {
+    queue.push(event);
+    wake?.();
+  });
+  stream.onAbort(() => wake?.());
+  const stop = () => wake?.();
+  o.signal?.addEventListener("abort", stop);
+  const ended = () => stream.aborted || o.signal?.aborted === true;
+  let sent = 0;
+  const send = async (event: RecordedEvent) => {
+    sent++;
+    await stream.writeSSE({ id: String(event.globalPosition), event: event.type, data: JSON.stringify(renderEvent(event)) });
+  };
+  const finished = async () => {
+    const progress = await runProgress(o.database, o.runId, o.from);
+    return progress.stopped && progress.after === sent;
+  };
+  try {
+    const horizon = await attachment.horizon();
+    let skipUntil: number | null = null;
+    if (compareCheckpoints(o.from, horizon) < 0) {
+      for (let at = o.from; ; ) {
+        const page = await readRunEvents(o.database, o.runId, at, { limit: 500, upTo: horizon });
+        for (const event of page.events) await send(event);
+        if (page.events.length < 500) break;
+        at = page.checkpoints.at(-1)!;
+      }
+    } else if (compareCheckpoints(o.from, horizon) > 0) {
+      // The client is ahead of the hub: live events up to its own last one were sent before.
+      skipUntil = o.from.position;
+    }
+    let check = true;
+    while (!ended()) {
+      if (check && (await finished())) {
+        await stream.writeSSE({ event: "end", data: JSON.stringify({ runId: o.runId }) });
+        break;
+      }
+      check = false;
+      const event = queue.shift();
+      if (!event) {
+        const timedOut = await new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(true), o.heartbeatMs);
+          wake = () => {
+            clearTimeout(timer);
+            resolve(false);
+          };
+        });
+        wake = null;
+        if (timedOut && !ended()) await stream.write(": heartbeat\n\n");
+        continue;
+      }
+      if (skipUntil !== null) {
+        if (event.globalPosition === skipUntil) skipUntil = null;
+        continue;
+      }
+      await send(event);
+      check = FINAL_TYPES.has(event.type);
+    }
+  } finally {
+    o.signal?.removeEventListener("abort", stop);
+    attachment.detach();
+  }
+}

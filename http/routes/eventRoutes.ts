@@ -1,0 +1,53 @@
+import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
+import { streamSSE } from "hono/streaming";
+import { START } from "../../events/index.ts";
+import { requireAction, visibleRun } from "../access.ts";
+import type { AppDeps, AppEnv } from "../deps.ts";
+import { END_OF_LOG, checkpointAt, readRunEvents } from "../live/readRunEvents.ts";
+import { FINAL_STATES } from "../runs/runsPort.ts";
+import { streamRunEvents } from "../live/streamRunEvents.ts";
+import { HttpProblem } from "../problem.ts";
+import { renderEvent } from "../renderEvent.ts";
+import { EventPageSchema, EventsQuery, LastEventIdHeader, RunIdParams } from "../schemas.ts";
+import { errors } from "./responses.ts";
+
+const runEvents = createRoute({
+  method: "get",
+  path: "/v1/runs/{id}/events",
+  tags: ["runs"],
+  summary: "A run's events: a JSON page, or with `Accept: text/event-stream` a live SSE stream",
+  description:
+    "SSE: `id` is the event's global position, `event` its type; reconnect with `Last-Event-ID` to resume with no gap and no duplicate. " +
+    "Comments (`: heartbeat`) keep idle connections open; an `end` event follows the last event of a stopped run.",
+  request: { params: RunIdParams, query: EventsQuery, headers: LastEventIdHeader },
+  responses: {
+    200: {
+      description: "Events in log order",
+      content: { "application/json": { schema: EventPageSchema }, "text/event-stream": { schema: z.string() } },
+    },
+    ...errors(400, 401, 404, 429),
+  },
+});
+
+export function eventRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>): void {
+  app.openapi(runEvents, async (c) => {
+    requireAction(c, "read");
+    const { id } = c.req.valid("param");
+    const query = c.req.valid("query");
+    const run = await visibleRun(deps, c, id);
+    const lastEventId = c.req.valid("header")["last-event-id"];
+    const after = lastEventId !== undefined ? Number(lastEventId) : query.after;
+    const from = after === 0 ? START : await checkpointAt(deps.database, after, id);
+    if (!from) {
+      throw new HttpProblem(400, "BAD_POSITION", `${lastEventId !== undefined ? "Last-Event-ID" : "after"} ${after} is not the position of an event of run ${id}`);
+    }
+    if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
+      return streamSSE(c, (stream) => streamRunEvents(stream, { database: deps.database, hub: deps.hub, runId: id, from, heartbeatMs: deps.heartbeatMs ?? 15_000, signal: deps.shutdown })) as never;
+    }
+    // A stopped run appends nothing more, so its page need not wait behind other transactions in the cluster.
+    const stopped = FINAL_STATES.includes(run.state);
+    const page = await readRunEvents(deps.database, id, from, { limit: query.limit, upTo: stopped ? END_OF_LOG : undefined });
+    const next = page.events.length === query.limit ? page.events.at(-1)!.globalPosition : null;
+    return c.json({ events: page.events.map(renderEvent), next }, 200);
+  });
+}

@@ -1,0 +1,113 @@
+import { z } from "@hono/zod-openapi";
+import { REVIEWER_MODES, RUN_STATES } from "./runs/runsPort.ts";
+
+/** Ids are UUIDs today; anything outside this alphabet is refused before it reaches SQL. */
+const Id = z.string().min(1).max(128).regex(/^[A-Za-z0-9_-]+$/, "an id is letters, digits, '-' or '_'");
+
+export const RunIdParams = z.object({ id: Id.openapi({ param: { name: "id", in: "path" }, example: "7d0c1c9e-0b5e-4d8f-9f57-2f1c6a0f2d11" }) });
+export const ExecutorParams = RunIdParams.extend({ eid: Id.openapi({ param: { name: "eid", in: "path" } }) });
+
+const RoleCaps = z.strictObject({
+  maxTurns: z.number().int().positive().optional(),
+  maxToolCalls: z.number().int().positive().optional(),
+});
+
+export const SubmitRunBody = z
+  .strictObject({
+    question: z.string().trim().min(1).max(20_000),
+    context: z.string().max(100_000).optional(),
+    allowedProfiles: z.array(z.string().min(1).max(100)).min(1).max(50).optional(),
+    caps: z.strictObject({ main: RoleCaps.optional(), child: RoleCaps.optional(), maxDepth: z.number().int().min(0).optional() }).optional(),
+    reviewer: z.enum(REVIEWER_MODES).optional(),
+    models: z.strictObject({ main: z.string().min(1).max(200).optional(), child: z.string().min(1).max(200).optional(), reviewer: z.string().min(1).max(200).optional() }).optional(),
+  })
+  .openapi("SubmitRun", {
+    example: { question: "Compare ADIV's overlap with my portfolio and verify its fees.", caps: { main: { maxTurns: 8 } }, reviewer: "off" },
+  });
+
+export const IdempotencyHeaders = z.object({
+  "idempotency-key": z.string().min(1).max(255).optional().openapi({ param: { name: "idempotency-key", in: "header" }, description: "Same key and body: the same run. Same key, another body: 409." }),
+});
+
+export const ListRunsQuery = z.object({
+  state: z.enum(RUN_STATES).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(500).optional(),
+});
+
+export const EventsQuery = z.object({
+  after: z.coerce.number().int().min(0).default(0).openapi({ description: "Global position of the last event seen; 0 for the start" }),
+  limit: z.coerce.number().int().min(1).max(1000).default(200),
+});
+
+export const LastEventIdHeader = z.object({
+  "last-event-id": z.string().regex(/^\d{1,15}$/, "Last-Event-ID is the global position of an event").optional().openapi({ param: { name: "last-event-id", in: "header" } }),
+});
+
+const ExecutorNode = z
+  .object({
+    id: z.string(),
+    role: z.enum(["main", "child", "reviewer"]),
+    profile: z.string().nullable(),
+    status: z.enum(["running", "settled", "failed", "cancelled"]),
+    question: z.string(),
+    turns: z.number().int(),
+    toolCalls: z.number().int(),
+    children: z.array(z.record(z.string(), z.unknown())).openapi({ description: "Executor nodes this one delegated to (same shape)" }),
+  })
+  .openapi("ExecutorNode");
+
+export const RunSchema = z
+  .object({
+    id: z.string(),
+    tenant: z.string(),
+    state: z.enum(RUN_STATES),
+    question: z.string(),
+    mainExecutorId: z.string(),
+    createdAt: z.string(),
+    scripted: z.boolean(),
+    budget: z.object({ turns: z.number(), toolCalls: z.number(), inputTokens: z.number(), outputTokens: z.number() }),
+    executors: ExecutorNode,
+    answer: z.record(z.string(), z.unknown()).nullable(),
+    reason: z.string().nullable(),
+    lastPosition: z.number(),
+    links: z.record(z.string(), z.string()),
+  })
+  .openapi("Run");
+
+export const RunListSchema = z.object({ runs: z.array(RunSchema), next: z.string().nullable() }).openapi("RunList");
+
+export const EventSchema = z
+  .object({
+    position: z.number(),
+    id: z.string(),
+    type: z.string(),
+    schemaVersion: z.number(),
+    streamId: z.string(),
+    streamVersion: z.number(),
+    executorId: z.string(),
+    causationId: z.string().nullable(),
+    recordedAt: z.string(),
+    data: z.unknown(),
+    prevHash: z.string(),
+    hash: z.string(),
+  })
+  .openapi("Event");
+
+export const EventPageSchema = z.object({ events: z.array(EventSchema), next: z.number().nullable() }).openapi("EventPage");
+
+export const ProblemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number(),
+    detail: z.string(),
+    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .openapi("Problem");
+
+export const VerifySchema = z
+  .object({ runId: z.string(), ok: z.boolean(), streams: z.array(z.record(z.string(), z.unknown())) })
+  .openapi("RunVerification");
+
+export const AnyObject = z.record(z.string(), z.unknown());

@@ -1,0 +1,119 @@
+import { createApiKey, revokeApiKey } from "../../http/auth/apiKeys.ts";
+import type { Role } from "../../http/auth/principal.ts";
+import { createApp } from "../../http/app.ts";
+import type { AppDeps } from "../../http/deps.ts";
+import { type EventHub, startEventHub } from "../../http/live/eventHub.ts";
+import { createInProcessRuns } from "../../http/runs/inProcessRuns.ts";
+import type { RunsPort } from "../../http/runs/runsPort.ts";
+import { createStoreReads } from "../../http/runs/storeReads.ts";
+import type { EventStore } from "../../events/index.ts";
+import { uniqueId } from "../support/forEachEngine.ts";
+
+export interface Harness {
+  app: ReturnType<typeof createApp>;
+  runs: RunsPort;
+  hub: EventHub;
+  logs: string[];
+  /** A fresh tenant name no other test uses. */
+  tenant(prefix?: string): string;
+  key(role: Role, tenant: string): Promise<string>;
+  revokedKey(role: Role, tenant: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** The app over a real store, with the in-process runs adapter and the live event hub, as `ariadne serve` wires it. */
+export async function openHarness(store: EventStore, options: Partial<AppDeps> & { scriptedLatencyMs?: number; workers?: boolean } = {}): Promise<Harness> {
+  const hub = await startEventHub(store, { pollMs: 100 });
+  const runs = createInProcessRuns({ store, scriptedLatencyMs: options.scriptedLatencyMs, workers: options.workers });
+  const logs: string[] = [];
+  // Ends any live stream a failing test left open, so the process can exit.
+  const shutdown = new AbortController();
+  const app = createApp({
+    shutdown: shutdown.signal,
+    database: store.database,
+    runs,
+    reads: createStoreReads(store),
+    hub,
+    keyCacheMs: 0,
+    rateLimit: { perSecond: 10_000, burst: 10_000 },
+    heartbeatMs: 200,
+    log: (line) => logs.push(line),
+    ...options,
+  });
+  return {
+    app,
+    runs,
+    hub,
+    logs,
+    tenant: (prefix = "tenant") => uniqueId(prefix),
+    key: async (role, tenant) => (await createApiKey(store.database, { role, tenant })).token,
+    async revokedKey(role, tenant) {
+      const { keyId, token } = await createApiKey(store.database, { role, tenant });
+      await revokeApiKey(store.database, keyId);
+      return token;
+    },
+    async close() {
+      shutdown.abort();
+      await runs.close();
+      await hub.close();
+    },
+  };
+}
+
+export const bearer = (key: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${key}`, ...extra });
+
+export const postJson = (key: string, body: unknown, extra: Record<string, string> = {}): RequestInit => ({
+  method: "POST",
+  headers: bearer(key, { "content-type": "application/json", ...extra }),
+  body: JSON.stringify(body),
+});
+
+/** Polls a run until it stops (bounded: a scripted run takes a few seconds at most). */
+export async function waitForFinal(app: Harness["app"], key: string, runId: string, timeoutMs = 60_000): Promise<Record<string, any>> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const run = (await (await app.request(`/v1/runs/${runId}`, { headers: bearer(key) })).json()) as Record<string, any>;
+    if (["settled", "failed", "cancelled"].includes(run.state)) return run;
+    if (Date.now() > until) throw new Error(`run ${runId} still ${run.state} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export interface SseFrame {
+  id?: string;
+  event?: string;
+  data?: string;
+  comment?: string;
+}
+
+/** Parses an SSE body frame by frame as it arrives. */
+export async function* sseFrames(body: ReadableStream<Uint8Array>): AsyncGenerator<SseFrame> {
+  const reader = body.pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>).getReader();
+  let buffer = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value;
+      let cut;
+      while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const frame: SseFrame = {};
+        for (const line of block.split("\n")) {
+          if (line.startsWith(":")) frame.comment = line.slice(1).trim();
+          else {
+            const i = line.indexOf(":");
+            const field = line.slice(0, i);
+            const v = line.slice(i + 1).replace(/^ /, "");
+            if (field === "data") frame.data = frame.data === undefined ? v : `${frame.data}\n${v}`;
+            else if (field === "id" || field === "event") frame[field] = v;
+          }
+        }
+        yield frame;
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}

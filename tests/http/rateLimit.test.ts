@@ -1,0 +1,27 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { manualClock } from "../../core/clock.ts";
+import { createRateLimiter } from "../../http/rateLimit.ts";
+
+test("a caller gets its burst, then one request per 1/rate seconds, with Retry-After in whole seconds", () => {
+  const clock = manualClock();
+  const limiter = createRateLimiter({ perSecond: 0.5, burst: 3, clock });
+  for (let i = 0; i < 3; i++) assert.deepEqual(limiter.take("k1"), { ok: true });
+  assert.deepEqual(limiter.take("k1"), { ok: false, retryAfterSeconds: 2 });
+  clock.advance(1_000);
+  assert.deepEqual(limiter.take("k1"), { ok: false, retryAfterSeconds: 1 });
+  clock.advance(1_000);
+  assert.deepEqual(limiter.take("k1"), { ok: true });
+  assert.deepEqual(limiter.take("k2"), { ok: true }, "each caller has its own bucket");
+});
+
+test("a bucket refills to its burst and no further", () => {
+  const clock = manualClock();
+  const limiter = createRateLimiter({ perSecond: 10, burst: 2, clock });
+  limiter.take("k");
+  limiter.take("k");
+  clock.advance(60_000);
+  assert.equal(limiter.take("k").ok, true);
+  assert.equal(limiter.take("k").ok, true);
+  assert.equal(limiter.take("k").ok, false);
+});

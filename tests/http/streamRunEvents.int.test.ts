@@ -1,0 +1,47 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import { START } from "../../events/index.ts";
+import type { EventHub, Listener } from "../../http/live/eventHub.ts";
+import { readRunEvents } from "../../http/live/readRunEvents.ts";
+import { streamRunEvents } from "../../http/live/streamRunEvents.ts";
+import { createInProcessRuns } from "../../http/runs/inProcessRuns.ts";
+import { forEachEngine } from "../support/forEachEngine.ts";
+import { sseFrames } from "./harness.ts";
+
+/** A hub that reports a horizon behind the client and replays the run's events itself, as a lagging hub would. */
+function laggingHub(events: Parameters<Listener>[0][]): EventHub {
+  return {
+    attach(_runId, listener) {
+      setTimeout(() => events.forEach(listener), 20);
+      return { horizon: async () => START, detach() {} };
+    },
+    close: async () => {},
+  };
+}
+
+forEachEngine("live stream when the client is ahead of the hub", (ctx) => describe("stream", () => {
+  test("events the client already has are skipped; the rest arrive once, then `end`", { timeout: 60_000 }, async () => {
+    const runs = createInProcessRuns({ store: ctx.store });
+    const run = await runs.submit({ question: "ahead" }, "t-ahead");
+    await runs.close();
+    const { events, checkpoints } = await readRunEvents(ctx.store.database, run.id, START, { limit: 1000 });
+    assert.ok(events.length > 10);
+
+    const from = checkpoints[4];
+    const app = new Hono();
+    app.get("/s", (c) => streamSSE(c, (s) => streamRunEvents(s, { database: ctx.store.database, hub: laggingHub(events), runId: run.id, from, heartbeatMs: 50, signal: AbortSignal.timeout(30_000) })));
+    const got: number[] = [];
+    let ended = false;
+    for await (const frame of sseFrames((await app.request("/s")).body!)) {
+      if (frame.event === "end") {
+        ended = true;
+        break;
+      }
+      if (frame.id) got.push(Number(frame.id));
+    }
+    assert.ok(ended);
+    assert.deepEqual(got, events.slice(5).map((e) => e.globalPosition));
+  });
+}));
