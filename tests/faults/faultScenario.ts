@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Runtime } from "../../actors/index.ts";
 import { crashPoint } from "../../core/crashPoint.ts";
+import { createRunGovernance } from "../../governance/index.ts";
 import { ScriptedModel, type ScriptPolicy, type ScriptedReply } from "../../models/index.ts";
 import type { ModelRequest } from "../../models/types.ts";
 import type { BuildRuntime } from "../../runs/index.ts";
@@ -116,6 +117,8 @@ export function faultRuntime(options: { effectUrl: string; seed: number }): Buil
       models: { main: model, child: model },
       modelNames: { main: "scripted:main", child: "scripted:child" },
       tools: new ToolRegistry().register(recordEffectTool(options.effectUrl), ...createCorpusTools()),
+      // The run's shared budget, as the command line hosts runs: a crash can leave a reservation open.
+      governance: ({ post }) => createRunGovernance({ db: store.database, post }),
     });
   };
 }
