@@ -15,6 +15,7 @@ import {
   decideChildOutcome,
   decideNext,
   decideRecovery,
+  idempotencyKeyOf,
   screenCall,
   toolCompleted,
   toolThrew,
@@ -408,7 +409,8 @@ export class ExecutorRunner {
     this.inFlight.set(call.toolUseId, { kind: "tool", toolUseId: call.toolUseId, tool: call.name });
     let output: ToolOutput;
     try {
-      output = await this.abortable(Promise.resolve(tool.runSanitized(input.value, { runId: s.runId, executorId: s.executorId, signal: this.abort.signal })));
+      const ctx = { runId: s.runId, executorId: s.executorId, signal: this.abort.signal, idempotencyKey: idempotencyKeyOf(call) };
+      output = await this.abortable(Promise.resolve(tool.runSanitized(input.value, ctx)));
     } catch (error) {
       await this.record([toolThrew(call, tool.effect, `${call.name} failed: ${(error as Error).message ?? String(error)}`, this.cancelling)]);
       return;

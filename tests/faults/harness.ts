@@ -16,6 +16,7 @@ export const CRASH_POINTS = [
   "after_commit:turn",
   "after_commit:tool_called",
   "after_effect:record_effect",
+  "after_effect:read_counter",
   "after_commit:tool_completed",
   "after_commit:handoff_committed",
   "after_commit:handoff_consumed",
@@ -111,6 +112,15 @@ export async function invariants(opened: Awaited<ReturnType<typeof openStore>>, 
         intents.some((i) => i.data.toolUseId === e.data.toolUseId),
     );
     if (intents.length !== 1 || outcomes.length !== 1) violations.push(`effect: ${key} has ${intents.length} intent(s) and ${outcomes.length} outcome(s) in the log`);
+  }
+  // a read-only or idempotent call is never left unknown: it has one outcome, a result or a failure
+  for (const intent of of("tool_called").filter((e) => e.data.effect !== "effectful" && e.data.tool !== "delegate")) {
+    const outcomes = events.filter(
+      (e) => (e.type === "tool_completed" || e.type === "effect_unknown" || e.type === "tool_failed") && e.metadata.executorId === intent.metadata.executorId && e.data.toolUseId === intent.data.toolUseId,
+    );
+    if (outcomes.length !== 1 || outcomes[0].type === "effect_unknown") {
+      violations.push(`rerun: ${intent.data.tool} (${intent.data.toolUseId}) of ${intent.metadata.executorId} has outcomes [${outcomes.map((o) => o.type).join(", ")}]`);
+    }
   }
   // 3. no budget cap is exceeded, and the dead process's reservations are released
   const budget = await readRunBudget(database, runId);
