@@ -16,6 +16,7 @@ import {
   decideNext,
   decideRecovery,
   idempotencyKeyOf,
+  intentKey,
   screenCall,
   toolCompleted,
   toolThrew,
@@ -223,7 +224,7 @@ export class ExecutorRunner {
         await this.record(await this.planCalls(s, s.turn, next.calls));
         return;
       case "start":
-        next.calls.forEach((c) => this.started.add(c.toolUseId));
+        next.calls.forEach((c) => this.started.add(intentKey(c)));
         await Promise.all(next.calls.map((c) => (c.name === DELEGATE_TOOL ? this.startChild(c) : this.performTool(c))));
         return;
       case "finish":

@@ -3,7 +3,7 @@ export { decideChildOutcome, type ChildResult } from "./childOutcome.ts";
 export { LIMIT_LABELS, type Draft } from "./draft.ts";
 export { exhaustWithAnswer, exhaustWithHandoff, stopCaveat } from "./exhaust.ts";
 export { finishWithAnswer, finishWithHandoff, handoffFacts, heldHandoffs, unknownEffectsOf } from "./finish.ts";
-export { decideNext, type Next } from "./next.ts";
+export { decideNext, intentKey, type Next } from "./next.ts";
 export { decideCall, screenCall, type CallFact } from "./planCalls.ts";
 export { decideRecovery, idempotencyKeyOf } from "./recovery.ts";
 export { toolCompleted, toolThrew } from "./toolOutcome.ts";

@@ -11,6 +11,7 @@ import {
   exhaustWithHandoff,
   finishWithHandoff,
   idempotencyKeyOf,
+  intentKey,
   stopCaveat,
   toolThrew,
 } from "../../actors/decide/index.ts";
@@ -80,6 +81,24 @@ describe("decide: what comes next", () => {
       .given(...given, called(1, "toolu_a"))
       .when((s, status) => decideNext(s, status, child, none))
       .thenMatches((next) => assert.deepEqual([next.kind, next.kind === "start" && next.calls.map((c) => c.toolUseId)], ["start", ["toolu_a"]]));
+  });
+
+  test("given a later turn that reuses a tool use id of a call this process started, when deciding, then the new intent is started (intents are known by their event, not by the model's id)", () => {
+    const given = spec().given(
+      ev("executor_admitted", admittedData("child")),
+      ev("turn", toolTurn(1, [{ id: "toolu_1", name: "search_corpus" }])),
+      called(1, "toolu_1"),
+      completed("toolu_1"),
+      ev("turn", toolTurn(2, [{ id: "toolu_1", name: "search_corpus" }])),
+      called(2, "toolu_1"),
+    );
+    const firstIntent = "exec-pure-ev-3";
+    given
+      .when((s, status) => decideNext(s, status, child, new Set([firstIntent])))
+      .thenMatches((next) => assert.deepEqual([next.kind, next.kind === "start" && next.calls.map((c) => c.intentEventId)], ["start", ["exec-pure-ev-6"]]));
+    given
+      .when((s, status) => decideNext(s, status, child, new Set([intentKey(s.calls[0])])))
+      .thenMatches((next) => assert.equal(next.kind, "stuck"));
   });
 
   test("given a governance refusal naming a limit, when deciding the next model call, then the executor stops with that limit", () => {
