@@ -32,7 +32,7 @@ describe("run lifecycle (PostgreSQL, real processes)", { concurrency: 2 }, () =>
 
   test("Ctrl-C on ariadne run interrupts the run and says how to go on; ariadne resume finishes it", async () => {
     const run = start(["run"], env);
-    const [, runId] = await run.waitFor(/^run: (\S+)$/m);
+    const [, runId] = await run.waitFor(/^run:? (\S+)$/m);
     await run.waitFor(/child:\S+\s+admitted/);
     run.child.kill("SIGINT");
     assert.equal(await run.exited, 130, run.output());
@@ -53,7 +53,7 @@ describe("run lifecycle (PostgreSQL, real processes)", { concurrency: 2 }, () =>
 
   test("kill -9 of ariadne run: ariadne resume sees its owner is gone, takes the run at once and finishes it", async () => {
     const run = start(["run"], { ...env, ARIADNE_LEASE_MS: "600000" });
-    const [, runId] = await run.waitFor(/^run: (\S+)$/m);
+    const [, runId] = await run.waitFor(/^run:? (\S+)$/m);
     await run.waitFor(/child:\S+\s+admitted/);
     run.child.kill("SIGKILL");
     await run.exited;
