@@ -1,4 +1,5 @@
 import type { EventData, ProfileBinding, RecordedEvent, TaskSpec } from "../events/index.ts";
+import type { ToolEffect } from "../tools/index.ts";
 import type { AssistantBlock, Message, ToolResultBlock, ToolUseBlock, UserBlock } from "../models/types.ts";
 import { extractCitationMarkers } from "../handoff/index.ts";
 import { renderAdvice, renderBackgroundHandoff, renderChildEnded, renderConsumedHandoff, renderReminder } from "./prompts.ts";
@@ -14,6 +15,8 @@ export interface Call {
   childExecutorId?: string;
   /** The tool_called event: what the outcome was caused by. */
   intentEventId?: string;
+  /** The effect class recorded with the intent (what recovery goes by). */
+  effect?: ToolEffect;
   result?: ToolResultBlock;
 }
 
@@ -171,6 +174,7 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
         phase: "called",
         childExecutorId: event.data.childExecutorId,
         intentEventId: event.eventId,
+        effect: event.data.effect,
       }));
       if (event.data.childExecutorId) {
         s.children = { ...state.children, [event.data.childExecutorId]: { toolUseId: event.data.toolUseId, consumed: false } };

@@ -15,6 +15,8 @@ import {
   decideChildOutcome,
   decideNext,
   decideRecovery,
+  idempotencyKeyOf,
+  intentKey,
   screenCall,
   toolCompleted,
   toolThrew,
@@ -222,7 +224,7 @@ export class ExecutorRunner {
         await this.record(await this.planCalls(s, s.turn, next.calls));
         return;
       case "start":
-        next.calls.forEach((c) => this.started.add(c.toolUseId));
+        next.calls.forEach((c) => this.started.add(intentKey(c)));
         await Promise.all(next.calls.map((c) => (c.name === DELEGATE_TOOL ? this.startChild(c) : this.performTool(c))));
         return;
       case "finish":
@@ -408,7 +410,8 @@ export class ExecutorRunner {
     this.inFlight.set(call.toolUseId, { kind: "tool", toolUseId: call.toolUseId, tool: call.name });
     let output: ToolOutput;
     try {
-      output = await this.abortable(Promise.resolve(tool.runSanitized(input.value, { runId: s.runId, executorId: s.executorId, signal: this.abort.signal })));
+      const ctx = { runId: s.runId, executorId: s.executorId, signal: this.abort.signal, idempotencyKey: idempotencyKeyOf(call) };
+      output = await this.abortable(Promise.resolve(tool.runSanitized(input.value, ctx)));
     } catch (error) {
       await this.record([toolThrew(call, tool.effect, `${call.name} failed: ${(error as Error).message ?? String(error)}`, this.cancelling)]);
       return;

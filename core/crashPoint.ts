@@ -5,7 +5,8 @@
  *
  * Names: `after_commit:<event type>` (in the store, after the append's commit),
  * `after_effect:<tool>` (a test tool, between its effect and the outcome),
- * `during:lease_takeover` (inside the takeover transaction).
+ * `during:lease_takeover` (inside the takeover transaction), `during:budget_reservation`
+ * (a reservation committed in the ledger, before the model call and any event).
  */
 const armed = parse(typeof process === "undefined" ? undefined : process.env?.ARIADNE_CRASH_AT);
 let passes = 0;

@@ -263,7 +263,10 @@ export const payloadSchemas = {
   recovered: {
     1: z.object({
       fromVersion: z.number().int().nonnegative(),
+      /** Effectful calls in flight at the crash: recorded effect_unknown, never run again. */
       unknownEffects: z.array(Id),
+      /** read_only and idempotent calls in flight at the crash: run again (an idempotent one with its intent's key). */
+      rerun: z.array(Id).default([]),
     }),
   },
 } as const;

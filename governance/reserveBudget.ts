@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { crashPoint } from "../core/crashPoint.ts";
 import type { Database } from "../db/openDatabase.ts";
 import { type BudgetRow, type BudgetTotals, toTotals } from "./budgetTotals.ts";
 
@@ -28,5 +29,7 @@ export async function reserveBudget(database: Database, r: ReserveRequest): Prom
     SELECT * FROM ariadne_budget_reserve(${r.runId}, ${r.executorId}, ${r.tokens}, ${r.costMicros}, ${r.executorMaxTokens})`.execute(database.db);
   const row = rows[0];
   if (!row) return { ok: false, totals: null, executorSpent: 0 };
+  // Fault tests: reserved in the ledger, not yet in the log, the model not yet called.
+  if (row.ok) crashPoint("during:budget_reservation");
   return { ok: row.ok, totals: toTotals(row), executorSpent: Number(row.executor_spent) };
 }

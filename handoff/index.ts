@@ -20,6 +20,7 @@ export {
   type Handoff,
 } from "./handoffSchema.ts";
 export { HANDOFF_TOOL, handoffInputSchema, handoffToolSpec, handoffToolSpecFor } from "./handoffToolSpec.ts";
+export { markUnknownEffects, type UnknownEffect } from "./markUnknownEffects.ts";
 export { partialHandoff } from "./partialHandoff.ts";
 export { repairFeedback } from "./repairFeedback.ts";
 export { reviewReferences, type HandoffIssue, type HandoffIssueKind, type KeptReference } from "./reviewReferences.ts";

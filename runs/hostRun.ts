@@ -5,6 +5,7 @@ import { isFencedError } from "../core/errors.ts";
 import type { Database } from "../db/openDatabase.ts";
 import type { EventStore } from "../events/index.ts";
 import { sealRun } from "../events/sealRun.ts";
+import { releaseOpenReservations } from "../governance/releaseOpenReservations.ts";
 import { appendRunFact } from "./appendRunFact.ts";
 import { drainingStore } from "./drainingStore.ts";
 import { startHeartbeat } from "./heartbeat.ts";
@@ -68,7 +69,12 @@ export function hostRun(hostDeps: HostDeps, lease: RunLease): HostedRun {
   });
 
   (async () => {
-    if (!lease.fresh) await verifyRun(deps.store, lease.runId);
+    if (!lease.fresh) {
+      await verifyRun(deps.store, lease.runId);
+      // The previous owner is gone (or fenced): what it reserved and never settled is given back,
+      // and spent is recounted from the log, before any executor of the run reserves again.
+      await releaseOpenReservations(deps.database, lease.runId);
+    }
     const runtime = await deps.buildRuntime(gate, lease);
     const started = (await deps.store.streamVersion(streamIdOf(lease.mainExecutorId))) > 0;
     // A cancel request posted by another process reaches this run's executors at once.

@@ -16,6 +16,12 @@ export interface ToolContext {
   runId: string;
   executorId: string;
   signal: AbortSignal;
+  /**
+   * Derived from the call's recorded intent: the same on the first run and on a
+   * re-run after a crash, so an idempotent tool can have its effect applied once
+   * (send it as the Idempotency-Key of the request that changes something).
+   */
+  idempotencyKey: string;
 }
 
 export interface ToolDefinition<S extends z.ZodType> {

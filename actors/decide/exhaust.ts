@@ -1,8 +1,8 @@
-import { type Handoff, partialHandoff, validateHandoff } from "../../handoff/index.ts";
+import { type Handoff, markUnknownEffects, partialHandoff, validateHandoff } from "../../handoff/index.ts";
 import { AnswerSchema } from "../answer.ts";
 import type { ExecutorState, Stop } from "../executorState.ts";
 import { type Draft, LIMIT_LABELS } from "./draft.ts";
-import { handoffFacts, heldHandoffs } from "./finish.ts";
+import { handoffFacts, heldHandoffs, unknownEffectsOf } from "./finish.ts";
 
 /**
  * The caveat a stopped executor's partial result carries: which limit, and how
@@ -47,8 +47,9 @@ export function exhaustWithHandoff(s: ExecutorState, stop: Stop): Draft[] {
       ? { ...base, executionState: "partial", summary: `Stopped before writing a handoff (${caveat}); ${gathered} tool result(s) were gathered but not summarised.` }
       : base;
   const caveats = stop.limit === null ? handoff.caveats : [...handoff.caveats, caveat];
+  const marked = markUnknownEffects({ ...handoff, confidence: "low", caveats }, unknownEffectsOf(s));
   return [
-    { type: "handoff_committed", data: { handoff: { ...handoff, confidence: "low", caveats }, repairs: s.repairs, forced: true } },
+    { type: "handoff_committed", data: { handoff: marked, repairs: s.repairs, forced: true } },
     { type: "settled", data: { outcome: "handed_off" } },
   ];
 }

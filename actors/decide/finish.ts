@@ -1,4 +1,4 @@
-import { type HandoffFacts, validateHandoff } from "../../handoff/index.ts";
+import { type HandoffFacts, type UnknownEffect, markUnknownEffects, validateHandoff } from "../../handoff/index.ts";
 import { validateAnswer } from "../answer.ts";
 import type { Call, ExecutorState } from "../executorState.ts";
 import type { Draft } from "./draft.ts";
@@ -22,9 +22,16 @@ export function finishWithHandoff(s: ExecutorState, call: Call): Draft[] {
   const verdict = validateHandoff(call.input, handoffFacts(s));
   if (!verdict.ok) return [reject(call, verdict.feedback)];
   return [
-    { type: "handoff_committed", data: { handoff: verdict.handoff, repairs: s.repairs, forced: false } },
+    { type: "handoff_committed", data: { handoff: markUnknownEffects(verdict.handoff, unknownEffectsOf(s)), repairs: s.repairs, forced: false } },
     { type: "settled", data: { outcome: "handed_off" } },
   ];
+}
+
+/** This executor's calls recorded `effect_unknown`, with their tools' names (from the turns that asked for them). */
+export function unknownEffectsOf(s: ExecutorState): UnknownEffect[] {
+  const names = new Map<string, string>();
+  for (const m of s.messages) if (m.role === "assistant") for (const b of m.content) if (b.type === "tool_use") names.set(b.id, b.name);
+  return s.unknownEffects.map((toolUseId) => ({ toolUseId, tool: names.get(toolUseId) ?? "a tool" }));
 }
 
 /** Handoffs this executor holds, by Child id: what an answer may cite. */

@@ -20,7 +20,9 @@ export type Next =
  * model call (or a stop when a limit or the repairs ran out), deciding the
  * turn's calls, starting recorded intents (tools in parallel, Children
  * admitted), finishing with the terminal call once it is alone, or waiting for
- * foreground Children. `started` holds the intents this process has started.
+ * foreground Children. `started` holds the intents this process has started
+ * (by intentKey: a model may reuse a tool use id in a later turn, as a scripted
+ * model restarted in a new process does).
  */
 export function decideNext(s: ExecutorState, status: ExecutorStatus, role: RoleRecord, started: ReadonlySet<string>): Next {
   if (s.cancelRequest) return { kind: "cancel" };
@@ -37,7 +39,7 @@ export function decideNext(s: ExecutorState, status: ExecutorStatus, role: RoleR
       const open = s.calls.filter((c) => c.phase !== "resolved");
       const undecided = open.filter((c) => c.phase === "requested" && !isTerminal(c));
       if (undecided.length) return { kind: "plan", calls: undecided };
-      const unstarted = open.filter((c) => c.phase === "called" && !started.has(c.toolUseId));
+      const unstarted = open.filter((c) => c.phase === "called" && !started.has(intentKey(c)));
       if (unstarted.length) return { kind: "start", calls: unstarted };
       const terminal = open.find(isTerminal);
       if (terminal && open.length === 1) return { kind: "finish", call: terminal };
@@ -51,3 +53,6 @@ export function decideNext(s: ExecutorState, status: ExecutorStatus, role: RoleR
       return { kind: "stuck", reason: `cannot proceed from ${status}` };
   }
 }
+
+/** What identifies an intent this process started: its tool_called event, unique where tool use ids need not be. */
+export const intentKey = (c: Call): string => c.intentEventId ?? c.toolUseId;

@@ -9,6 +9,9 @@ import {
   decideRecovery,
   exhaustWithAnswer,
   exhaustWithHandoff,
+  finishWithHandoff,
+  idempotencyKeyOf,
+  intentKey,
   stopCaveat,
   toolThrew,
 } from "../../actors/decide/index.ts";
@@ -78,6 +81,24 @@ describe("decide: what comes next", () => {
       .given(...given, called(1, "toolu_a"))
       .when((s, status) => decideNext(s, status, child, none))
       .thenMatches((next) => assert.deepEqual([next.kind, next.kind === "start" && next.calls.map((c) => c.toolUseId)], ["start", ["toolu_a"]]));
+  });
+
+  test("given a later turn that reuses a tool use id of a call this process started, when deciding, then the new intent is started (intents are known by their event, not by the model's id)", () => {
+    const given = spec().given(
+      ev("executor_admitted", admittedData("child")),
+      ev("turn", toolTurn(1, [{ id: "toolu_1", name: "search_corpus" }])),
+      called(1, "toolu_1"),
+      completed("toolu_1"),
+      ev("turn", toolTurn(2, [{ id: "toolu_1", name: "search_corpus" }])),
+      called(2, "toolu_1"),
+    );
+    const firstIntent = "exec-pure-ev-3";
+    given
+      .when((s, status) => decideNext(s, status, child, new Set([firstIntent])))
+      .thenMatches((next) => assert.deepEqual([next.kind, next.kind === "start" && next.calls.map((c) => c.intentEventId)], ["start", ["exec-pure-ev-6"]]));
+    given
+      .when((s, status) => decideNext(s, status, child, new Set([intentKey(s.calls[0])])))
+      .thenMatches((next) => assert.equal(next.kind, "stuck"));
   });
 
   test("given a governance refusal naming a limit, when deciding the next model call, then the executor stops with that limit", () => {
@@ -199,19 +220,120 @@ describe("decide: tool calls and their outcomes", () => {
     assert.equal((toolThrew(intent, "effectful", "boom", false).data as { reason: string }).reason, "error");
   });
 
-  test("given an intent recorded before a crash, when recovering, then it is marked unknown and never re-run; a delegation re-attaches", () => {
+  test("given an intent of each effect class in flight at a crash, when recovering, then only the effectful one is unknown; read-only and idempotent ones are run again; a delegation re-attaches", () => {
+    const effects = { search_corpus: "read_only", upsert_note: "idempotent", send_notice: "effectful" } as const;
+    const given = spec().given(
+      ev("executor_admitted", admittedData("main", { grantedTools: ["search_corpus", "upsert_note", "send_notice", "delegate"] })),
+      ev(
+        "turn",
+        toolTurn(1, [
+          { id: "toolu_r", name: "search_corpus" },
+          { id: "toolu_i", name: "upsert_note" },
+          { id: "toolu_e", name: "send_notice" },
+          { id: "toolu_d", name: "delegate", input: {} },
+        ]),
+      ),
+      called(1, "toolu_r"),
+      called(1, "toolu_i", "upsert_note", { effect: "idempotent" }),
+      called(1, "toolu_e", "send_notice", { effect: "effectful" }),
+      called(1, "toolu_d", "delegate", { childExecutorId: "child-1", effect: "idempotent" }),
+    );
+    const drafts = given.when((s) => decideRecovery(s, (t) => effects[t as keyof typeof effects] ?? "effectful")).result;
+    assert.deepEqual(
+      drafts.map((d) => [d.type, d.data]),
+      [
+        [
+          "effect_unknown",
+          {
+            toolUseId: "toolu_e",
+            tool: "send_notice",
+            effect: "effectful",
+            note: "The outcome of send_notice (toolu_e) was never recorded: the process stopped while it ran. It was not run again; check its effect before relying on it.",
+          },
+        ],
+        ["recovered", { fromVersion: 6, unknownEffects: ["toolu_e"], rerun: ["toolu_r", "toolu_i"] }],
+      ],
+    );
+    assert.equal(drafts[0].causationId, given.fold.state.calls.find((c) => c.toolUseId === "toolu_e")!.intentEventId, "the unknown outcome names its intent");
+
+    // Then: with the recovery recorded, the next step starts the re-runs (nothing was started in this process)...
+    const after = spec().given(
+      ev("executor_admitted", admittedData("main", { grantedTools: ["search_corpus", "upsert_note", "send_notice", "delegate"] })),
+      ev("turn", toolTurn(1, [{ id: "toolu_r", name: "search_corpus" }, { id: "toolu_i", name: "upsert_note" }, { id: "toolu_e", name: "send_notice" }])),
+      called(1, "toolu_r"),
+      called(1, "toolu_i", "upsert_note", { effect: "idempotent" }),
+      called(1, "toolu_e", "send_notice", { effect: "effectful" }),
+      ...(drafts.filter((d) => d.type === "effect_unknown") as never as Parameters<ReturnType<typeof spec>["given"]>),
+      ev("recovered", { fromVersion: 5, unknownEffects: ["toolu_e"], rerun: ["toolu_r", "toolu_i"] }),
+    );
+    after
+      .when((s, status) => decideNext(s, status, main, none))
+      .thenMatches((next) => assert.deepEqual(next.kind === "start" && next.calls.map((c) => c.toolUseId), ["toolu_r", "toolu_i"]));
+    // ... each with the key of its own intent, the one the first run carried.
+    const [r, i] = after.fold.state.calls;
+    assert.deepEqual([idempotencyKeyOf(r), idempotencyKeyOf(i)], [r.intentEventId, i.intentEventId]);
+    assert.notEqual(idempotencyKeyOf(r), idempotencyKeyOf(i));
+  });
+
+  test("given an intent recorded as effectful, when the host now calls its tool read-only, then recovery goes by the stricter class: unknown, not re-run", () => {
     spec()
       .given(
-        ev("executor_admitted", admittedData("main", { grantedTools: ["search_corpus", "delegate"] })),
-        ev("turn", toolTurn(1, [{ id: "toolu_a", name: "search_corpus" }, { id: "toolu_d", name: "delegate", input: {} }])),
-        called(1, "toolu_a"),
-        called(1, "toolu_d", "delegate", { childExecutorId: "child-1", effect: "idempotent" }),
+        ev("executor_admitted", admittedData("child", { grantedTools: ["send_notice"] })),
+        ev("turn", toolTurn(1, [{ id: "toolu_e", name: "send_notice" }])),
+        called(1, "toolu_e", "send_notice", { effect: "effectful" }),
       )
-      .when((s) => decideRecovery(s, () => "read_only").map((d) => [d.type, (d.data as { toolUseId?: string; unknownEffects?: string[] }).toolUseId ?? d.data]))
-      .then([
-        ["effect_unknown", "toolu_a"],
-        ["recovered", { fromVersion: 4, unknownEffects: ["toolu_a"] }],
-      ]);
+      .when((s) => decideRecovery(s, () => "read_only").map((d) => d.type))
+      .then(["effect_unknown", "recovered"]);
+  });
+
+  test("given nothing in flight, when recovering, then nothing is recorded", () => {
+    spec()
+      .given(ev("executor_admitted", admittedData("child")), ev("turn", toolTurn(1, [{ id: "toolu_r", name: "search_corpus" }])), called(1, "toolu_r"), completed("toolu_r"))
+      .when((s) => decideRecovery(s, () => "read_only"))
+      .then([]);
+  });
+
+  const unknownAfterCrash = [
+    ev("executor_admitted", admittedData("child", { grantedTools: ["search_corpus", "send_notice"] })),
+    ev("turn", toolTurn(1, [{ id: "toolu_e", name: "send_notice" }])),
+    called(1, "toolu_e", "send_notice", { effect: "effectful" }),
+    ev("effect_unknown", { toolUseId: "toolu_e", tool: "send_notice", effect: "effectful", note: "never recorded" }),
+    ev("recovered", { fromVersion: 3, unknownEffects: ["toolu_e"], rerun: [] }),
+  ];
+
+  test("given an effect of unknown outcome, when the Child hands off as completed, then its handoff says unknown_effects and names the call as a gap", () => {
+    const handoff = { ...handoffInput("Sent the notice."), executionState: "completed", gaps: [] };
+    spec()
+      .given(...unknownAfterCrash, ev("turn", toolTurn(2, [{ id: "toolu_h", name: "handoff", input: handoff }])))
+      .when((s) => finishWithHandoff(s, s.calls[0]))
+      .thenMatches(([committed]) => {
+        const h = committed.data as unknown as { handoff: { executionState: string; gaps: string[] } };
+        assert.equal(committed.type, "handoff_committed");
+        assert.equal(h.handoff.executionState, "unknown_effects");
+        assert.deepEqual(h.handoff.gaps, [
+          "Unknown effect: the outcome of send_notice (toolu_e) was never recorded; it was not run again. Check whether it took effect.",
+        ]);
+      });
+  });
+
+  test("given an effect of unknown outcome, when the Child is stopped by a limit, then its forced partial handoff lists the unknown effect too", () => {
+    spec()
+      .given(...unknownAfterCrash)
+      .when((s) => exhaustWithHandoff(s, { limit: "executor_turns", reason: "turn limit" }))
+      .thenMatches(([committed]) => {
+        const d = committed.data as unknown as { forced: boolean; handoff: { executionState: string; gaps: string[] } };
+        assert.equal(d.forced, true);
+        assert.equal(d.handoff.executionState, "unknown_effects");
+        assert.ok(d.handoff.gaps.some((g) => g.includes("send_notice (toolu_e)")), d.handoff.gaps.join(" | "));
+      });
+  });
+
+  test("given no unknown effect, when the Child hands off, then its handoff is kept as written", () => {
+    const handoff = handoffInput("Nothing looked up.");
+    spec()
+      .given(ev("executor_admitted", admittedData("child")), ev("turn", toolTurn(1, [{ id: "toolu_h", name: "handoff", input: handoff }])))
+      .when((s) => finishWithHandoff(s, s.calls[0]))
+      .thenMatches(([committed]) => assert.deepEqual((committed.data as { handoff: unknown }).handoff, handoff));
   });
 });
 

@@ -106,7 +106,7 @@ forEachEngine("recovery", (ctx) => {
       { toolUseId, tool: "send_notice", effect: "effectful" },
     );
     const [recovered] = ofType(stream, "recovered");
-    assert.deepEqual(recovered.data, { fromVersion: 3, unknownEffects: [toolUseId] });
+    assert.deepEqual(recovered.data, { fromVersion: 3, unknownEffects: [toolUseId], rerun: [] });
     assert.equal(ofType(stream, "turn")[1].data.turn, 2);
 
     // The model's next request carries an error result saying the outcome is unknown.
@@ -121,6 +121,8 @@ forEachEngine("recovery", (ctx) => {
 
     assert.equal(outcome.kind, "handoff");
     assert.equal(outcome.kind === "handoff" && outcome.handoff.executionState, "unknown_effects");
+    // The handoff names the unknown effect as a gap, whatever the model wrote.
+    assert.ok(outcome.kind === "handoff" && (outcome.handoff.gaps as string[]).some((g) => g.includes(`send_notice (${toolUseId})`)));
     // The request after recovery is exactly what the log rebuilds.
     assert.equal((await runtime.transcript(childId)).turns[1].digestMatches, true);
   });
@@ -152,5 +154,86 @@ forEachEngine("recovery", (ctx) => {
     // Only the resumed Main's answering turn was asked of the new Main model; the Child ran once, in the new process.
     assert.equal(main.requests.length, 1);
     assert.equal(child.requests.length, 1);
+  });
+
+  test("read-only and idempotent calls in flight at a crash are run again on resume, the idempotent one with the key its first run carried", async () => {
+    const runId = randomUUID();
+    const childId = randomUUID();
+    const meta = { runId, executorId: childId };
+    const draft = <T extends EventType>(type: T, data: EventDataInput<T>) => ({ type, data, metadata: meta }) as NewEvent;
+    const uses = [
+      { type: "tool_use" as const, id: "toolu_price", name: "lookup_price", input: { fund: "ADIV" } },
+      { type: "tool_use" as const, id: "toolu_note", name: "upsert_note", input: { fund: "ADIV" } },
+    ];
+    await ctx.store.append(streamIdOf(childId), 0, [
+      draft(
+        "executor_admitted",
+        admittedData("child", {
+          parentExecutorId: randomUUID(),
+          task: { question: "Price ADIV and note it.", context: "", doneWhen: "Noted." },
+          profile: profileBinding(await loadProfile("general")),
+          grantedTools: ["lookup_price", "upsert_note"],
+        }),
+      ),
+      draft("turn", {
+        turn: 1,
+        request: { model: "test-child", messageCount: 1, toolNames: ["lookup_price", "upsert_note", "handoff"], digest: ZERO_HASH },
+        response: { content: uses, stopReason: "tool_use" },
+        usage: { inputTokens: 100, outputTokens: 20 },
+        model: "scripted:child",
+        provider: "scripted",
+        scripted: true,
+        latencyMs: 1,
+      }),
+      draft("tool_called", { turn: 1, toolUseId: "toolu_price", tool: "lookup_price", input: { fund: "ADIV" }, effect: "read_only" }),
+      draft("tool_called", { turn: 1, toolUseId: "toolu_note", tool: "upsert_note", input: { fund: "ADIV" }, effect: "idempotent" }),
+    ]);
+    // Every run of a tool, with the key it was given; `hang` makes a run never return (the process then dies).
+    const runs: { tool: string; key: string }[] = [];
+    const tools = (hang: boolean) =>
+      new ToolRegistry().register(
+        defineTool({
+          name: "lookup_price",
+          description: "Looks up a fund's price.",
+          input: z.object({ fund: z.string() }),
+          effect: "read_only",
+          run: (_input, c) => (runs.push({ tool: "lookup_price", key: c.idempotencyKey }), hang ? new Promise<string>(() => {}) : "ADIV: 412p"),
+        }),
+        defineTool({
+          name: "upsert_note",
+          description: "Writes a note under a key (the same key twice writes it once).",
+          input: z.object({ fund: z.string() }),
+          effect: "idempotent",
+          run: (_input, c) => (runs.push({ tool: "upsert_note", key: c.idempotencyKey }), hang ? new Promise<string>(() => {}) : "noted"),
+        }),
+      );
+    const handoff = () => handoffReply(handoffInput("[general] Priced and noted.", [], { executionState: "partial", gaps: ["No sources."] }));
+    // A first process resumes the Child, starts both calls again and dies before either returns.
+    const first = runtimeWith(ctx.store, { main: stalledModel(), child: new ScriptedModel({ name: "child", policy: handoff }) }, { tools: tools(true) });
+    void first.resume(childId).catch(() => {});
+    await eventually(() => runs.length === 2);
+    // A second process resumes it again: both run once more, with the same keys, and complete.
+    const model = new ScriptedModel({ name: "child", policy: handoff });
+    const second = runtimeWith(ctx.store, { main: stalledModel(), child: model }, { tools: tools(false) });
+    const outcome = await within(10_000, second.resume(childId));
+
+    assert.equal(outcome.kind, "handoff");
+    const stream = await streamOf(ctx.store, childId);
+    const intents = Object.fromEntries(ofType(stream, "tool_called").map((e) => [e.data.tool, e.eventId]));
+    const byTool = (tool: string) => runs.filter((r) => r.tool === tool).map((r) => r.key);
+    assert.deepEqual(byTool("upsert_note"), [intents.upsert_note, intents.upsert_note], "the re-run carries the first run's key, the intent's id");
+    assert.deepEqual(byTool("lookup_price"), [intents.lookup_price, intents.lookup_price]);
+    assert.deepEqual(ofType(stream, "recovered").map((e) => e.data), [
+      { fromVersion: 4, unknownEffects: [], rerun: ["toolu_price", "toolu_note"] },
+      { fromVersion: 5, unknownEffects: [], rerun: ["toolu_price", "toolu_note"] },
+    ]);
+    assert.equal(ofType(stream, "effect_unknown").length, 0);
+    assert.deepEqual(ofType(stream, "tool_completed").map((e) => [e.data.toolUseId, e.data.output]), [
+      ["toolu_price", "ADIV: 412p"],
+      ["toolu_note", "noted"],
+    ]);
+    // The model saw both results, not an error.
+    const results = model.requests[0].messages.at(-1)!.content as ToolResultBlock[];
+    assert.deepEqual(results.map((r) => [r.tool_use_id, r.is_error ?? false]), [["toolu_price", false], ["toolu_note", false]]);
   });
 });

@@ -1,18 +1,20 @@
 import { z } from "zod";
 import { Runtime } from "../../actors/index.ts";
 import { crashPoint } from "../../core/crashPoint.ts";
+import { createRunGovernance } from "../../governance/index.ts";
 import { ScriptedModel, type ScriptPolicy, type ScriptedReply } from "../../models/index.ts";
 import type { ModelRequest } from "../../models/types.ts";
 import type { BuildRuntime } from "../../runs/index.ts";
 import { exchanges, resultsOf } from "../../scenarios/requestView.ts";
-import { ToolRegistry, createCorpusTools, defineTool } from "../../tools/index.ts";
+import { ToolRegistry, defineTool } from "../../tools/index.ts";
 import { handoffsIn, handoffInput } from "../actors/fixtures.ts";
 
 /**
  * The fault scenario: Main calls an effectful tool itself and delegates two
  * Children, each of which calls the effectful tool and a read-only one, then
  * hands off; Main answers from the handoffs. The effectful tool POSTs to a
- * counter the test runs, so a doubled effect is seen outside the log.
+ * counter the test runs, so a doubled effect is seen outside the log; the
+ * read-only one GETs from it, so a re-run read is seen too.
  */
 export const CHILDREN = ["alpha", "beta"] as const;
 
@@ -32,6 +34,24 @@ export function recordEffectTool(effectUrl: string) {
       // The effect happened; its outcome is not recorded yet.
       crashPoint("after_effect:record_effect");
       return `recorded ${input.label}`;
+    },
+  });
+}
+
+/** A read-only call to the outside world: how many effects this executor has recorded at the counter. */
+export function readCounterTool(effectUrl: string) {
+  return defineTool({
+    name: "read_counter",
+    description: "Reads how many effects this executor has recorded at the test's counter.",
+    input: z.object({ what: z.literal("effects") }),
+    effect: "read_only",
+    async run(_input, ctx) {
+      const res = await fetch(`${effectUrl}?run=${encodeURIComponent(ctx.runId)}&executor=${encodeURIComponent(ctx.executorId)}`);
+      if (!res.ok) throw new Error(`counter answered ${res.status}`);
+      const { effects } = (await res.json()) as { effects: number };
+      // The read happened; its outcome is not recorded yet.
+      crashPoint("after_effect:read_counter");
+      return `effects recorded so far: ${effects}`;
     },
   });
 }
@@ -62,11 +82,11 @@ function mainReply(request: ModelRequest): ScriptedReply {
           type: "tool_use" as const,
           name: "delegate",
           input: {
-            question: `Child ${name}: record your effect and look up ADIV.`,
+            question: `Child ${name}: record your effect and read the counter.`,
             context: "A fault-injection scenario.",
             done_when: "The effect is recorded and the lookup done.",
             profile: "general",
-            tools: ["record_effect", "search_corpus"],
+            tools: ["record_effect", "read_counter"],
           },
         })),
       ],
@@ -100,7 +120,7 @@ function childReply(request: ModelRequest): ScriptedReply {
     return {
       content: [
         { type: "tool_use", name: "record_effect", input: { label: name } },
-        { type: "tool_use", name: "search_corpus", input: { query: "ADIV fees" } },
+        { type: "tool_use", name: "read_counter", input: { what: "effects" } },
       ],
     };
   }
@@ -115,7 +135,9 @@ export function faultRuntime(options: { effectUrl: string; seed: number }): Buil
       store,
       models: { main: model, child: model },
       modelNames: { main: "scripted:main", child: "scripted:child" },
-      tools: new ToolRegistry().register(recordEffectTool(options.effectUrl), ...createCorpusTools()),
+      tools: new ToolRegistry().register(recordEffectTool(options.effectUrl), readCounterTool(options.effectUrl)),
+      // The run's shared budget, as the command line hosts runs: a crash can leave a reservation open.
+      governance: ({ post }) => createRunGovernance({ db: store.database, post }),
     });
   };
 }

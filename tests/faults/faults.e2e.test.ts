@@ -4,7 +4,7 @@ import { createScratchDatabase, type ScratchDatabase } from "../../db/scratchDat
 import { migrateToLatest, openDatabase } from "../../db/index.ts";
 import { ADMIN_URL } from "../support/testDatabase.ts";
 import { startEffectCounter } from "./effectCounter.ts";
-import { CRASH_POINTS, OPTIONAL_POINTS, runCase } from "./harness.ts";
+import { CRASH_POINTS, runCase } from "./harness.ts";
 
 const SEEDS = [1, 2];
 
@@ -36,7 +36,7 @@ describe("fault matrix (PostgreSQL, SIGKILL at named crash points)", { concurren
       for (const point of CRASH_POINTS) {
         const r = await runCase({ url: lanes[lane].url }, counter, point, seed);
         assert.deepEqual(r.violations, [], `${point} seed ${seed} (run ${r.runId})`);
-        if (!OPTIONAL_POINTS.has(point)) assert.ok(r.crashed, `${point} seed ${seed}: the crash point was never reached`);
+        assert.ok(r.crashed, `${point} seed ${seed}: the crash point was never reached`);
       }
     });
   }

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { openStore } from "../../db/index.ts";
 import type { RecordedEvent } from "../../events/index.ts";
+import { readRunBudget } from "../../governance/index.ts";
 import { findRun, runStatus, submitRun, verifyRun } from "../../runs/index.ts";
 import { start } from "../runs/processes.ts";
 import type { startEffectCounter } from "./effectCounter.ts";
@@ -15,15 +16,14 @@ export const CRASH_POINTS = [
   "after_commit:turn",
   "after_commit:tool_called",
   "after_effect:record_effect",
+  "after_effect:read_counter",
   "after_commit:tool_completed",
   "after_commit:handoff_committed",
   "after_commit:handoff_consumed",
   "after_commit:settled",
   "after_commit:budget_reserved",
+  "during:budget_reservation",
 ] as const;
-
-/** Points that need a component the scenario's runtime may not have (shared budgets): not reaching them is no failure. */
-export const OPTIONAL_POINTS = new Set<string>(["after_commit:budget_reserved"]);
 
 export interface CaseResult {
   point: string;
@@ -112,6 +112,29 @@ export async function invariants(opened: Awaited<ReturnType<typeof openStore>>, 
         intents.some((i) => i.data.toolUseId === e.data.toolUseId),
     );
     if (intents.length !== 1 || outcomes.length !== 1) violations.push(`effect: ${key} has ${intents.length} intent(s) and ${outcomes.length} outcome(s) in the log`);
+  }
+  // a read-only or idempotent call is never left unknown: it has one outcome, a result or a failure
+  for (const intent of of("tool_called").filter((e) => e.data.effect !== "effectful" && e.data.tool !== "delegate")) {
+    const outcomes = events.filter(
+      (e) => (e.type === "tool_completed" || e.type === "effect_unknown" || e.type === "tool_failed") && e.metadata.executorId === intent.metadata.executorId && e.data.toolUseId === intent.data.toolUseId,
+    );
+    if (outcomes.length !== 1 || outcomes[0].type === "effect_unknown") {
+      violations.push(`rerun: ${intent.data.tool} (${intent.data.toolUseId}) of ${intent.metadata.executorId} has outcomes [${outcomes.map((o) => o.type).join(", ")}]`);
+    }
+  }
+  // 3. no budget cap is exceeded, and the dead process's reservations are released
+  const budget = await readRunBudget(database, runId);
+  if (!budget) violations.push("budget: the run has no budget row");
+  else {
+    const t = budget.totals;
+    const settled = of("budget_settled").reduce((sum, e) => ({ tokens: sum.tokens + (e.data.actual.tokens ?? 0), costMicros: sum.costMicros + (e.data.actual.costMicros ?? 0) }), { tokens: 0, costMicros: 0 });
+    if (t.reservedTokens || t.reservedCostMicros || budget.openReservations) {
+      violations.push(`budget: ${t.reservedTokens} tokens (${budget.openReservations} reservation(s)) still reserved after the run ended`);
+    }
+    if (t.spentTokens !== settled.tokens || t.spentCostMicros !== settled.costMicros) {
+      violations.push(`budget: spent ${t.spentTokens} tokens / ${t.spentCostMicros} µ$ but the log settled ${settled.tokens} / ${settled.costMicros}`);
+    }
+    if (t.spentTokens > t.maxTokens || t.spentCostMicros > t.maxCostMicros) violations.push(`budget: a run cap is exceeded (${t.spentTokens}/${t.maxTokens} tokens)`);
   }
   // 5. the run reaches a final state, with no executor left running
   const status = await runStatus(database, store, runId);

@@ -158,9 +158,10 @@ forEachEngine("hosting a run under its lease", (ctx) => {
     const resumed = await (await resumeRun(deps(build), runId)).done;
     assert.equal(resumed.kind === "finished" && resumed.outcome.kind, "answer");
     const events = await ctx.store.readRun(runId);
-    // A Child that ended without a handoff reaches its parent as one fact: its end, with a partial handoff saying why.
-    const [ended] = ofType(events, "handoff_consumed").filter((e) => e.data.childExecutorId === victim.executorId);
-    assert.deepEqual(ended?.data.childEnded, { outcome: "cancelled", reason: "not needed" });
+    // The cancelled Child reaches Main as one fact: its delegation failed, with why, and no handoff to cite (decide/childOutcome.ts).
+    const consumed = ofType(events, "handoff_consumed").filter((e) => e.data.childExecutorId === victim.executorId);
+    assert.deepEqual(consumed.map((e) => e.data.childEnded), [{ outcome: "cancelled", reason: "not needed" }]);
+    assert.match(JSON.stringify(consumed[0].data.handoff), /cancelled: not needed/);
     const after = await runStatus(ctx.db.database, ctx.store, runId);
     assert.equal(after.state, "settled");
     assert.equal(after.executors!.children.find((c) => c.executorId === victim.executorId)?.state, "cancelled");

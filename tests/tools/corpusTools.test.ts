@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { createCorpusTools, parseToolInput, ToolError, type Tool, type ToolContext } from "../../tools/index.ts";
 
 const tools = new Map(createCorpusTools().map((t) => [t.name, t]));
-const ctx: ToolContext = { runId: "run-1", executorId: "child-1", signal: new AbortController().signal };
+const ctx: ToolContext = { runId: "run-1", executorId: "child-1", signal: new AbortController().signal, idempotencyKey: "intent-1" };
 
 async function call(name: string, input: unknown): Promise<string> {
   const tool = tools.get(name) as Tool;

@@ -1,0 +1,83 @@
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { createScratchDatabase, type ScratchDatabase } from "../../db/scratchDatabase.ts";
+import { migrateToLatest, openDatabase, openStore } from "../../db/index.ts";
+import type { RecordedEvent } from "../../events/index.ts";
+import { ADMIN_URL } from "../support/testDatabase.ts";
+import { startEffectCounter } from "./effectCounter.ts";
+import { runCase } from "./harness.ts";
+
+/**
+ * Effects and the unknown, end to end: a real process SIGKILLed with a call in
+ * flight, then `resume` in a new process (seed 1: the second pass of the point,
+ * a Child's call). A read-only call is run again and completes; an effectful
+ * one becomes effect_unknown, is never run again (the counter stays at 1) and
+ * the Child's handoff says so.
+ */
+describe("effects in flight at a crash, resolved by their effect class (PostgreSQL, SIGKILL, resume)", () => {
+  let counter: Awaited<ReturnType<typeof startEffectCounter>>;
+  let scratch: ScratchDatabase;
+  before(async () => {
+    counter = await startEffectCounter();
+    scratch = await createScratchDatabase(`ariadne_effects_${process.pid}`, ADMIN_URL);
+    const database = await openDatabase({ url: scratch.url });
+    await migrateToLatest(database);
+    await database.close();
+  });
+  after(async () => {
+    await counter?.close();
+    await scratch?.drop();
+  });
+
+  const logOf = async (runId: string) => {
+    const opened = await openStore({ url: scratch.url });
+    try {
+      return await opened.store.readRun(runId);
+    } finally {
+      await opened.close();
+    }
+  };
+  const ofType = <T extends RecordedEvent["type"]>(events: RecordedEvent[], type: T) => events.filter((e) => e.type === type) as RecordedEvent<T>[];
+
+  test("a read-only call in flight at the crash is run again on resume and completes", async () => {
+    const r = await runCase({ url: scratch.url }, counter, "after_effect:read_counter", 1);
+    assert.ok(r.crashed, "the crash point was never reached");
+    assert.deepEqual(r.violations, [], `run ${r.runId}`);
+    const events = await logOf(r.runId);
+    const reruns = ofType(events, "recovered").filter((e) => e.data.rerun.length > 0);
+    assert.equal(reruns.length, 1, "one executor had the read in flight");
+    const [recovered] = reruns;
+    const executorId = recovered.metadata.executorId;
+    const [read] = ofType(events, "tool_called").filter((e) => e.metadata.executorId === executorId && e.data.tool === "read_counter");
+    assert.deepEqual(recovered.data.rerun, [read.data.toolUseId]);
+    assert.ok(!recovered.data.unknownEffects.includes(read.data.toolUseId));
+    const outcomes = events.filter((e) => e.metadata.executorId === executorId && "toolUseId" in e.data && e.data.toolUseId === read.data.toolUseId && e.type !== "tool_called");
+    assert.deepEqual(outcomes.map((e) => e.type), ["tool_completed"]);
+    assert.match((outcomes[0] as RecordedEvent<"tool_completed">).data.output, /^effects recorded so far: \d+$/);
+    // Outside the log: the read reached the counter twice, before the crash and after it.
+    assert.deepEqual(counter.readsOf(r.runId).find((x) => x.key === `${r.runId}/${executorId}`)?.n, 2);
+  });
+
+  test("an effectful call in flight at the crash becomes effect_unknown, is never run again, and the Child's handoff lists it", async () => {
+    const r = await runCase({ url: scratch.url }, counter, "after_effect:record_effect", 1);
+    assert.ok(r.crashed, "the crash point was never reached");
+    assert.deepEqual(r.violations, [], `run ${r.runId}`);
+    const events = await logOf(r.runId);
+    const [unknown, ...more] = ofType(events, "effect_unknown");
+    assert.equal(more.length, 0);
+    assert.equal(unknown.data.tool, "record_effect");
+    const executorId = unknown.metadata.executorId;
+    const [recovered] = ofType(events, "recovered").filter((e) => e.metadata.executorId === executorId);
+    assert.ok(recovered.data.unknownEffects.includes(unknown.data.toolUseId));
+    // The effect happened once, before the crash, and never again.
+    const effects = counter.of(r.runId).filter((x) => x.key.startsWith(`${r.runId}/${executorId}/`));
+    assert.deepEqual(effects.map((x) => x.n), [1]);
+    // The second pass is a Child's call: its handoff carries the unknown effect.
+    const [admitted] = ofType(events, "executor_admitted").filter((e) => e.metadata.executorId === executorId);
+    assert.equal(admitted.data.role, "child");
+    const [committed] = ofType(events, "handoff_committed").filter((e) => e.metadata.executorId === executorId);
+    const handoff = committed.data.handoff as { executionState: string; gaps: string[] };
+    assert.equal(handoff.executionState, "unknown_effects");
+    assert.ok(handoff.gaps.some((g) => g.includes(`record_effect (${unknown.data.toolUseId})`)), handoff.gaps.join(" | "));
+  });
+});
