@@ -39,14 +39,28 @@ export const digestOf = (canonical: string): string => createHash("sha256").upda
 /** Input tokens of a request, estimated from its canonical text (four characters a token) before it is sent. */
 export const estimateInputTokens = (canonical: string): number => Math.ceil(canonical.length / 4);
 
-// Messages and tool specs are never mutated once built (the fold makes new ones), so their
-// canonical text is computed once: a turn costs the new messages and the specs narrowed for it
-// (narrowToolSpecs), not the whole history again.
+// Messages and tool specs are never mutated once built (the fold makes new ones, and narrowed specs
+// share every part they do not narrow), so the canonical text of every object and array is kept: a
+// turn costs its new messages and the parts of the specs narrowed for it, not the whole request again.
 const canonicalOf = new WeakMap<object, string>();
-function cachedCanonical(value: object): string {
+
+/**
+ * RFC 8785 canonical JSON of a JSON value, memoised per object and array. Keys
+ * sort by UTF-16 code units (JS's default sort) and primitives serialise as
+ * JSON.stringify does, which is what JCS prescribes; the property test in
+ * tests/actors/requestDigest.property.test.ts holds it to the canonicalize package.
+ */
+function cachedCanonical(value: unknown): string {
+  if (value === null || typeof value !== "object") return canonicalize(value) ?? "null";
   let text = canonicalOf.get(value);
   if (text === undefined) {
-    text = canonicalize(value) ?? "null";
+    text = Array.isArray(value)
+      ? `[${value.map((v) => (v === undefined ? "null" : cachedCanonical(v))).join(",")}]`
+      : `{${Object.keys(value)
+          .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${cachedCanonical((value as Record<string, unknown>)[k])}`)
+          .join(",")}}`;
     canonicalOf.set(value, text);
   }
   return text;

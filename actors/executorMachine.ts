@@ -1,4 +1,4 @@
-import { type SnapshotFrom, assign, initialTransition, setup, transition } from "xstate";
+import { type ActorScope, type SnapshotFrom, assign, createActor, initialTransition, setup } from "xstate";
 import type { RecordedEvent } from "../events/index.ts";
 import { type ExecutorState, admittedState, evolve, isBackgroundDelegation } from "./executorState.ts";
 import { DELEGATE_TOOL } from "../tools/index.ts";
@@ -114,6 +114,26 @@ export interface ExecutorFold {
 
 export type ExecutorSnapshot = SnapshotFrom<typeof executorMachine>;
 
+/**
+ * What XState's `transition()` builds on every call (an inert actor and system,
+ * to collect the actions without running them), built once: the machine invokes
+ * and spawns nothing and schedules no delayed events, so one scope serves every
+ * fold, and folding is synchronous, so the collected actions cannot interleave.
+ */
+const executed: { type: string }[] = [];
+const inertActor = createActor(executorMachine);
+const inertScope = {
+  self: inertActor,
+  id: "",
+  sessionId: "",
+  logger: () => {},
+  defer: () => {},
+  system: inertActor.system,
+  stopChild: () => {},
+  emit: () => {},
+  actionExecutor: (action: { type: string }) => void executed.push(action),
+} as unknown as ActorScope<ExecutorSnapshot, RecordedEvent>;
+
 /** The snapshot of an executor before its first event. */
 export const initialExecutorSnapshot = (): ExecutorSnapshot => initialTransition(executorMachine)[0];
 
@@ -128,8 +148,9 @@ export function foldEvent(snapshot: ExecutorSnapshot, event: RecordedEvent): Exe
   if (snapshot.status === "done") {
     throw new Error(`${event.type} (v${event.streamVersion}) cannot happen to ${executorId}: it is already ${String(snapshot.value)}`);
   }
-  const [next, actions] = transition(executorMachine, snapshot, event);
-  if (actions.some((a) => a.type === "refuse")) {
+  executed.length = 0;
+  const next = executorMachine.transition(snapshot, event, inertScope);
+  if (executed.some((a) => a.type === "refuse")) {
     throw new Error(`${event.type} (v${event.streamVersion}) cannot happen to ${executorId} in its current state (${String(snapshot.value)})`);
   }
   // A fold that threw (e.g. an outcome for a tool use that was never made) leaves the snapshot in error.
