@@ -20,14 +20,15 @@ export function runtimeFactory(
   options: { tools?: () => ToolRegistry } = {},
 ): BuildRuntime {
   return (store, lease) => {
-    const { mode, caps, limits, reviewer, modelIdleTimeoutMs, allowedProfiles } = lease.options;
+    const { mode, caps, limits, reviewer, modelIdleTimeoutMs, allowedProfiles, models } = lease.options;
     const real = mode === "offline" ? null : createModel(env, { idleTimeoutMs: modelIdleTimeoutMs });
     if (mode !== "offline" && !real) {
       throw new ConfigError(`run ${lease.runId} asks for the configured model: set ANTHROPIC_API_KEY to run it`);
     }
-    const latencyMs = Number(env.ARIADNE_SCRIPTED_LATENCY_MS ?? 0) || undefined;
+    // The run's own hint (a test harness tags its runs) wins, so whichever worker takes it paces it alike.
+    const latencyMs = Number(lease.options.tags.scriptedLatencyMs ?? env.ARIADNE_SCRIPTED_LATENCY_MS ?? 0) || undefined;
     const model = real ?? offlineResearchModel({ latencyMs });
-    const names = resolveModels(env);
+    const names = resolveModels(env, models);
     return new Runtime({
       store,
       models: { main: model, child: model, reviewer: model },
