@@ -70,13 +70,18 @@ export function runViewOf(row: RunRow, p: Projected): RunView {
 }
 
 /**
- * Run states onto the API's: submitted is queued; an interrupted run is queued
- * too (waiting for a worker to take it over, or, when its row says interrupted,
- * for an operator's resume or cancel; `reason` says why); a finished row whose
- * Main was never admitted was cancelled while queued.
+ * Run states onto the API's. A run is final (settled, failed, cancelled) once
+ * its row is finished: its host sealed it after Main stopped, or a cancel took
+ * it off the queue (a finished row whose Main was never admitted was cancelled
+ * while queued). Until then it is running while a live process holds its
+ * lease, else queued: waiting for a worker (new, or to take over a run whose
+ * host stopped), or, when its row says interrupted, for an operator's resume
+ * or cancel (`reason` says why).
  */
 function apiState(row: RunRow, p: Projected): RunState {
-  const status = row.state === "finished" && p.status === "submitted" ? "cancelled" : p.status;
-  if (status === "submitted" || status === "interrupted") return "queued";
-  return status;
+  if (row.state === "finished") {
+    if (p.status === "settled" || p.status === "failed" || p.status === "cancelled") return p.status;
+    return "cancelled";
+  }
+  return row.ownerLive ? "running" : "queued";
 }

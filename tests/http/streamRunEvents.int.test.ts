@@ -24,6 +24,7 @@ forEachEngine("live stream when the client is ahead of the hub", (ctx) => descri
   test("events the client already has are skipped; the rest arrive once, then `end`", { timeout: 60_000 }, async () => {
     const h = await openHarness(ctx.store);
     const run = await h.runs.submit({ question: "ahead" }, "t-ahead");
+    // Final once its host sealed it and finished its row.
     for (let i = 0; i < 1200 && !["settled", "failed", "cancelled"].includes((await h.runs.get(null, run.id))!.state); i++) await new Promise((r) => setTimeout(r, 50));
     await h.close();
     const { events, checkpoints } = await readRunEvents(ctx.store.database, run.id, START, { limit: 1000 });
