@@ -119,7 +119,7 @@ describe("ariadne serve with workers: crash, hand-over, --no-workers", { concurr
       const worker = spawnAriadne(store, ["worker", "--idle-exit-ms", "3000"], PACE);
       const [final] = await until(url, [run.id], (r) => FINAL.includes(r.state), "final");
       assert.equal(final.state, "settled");
-      assert.ok(final.answer?.sections?.length > 0);
+      assert.ok(final.answer?.sections?.length > 0, "the worker's answer");
       await assertIntact(url, run.id);
       const out = await worker.output;
       assert.equal(out.code, 0, out.stderr);
