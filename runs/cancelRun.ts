@@ -4,6 +4,7 @@ import type { Database } from "../db/openDatabase.ts";
 import type { EventStore } from "../events/index.ts";
 import { postToExecutor } from "../actors/postToExecutor.ts";
 import { cancelRequest } from "../actors/decide/cancel.ts";
+import { appendRunFact } from "./appendRunFact.ts";
 import { findRun } from "./findRun.ts";
 import { forceLease } from "./forceLease.ts";
 import { leaseOwner } from "./leaseOwner.ts";
@@ -74,12 +75,16 @@ export function cancelByTakeover(deps: { database: Database; store: EventStore }
     const { lease, previousState } = taken;
     const fenced = deps.store.withFence({ runId: lease.runId, epoch: lease.epoch });
     const live = target ? liveDeepestFirst(target) : [];
+    const wholeRun = !request.executorId || request.executorId === lease.mainExecutorId;
+    if (wholeRun && !status.executors) {
+      // Still queued, Main never admitted: the run's own stream says who cancelled it and why.
+      await appendRunFact(fenced, lease, { type: "cancel_requested", data: { reason: request.reason, by: request.by, scope: "run" } });
+    }
     for (const id of live) {
       await fenced.append(streamIdOf(id), await deps.store.streamVersion(streamIdOf(id)), [
         { type: "cancelled", data: { reason: request.reason, by: request.by }, metadata: { runId: lease.runId, executorId: id } },
       ]);
     }
-    const wholeRun = !request.executorId || request.executorId === lease.mainExecutorId;
     await releaseLease(deps.database, lease, wholeRun ? "finished" : previousState === "interrupted" ? "interrupted" : "running");
     deps.database.notify?.("ariadne_runs");
     return { cancelled: live };

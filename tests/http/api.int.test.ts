@@ -188,7 +188,8 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     await waitForFinal(h.app, client, run.id);
     const all = (await (await h.app.request(`/v1/runs/${run.id}/events?limit=1000`, { headers: bearer(client) })).json()) as any;
     assert.ok(all.events.length > 20);
-    assert.equal(all.events[0].type, "executor_admitted");
+    assert.equal(all.events[0].type, "run_submitted", "recorded for workers first");
+    assert.equal(all.events.at(-1).type, "run_sealed", "sealed by its host last");
     const paged: number[] = [];
     for (let after = 0; ; ) {
       const page = (await (await h.app.request(`/v1/runs/${run.id}/events?limit=7&after=${after}`, { headers: bearer(client) })).json()) as any;
@@ -268,6 +269,11 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     try {
       const k = await slow.key("client", slow.tenant());
       const run = (await (await slow.app.request("/v1/runs", postJson(k, { question: "stop me" }))).json()) as any;
+      for (let i = 0; i < 400; i++) {
+        const view = (await (await slow.app.request(`/v1/runs/${run.id}`, { headers: bearer(k) })).json()) as any;
+        if (view.state === "running" && view.executors.turns + view.executors.children.length > 0) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
       const res = await slow.app.request(`/v1/runs/${run.id}/cancel`, { method: "POST", headers: bearer(k) });
       assert.equal(res.status, 202);
       const final = await waitForFinal(slow.app, k, run.id);
