@@ -5,6 +5,8 @@ export interface ServeOptions extends OpenOptions {
   port: number;
   host: string;
   workers: boolean;
+  /** Runs the server's worker hosts at once (as `ariadne worker --concurrency`). */
+  concurrency?: number;
   auth: boolean;
   env?: Record<string, string | undefined>;
   out: (line: string) => void;
@@ -39,6 +41,7 @@ export async function serve(options: ServeOptions): Promise<number> {
       auth: options.auth ? "keys" : "none",
       log: options.out,
       workerLog: (line) => log({ msg: line }),
+      worker: { concurrency: options.concurrency },
     });
     log({
       msg: "listening",

@@ -5,7 +5,7 @@ import { ADMIN_URL } from "../support/testDatabase.ts";
 import { type SharedStore, type Spawned, listening, spawnAriadne } from "./spawnAriadne.ts";
 
 // Scripted replies slow enough that runs are caught in flight; leases short enough that a killed server's runs are taken over soon.
-const PACE = { ARIADNE_SCRIPTED_LATENCY_MS: "150", ARIADNE_LEASE_MS: "3000" };
+const PACE = { ARIADNE_SCRIPTED_LATENCY_MS: "400", ARIADNE_LEASE_MS: "3000" };
 const FINAL = ["settled", "failed", "cancelled"];
 
 let scratch: ScratchDatabase;
@@ -63,16 +63,16 @@ describe("ariadne serve with workers: crash, hand-over, --no-workers", { concurr
   after(() => scratch.drop());
 
   test("killed with SIGKILL while 5 runs are in flight, restarted: all 5 finish, handoffs consumed once, verify passes", { timeout: 300_000 }, async () => {
-    const first = spawnAriadne(store, ["serve", "--port", "0"], PACE);
+    const first = spawnAriadne(store, ["serve", "--port", "0", "--concurrency", "8"], PACE);
     const url = await listening(first);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await submit(url, `crash ${i}`)).id);
-    // In flight: hosted here and already delegating.
-    await until(url, ids, (r) => r.state === "running" && r.executors.children.length > 0, "in flight", 60_000);
+    // In flight: all five hosted here at once.
+    await until(url, ids, (r) => r.state === "running", "in flight", 60_000);
     first.kill("SIGKILL");
     assert.equal((await first.output).code, null, "killed, not exited");
 
-    const second = spawnAriadne(store, ["serve", "--port", "0"], PACE);
+    const second = spawnAriadne(store, ["serve", "--port", "0", "--concurrency", "8"], PACE);
     try {
       const url2 = await listening(second);
       const runs = await until(url2, ids, (r) => FINAL.includes(r.state), "final");
@@ -88,15 +88,16 @@ describe("ariadne serve with workers: crash, hand-over, --no-workers", { concurr
     const server = spawnAriadne(store, ["serve", "--port", "0"], PACE);
     const url = await listening(server);
     const ids = [(await submit(url, "hand over 1")).id, (await submit(url, "hand over 2")).id];
-    await until(url, ids, (r) => r.state === "running" && r.executors.children.length > 0, "in flight", 60_000);
+    await until(url, ids, (r) => r.state === "running", "in flight", 60_000);
     await stop(server);
 
     const reader = spawnAriadne(store, ["serve", "--port", "0", "--no-workers"]);
+    let worker: Spawned | undefined;
     try {
       const url2 = await listening(reader);
       // Released, not expired: queued at once for the next worker.
       for (const id of ids) assert.equal((await getJson(`${url2}/v1/runs/${id}`)).state, "queued");
-      const worker = spawnAriadne(store, ["worker", "--idle-exit-ms", "3000"], PACE);
+      worker = spawnAriadne(store, ["worker", "--idle-exit-ms", "3000"], PACE);
       const runs = await until(url2, ids, (r) => FINAL.includes(r.state), "final");
       for (const run of runs) assert.equal(run.state, "settled", `${run.id}: ${run.reason}`);
       for (const id of ids) await assertIntact(url2, id);
@@ -104,19 +105,21 @@ describe("ariadne serve with workers: crash, hand-over, --no-workers", { concurr
       assert.equal(out.code, 0, out.stderr);
       for (const id of ids) assert.match(out.stdout, new RegExp(`took run ${id} \\(epoch \\d+, taking over\\)`));
     } finally {
+      if (worker?.exitCode === null) worker.kill("SIGKILL");
       await stop(reader);
     }
   });
 
   test("with --no-workers a run is recorded, stays queued, and a separate `ariadne worker` process finishes it", { timeout: 300_000 }, async () => {
     const server = spawnAriadne(store, ["serve", "--port", "0", "--no-workers"], PACE);
+    let worker: Spawned | undefined;
     try {
       const url = await listening(server);
       const run = await submit(url, "for a worker");
       assert.equal(run.state, "queued");
       await sleep(1_500);
       assert.equal((await getJson(`${url}/v1/runs/${run.id}`)).state, "queued", "nobody executes it here");
-      const worker = spawnAriadne(store, ["worker", "--idle-exit-ms", "3000"], PACE);
+      worker = spawnAriadne(store, ["worker", "--idle-exit-ms", "3000"], PACE);
       const [final] = await until(url, [run.id], (r) => FINAL.includes(r.state), "final");
       assert.equal(final.state, "settled");
       assert.ok(final.answer?.sections?.length > 0, "the worker's answer");
@@ -125,6 +128,7 @@ describe("ariadne serve with workers: crash, hand-over, --no-workers", { concurr
       assert.equal(out.code, 0, out.stderr);
       assert.match(out.stdout, new RegExp(`took run ${run.id} \\(epoch 1, new\\)`));
     } finally {
+      if (worker?.exitCode === null) worker.kill("SIGKILL");
       await stop(server);
     }
   });
