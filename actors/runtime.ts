@@ -29,6 +29,11 @@ export interface RuntimeOptions {
   modelNames: { main: string; child: string; reviewer?: string };
   tools: ToolRegistry;
   profilesDir?: string;
+  /**
+   * The Specialty Profiles a delegation may name in this run; default: every installed one. The
+   * delegate tool offers only these, and a delegation naming another is refused as invalid input.
+   */
+  allowedProfiles?: readonly string[];
   /** Tools the root task allows anywhere in the run; default: every registered tool and delegate. */
   rootAllowed?: string[];
   /** Executors at this depth may not delegate; 1 means only Main delegates. */
@@ -275,7 +280,7 @@ export class Runtime implements RuntimeServices {
     const profile = admitted.profile ? await assertBindingMatches(admitted.profile, this.options.profilesDir) : null;
     const granted = admitted.grantedTools;
     const specs: ToolSpec[] = this.tools.specsFor(granted.filter((t) => t !== DELEGATE_TOOL));
-    if (granted.includes(DELEGATE_TOOL)) specs.push(delegateToolSpec(await listProfiles(this.options.profilesDir)));
+    if (granted.includes(DELEGATE_TOOL)) specs.push(delegateToolSpec(await this.delegableProfiles()));
     specs.push(roleOf(admitted.role).terminalSpec);
     return { profileContent: profile?.content ?? null, tools: specs, maxTokens: this.options.maxTokens ?? 4096 };
   }
@@ -288,7 +293,18 @@ export class Runtime implements RuntimeServices {
     return this.catalog[tool] ?? "effectful";
   }
 
+  /** The installed profiles a delegation may name in this run (allowedProfiles narrows them). */
+  private async delegableProfiles() {
+    const installed = await listProfiles(this.options.profilesDir);
+    const allowed = this.options.allowedProfiles;
+    return allowed ? installed.filter((p) => allowed.includes(p.id)) : installed;
+  }
+
   async checkDelegation(input: DelegateInput): Promise<string | null> {
+    const allowed = this.options.allowedProfiles;
+    if (allowed && !allowed.includes(input.profile)) {
+      return `Profile "${input.profile}" is not allowed in this run. Allowed profiles: ${allowed.join(", ")}. Delegate again with one of them.`;
+    }
     try {
       await loadProfile(input.profile, this.options.profilesDir);
       return null;

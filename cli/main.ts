@@ -38,7 +38,7 @@ commands:
   resume RUN         finish a crashed or interrupted run in this process
   status RUN         a run's state and executor tree (--json for scripts)
   cancel RUN         cancel a run, or one executor with --executor ID
-  serve              the HTTP API [--port 8787] [--host 127.0.0.1] [--no-workers] [--no-auth]
+  serve              the HTTP API [--port 8787] [--host 127.0.0.1] [--no-workers] [--concurrency N] [--no-auth]
   keys create        an API key: --role client|auditor|admin --tenant T (printed once)
   keys revoke ID     revoke an API key
 
@@ -83,6 +83,7 @@ export async function main(argv: string[], out: (line: string) => void = console
         port: { type: "string", default: "8787" },
         host: { type: "string", default: "127.0.0.1" },
         "no-workers": { type: "boolean", default: false },
+        concurrency: { type: "string" },
         "no-auth": { type: "boolean", default: false },
         role: { type: "string" },
         tenant: { type: "string" },
@@ -146,7 +147,12 @@ export async function main(argv: string[], out: (line: string) => void = console
           console.error(`ariadne: --port must be a port number (got "${parsed.values.port}")`);
           return 2;
         }
-        const flags = { port, host: parsed.values.host!, workers: !parsed.values["no-workers"], auth: !parsed.values["no-auth"] };
+        const concurrency = parsed.values.concurrency === undefined ? undefined : Number(parsed.values.concurrency);
+        if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1)) {
+          console.error(`ariadne: --concurrency must be a positive integer (got "${parsed.values.concurrency}")`);
+          return 2;
+        }
+        const flags = { port, host: parsed.values.host!, workers: !parsed.values["no-workers"], auth: !parsed.values["no-auth"], concurrency };
         return await serve({ ...storeOptions, ...flags, out });
       }
       case "keys":

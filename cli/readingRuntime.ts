@@ -1,4 +1,5 @@
-import { Runtime } from "../actors/index.ts";
+import { Runtime, type Transcript, streamIdOf } from "../actors/index.ts";
+import { RunOptions } from "../runs/runLease.ts";
 import type { EventStore } from "../events/index.ts";
 import type { Model } from "../models/types.ts";
 import { cliTools } from "./cliTools.ts";
@@ -10,12 +11,27 @@ const noModel: Model = {
   complete: () => Promise.reject(new Error("this runtime only reads the log and calls no model")),
 };
 
-/** A Runtime over the same tools as `ariadne run`, for reading runs back (transcripts), never for running them. */
-export function readingRuntime(store: EventStore): Runtime {
+/** A Runtime over the same tools as `ariadne run`, for reading runs back (transcripts), never for running them; pass the run's allowedProfiles. */
+export function readingRuntime(store: EventStore, options: { allowedProfiles?: readonly string[] } = {}): Runtime {
   return new Runtime({
     store,
+    // A run's requests offered only its allowed profiles to delegate to; the rebuilt ones must too.
+    allowedProfiles: options.allowedProfiles,
     models: { main: noModel, child: noModel },
     modelNames: { main: "none", child: "none" },
     tools: cliTools(),
   });
+}
+
+/**
+ * An executor's transcript rebuilt from the log, with the run's recorded
+ * options (allowedProfiles) so the rebuilt requests match the digests recorded.
+ */
+export async function transcriptOf(store: EventStore, executorId: string): Promise<Transcript> {
+  const first = (await store.readStream(streamIdOf(executorId)))[0];
+  const row = first
+    ? await store.database.db.selectFrom("ariadne_runs").select("options").where("run_id", "=", first.metadata.runId).executeTakeFirst()
+    : undefined;
+  const options = row ? RunOptions.safeParse(row.options) : null;
+  return readingRuntime(store, { allowedProfiles: options?.success ? options.data.allowedProfiles : undefined }).transcript(executorId);
 }

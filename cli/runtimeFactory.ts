@@ -4,6 +4,7 @@ import { createRunGovernance, parseCaps } from "../governance/index.ts";
 import { createModel, resolveModels } from "../models/index.ts";
 import type { BuildRuntime } from "../runs/index.ts";
 import { offlineResearchModel } from "../scenarios/offlineResearch.ts";
+import type { ToolRegistry } from "../tools/index.ts";
 import { cliTools } from "./cliTools.ts";
 import { progressPrinter } from "./progress.ts";
 
@@ -13,21 +14,28 @@ import { progressPrinter } from "./progress.ts";
  * configured model, its caps, limits and reviewer mode; the store is the one the
  * run's lease gives (fenced, drainable). Whoever hosts a run hosts it the same way.
  */
-export function runtimeFactory(env: Record<string, string | undefined>, log: (line: string) => void): BuildRuntime {
+export function runtimeFactory(
+  env: Record<string, string | undefined>,
+  log: (line: string) => void,
+  options: { tools?: () => ToolRegistry } = {},
+): BuildRuntime {
   return (store, lease) => {
-    const { mode, caps, limits, reviewer, modelIdleTimeoutMs } = lease.options;
+    const { mode, caps, limits, reviewer, modelIdleTimeoutMs, allowedProfiles, models } = lease.options;
     const real = mode === "offline" ? null : createModel(env, { idleTimeoutMs: modelIdleTimeoutMs });
     if (mode !== "offline" && !real) {
       throw new ConfigError(`run ${lease.runId} asks for the configured model: set ANTHROPIC_API_KEY to run it`);
     }
-    const latencyMs = Number(env.ARIADNE_SCRIPTED_LATENCY_MS ?? 0) || undefined;
+    // The run's own hint (a test harness tags its runs) wins, so whichever worker takes it paces it alike.
+    const latencyMs = Number(lease.options.tags.scriptedLatencyMs ?? env.ARIADNE_SCRIPTED_LATENCY_MS ?? 0) || undefined;
     const model = real ?? offlineResearchModel({ latencyMs });
-    const names = resolveModels(env);
+    const names = resolveModels(env, models);
     return new Runtime({
       store,
       models: { main: model, child: model, reviewer: model },
       modelNames: real ? names : { main: "scripted:main", child: "scripted:child", reviewer: "scripted:reviewer" },
-      tools: cliTools(),
+      // Tests wrap the same tools (same specs) to watch their calls; runs use cliTools.
+      tools: (options.tools ?? cliTools)(),
+      allowedProfiles,
       onEvent: progressPrinter(log),
       limits,
       // The run's shared budget, Remind and limits: consulted before every model and tool call.

@@ -5,6 +5,8 @@ export interface ServeOptions extends OpenOptions {
   port: number;
   host: string;
   workers: boolean;
+  /** Runs the server's worker hosts at once (as `ariadne worker --concurrency`). */
+  concurrency?: number;
   auth: boolean;
   env?: Record<string, string | undefined>;
   out: (line: string) => void;
@@ -13,9 +15,12 @@ export interface ServeOptions extends OpenOptions {
 }
 
 /**
- * `ariadne serve`: the HTTP API on the configured store until SIGTERM/SIGINT,
- * then a graceful stop (no new connections, live streams ended, runs in this
- * process given time to finish, store closed).
+ * `ariadne serve`: the HTTP API on the configured store, and a worker that
+ * executes submitted runs under leases (runs/worker.ts, runtimes built as
+ * `ariadne worker` builds them) unless --no-workers. Until SIGTERM/SIGINT, then
+ * a graceful stop: no new connections, live streams ended, the worker's runs
+ * released through their leases for another worker (or this server, restarted)
+ * once their tool calls in flight record, store closed, exit 0.
  */
 export async function serve(options: ServeOptions): Promise<number> {
   const env = options.env ?? process.env;
@@ -35,12 +40,14 @@ export async function serve(options: ServeOptions): Promise<number> {
       workers: options.workers,
       auth: options.auth ? "keys" : "none",
       log: options.out,
+      workerLog: (line) => log({ msg: line }),
+      worker: { concurrency: options.concurrency },
     });
     log({
       msg: "listening",
       url: `http://${options.host}:${api.server.port}`,
       store: database.location,
-      workers: options.workers,
+      workers: options.workers ? "hosted here" : "none here (--no-workers): `ariadne worker` processes execute submitted runs",
       auth: options.auth ? "api keys" : "OFF",
       model: env.ANTHROPIC_API_KEY ? "anthropic" : "scripted offline scenario (ANTHROPIC_API_KEY is not set)",
     });
@@ -48,6 +55,8 @@ export async function serve(options: ServeOptions): Promise<number> {
     log({ msg: "shutting down", signal });
     await api.close();
     log({ msg: "stopped" });
+    // Model calls of released runs may still be in flight; their answers are not wanted.
+    if (!options.stopSignal) setTimeout(() => process.exit(0), 2_000).unref();
     return 0;
   } finally {
     await close();

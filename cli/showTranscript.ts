@@ -2,7 +2,7 @@ import type { TranscriptTurn } from "../actors/index.ts";
 import { openStore, type OpenOptions } from "../db/index.ts";
 import type { AssistantBlock, Message } from "../models/types.ts";
 import { formatTokens, labelledUsage } from "./formatTokens.ts";
-import { readingRuntime } from "./readingRuntime.ts";
+import { transcriptOf } from "./readingRuntime.ts";
 
 export const TRANSCRIPT_USAGE = `usage: ariadne transcript EXECUTOR_ID [--json] [--data-dir DIR]
 
@@ -16,7 +16,7 @@ export async function showTranscript(
 ): Promise<number> {
   const { store, close } = await openStore(options);
   try {
-    const transcript = await readingRuntime(store).transcript(options.executorId);
+    const transcript = await transcriptOf(store, options.executorId);
     if (options.json) {
       const turns = transcript.turns.map((t) => ({ ...t, usage: labelledUsage(t.usage, t.scripted) }));
       options.out(JSON.stringify({ ...transcript, turns }));

@@ -61,12 +61,6 @@ export interface IdempotencyKeysTable {
   created_at: ColumnType<Date, string | undefined, never>;
 }
 
-export interface RunTenantsTable {
-  run_id: string;
-  tenant: string;
-  created_at: ColumnType<Date, string | undefined, never>;
-}
-
 export interface Schema {
   ariadne_events: EventsTable;
   ariadne_streams: StreamsTable;
@@ -74,5 +68,4 @@ export interface Schema {
   ariadne_runs: RunsTable;
   ariadne_api_keys: ApiKeysTable;
   ariadne_idempotency_keys: IdempotencyKeysTable;
-  ariadne_run_tenants: RunTenantsTable;
 }

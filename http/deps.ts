@@ -1,7 +1,7 @@
 import type { Database } from "../db/index.ts";
 import type { Principal } from "./auth/principal.ts";
 import type { EventHub } from "./live/eventHub.ts";
-import type { RunReads } from "./runs/storeReads.ts";
+import type { RunReads } from "./runs/auditReads.ts";
 import type { RunsPort } from "./runs/runsPort.ts";
 
 export interface AppDeps {

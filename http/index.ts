@@ -5,6 +5,6 @@ export { startServer, type RunningServer } from "./startServer.ts";
 export { createApiKey, revokeApiKey, findApiKey, hashSecret } from "./auth/apiKeys.ts";
 export { ROLES, type Role, type Principal } from "./auth/principal.ts";
 export { startEventHub, type EventHub } from "./live/eventHub.ts";
-export { createInProcessRuns } from "./runs/inProcessRuns.ts";
-export { createStoreReads, type RunReads } from "./runs/storeReads.ts";
+export { createLeasedRuns, type LeasedRunsOptions } from "./runs/leasedRuns.ts";
+export { auditReads, type RunReads } from "./runs/auditReads.ts";
 export type { RunsPort, RunView, RunState, SubmitRunInput, CancelOutcome, ExecutorNode } from "./runs/runsPort.ts";

@@ -1,11 +1,13 @@
 import { setMaxListeners } from "node:events";
+import { leaseMs, runtimeFactory } from "../cli/runtimeFactory.ts";
 import type { Env } from "../models/index.ts";
 import type { EventStore } from "../events/index.ts";
+import { type BuildRuntime, type WorkerOptions, runWorker } from "../runs/index.ts";
 import { createApp } from "./app.ts";
 import type { AppDeps } from "./deps.ts";
 import { startEventHub } from "./live/eventHub.ts";
-import { createInProcessRuns } from "./runs/inProcessRuns.ts";
-import { createStoreReads } from "./runs/storeReads.ts";
+import { auditReads } from "./runs/auditReads.ts";
+import { createLeasedRuns } from "./runs/leasedRuns.ts";
 import { type RunningServer, startServer } from "./startServer.ts";
 
 export interface ApiServerOptions extends Pick<AppDeps, "auth" | "rateLimit" | "heartbeatMs" | "keyCacheMs" | "maxBodyBytes" | "log"> {
@@ -13,35 +15,69 @@ export interface ApiServerOptions extends Pick<AppDeps, "auth" | "rateLimit" | "
   port: number;
   host: string;
   env?: Env;
-  /** false: this process executes no runs (--no-workers). */
+  /** false (--no-workers): this process executes no runs; `ariadne worker` processes take them. */
   workers?: boolean;
+  /** How a hosted run's runtime is built; default cli/runtimeFactory (as `ariadne worker` builds it). */
+  buildRuntime?: BuildRuntime;
+  /** The worker's lease, polling and concurrency; defaults as `ariadne worker`. */
+  worker?: Pick<WorkerOptions, "owner" | "ttlMs" | "pollMs" | "concurrency" | "graceMs">;
+  /** Delay per scripted model reply (ARIADNE_SCRIPTED_LATENCY_MS), so tests can catch a run in flight. */
   scriptedLatencyMs?: number;
+  /** Worker lines (took, finished, released); default nowhere. */
+  workerLog?: (line: string) => void;
 }
 
 export interface ApiServer {
   server: RunningServer;
   app: ReturnType<typeof createApp>;
-  /** Graceful: stop accepting, end live streams, let runs in this process finish, stop the hub. */
+  /**
+   * Graceful: stop accepting, end live streams, then the worker stops: tool
+   * calls in flight record their outcome and its runs are released through
+   * their leases for another worker (or this server, restarted) at once.
+   */
   close(options?: { graceMs?: number }): Promise<void>;
 }
 
-/** Wires the app to the store and serves it: the one start-up path for `ariadne serve`, tests and benches. */
+/** Wires the app to the store, starts the worker unless told not to, and serves: the one start-up path for `ariadne serve`, tests and benches. */
 export async function openApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  const env: Env = { ...(options.env ?? {}) };
+  if (options.scriptedLatencyMs !== undefined) env.ARIADNE_SCRIPTED_LATENCY_MS = String(options.scriptedLatencyMs);
   const hub = await startEventHub(options.store);
-  // INTERIM: at merge the RunsPort comes from runs/ (submitRun, workers with leases) instead.
-  const runs = createInProcessRuns({ store: options.store, env: options.env, workers: options.workers, scriptedLatencyMs: options.scriptedLatencyMs });
+  const runs = createLeasedRuns({ store: options.store, env });
   const shutdown = new AbortController();
   // Every live stream listens for shutdown; hundreds at once are expected, not a leak.
   setMaxListeners(0, shutdown.signal);
-  const app = createApp({ ...options, database: options.store.database, runs, reads: createStoreReads(options.store), hub, shutdown: shutdown.signal });
-  const server = await startServer(app.fetch, { port: options.port, host: options.host });
+  const app = createApp({ ...options, database: options.store.database, runs, reads: auditReads(options.store), hub, shutdown: shutdown.signal });
+  const stopWorker = new AbortController();
+  const worker =
+    options.workers === false
+      ? null
+      : runWorker({
+          database: options.store.database,
+          store: options.store,
+          buildRuntime: options.buildRuntime ?? runtimeFactory(env, () => {}),
+          ttlMs: leaseMs(env),
+          ...options.worker,
+          signal: stopWorker.signal,
+          log: options.workerLog,
+        });
+  let server: RunningServer;
+  try {
+    server = await startServer(app.fetch, { port: options.port, host: options.host });
+  } catch (e) {
+    stopWorker.abort();
+    await worker?.catch(() => {});
+    await hub.close();
+    throw e;
+  }
   return {
     server,
     app,
     async close({ graceMs = 10_000 } = {}) {
       shutdown.abort();
       await server.close(graceMs);
-      await Promise.race([runs.close(), new Promise((r) => setTimeout(r, graceMs))]);
+      stopWorker.abort();
+      await worker;
       await hub.close();
     },
   };

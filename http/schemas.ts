@@ -57,6 +57,8 @@ const ExecutorNode = z
   })
   .openapi("ExecutorNode");
 
+const Amounts = z.object({ tokens: z.number(), costMicros: z.number() });
+
 export const RunSchema = z
   .object({
     id: z.string(),
@@ -66,7 +68,19 @@ export const RunSchema = z
     mainExecutorId: z.string(),
     createdAt: z.string(),
     scripted: z.boolean(),
-    budget: z.object({ turns: z.number(), toolCalls: z.number(), inputTokens: z.number(), outputTokens: z.number() }),
+    budget: z
+      .object({
+        turns: z.number(),
+        toolCalls: z.number(),
+        inputTokens: z.number(),
+        outputTokens: z.number(),
+        spent: Amounts,
+        reserved: Amounts,
+        caps: z.object({ tokens: z.number().nullable(), costMicros: z.number().nullable() }),
+        left: z.object({ tokens: z.number().nullable(), costMicros: z.number().nullable() }),
+        reminders: z.array(z.object({ key: z.string(), text: z.string(), status: z.string() })),
+      })
+      .openapi({ description: "Turns, tool calls and tokens of every executor; the run's shared budget (cost in millionths of a USD) and its Remind facts" }),
     executors: ExecutorNode,
     answer: z.record(z.string(), z.unknown()).nullable(),
     reason: z.string().nullable(),
@@ -107,7 +121,15 @@ export const ProblemSchema = z
   .openapi("Problem");
 
 export const VerifySchema = z
-  .object({ runId: z.string(), ok: z.boolean(), streams: z.array(z.record(z.string(), z.unknown())) })
+  .object({
+    runId: z.string(),
+    ok: z.boolean(),
+    events: z.number(),
+    rootHash: z.string().openapi({ description: "Root hash over the executor streams' heads as they are now" }),
+    sealed: z.object({ eventId: z.string(), rootHash: z.string() }).nullable().openapi({ description: "The run's last seal, once its host sealed it" }),
+    streams: z.array(z.record(z.string(), z.unknown())),
+    problems: z.array(z.record(z.string(), z.unknown())).openapi({ description: "Empty when the run is intact; else the first entry is the first bad event" }),
+  })
   .openapi("RunVerification");
 
 export const AnyObject = z.record(z.string(), z.unknown());

@@ -2,9 +2,9 @@ import { type Kysely, sql } from "kysely";
 
 /**
  * What the HTTP API keeps beside the log: API keys (only the sha256 of their
- * secret), Idempotency-Key reservations, and which tenant submitted a run.
- * `ariadne_run_tenants` is interim: runs/ (migration 0006) carries the tenant
- * on its runs table; once http/ reads runs through runs/, it is no longer written.
+ * secret) and Idempotency-Key reservations. Which tenant submitted a run is
+ * the `tenant` column of ariadne_runs (0006); this adds the index a tenant's
+ * newest-first run list reads.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`
@@ -29,17 +29,11 @@ export async function up(db: Kysely<any>): Promise<void> {
       PRIMARY KEY (tenant, idempotency_key)
     )`.execute(db);
 
-  await sql`
-    CREATE TABLE ariadne_run_tenants (
-      run_id text PRIMARY KEY,
-      tenant text NOT NULL,
-      created_at timestamptz NOT NULL DEFAULT now()
-    )`.execute(db);
-  await sql`CREATE INDEX ariadne_run_tenants_by_tenant ON ariadne_run_tenants (tenant, created_at DESC, run_id)`.execute(db);
+  await sql`CREATE INDEX ariadne_runs_by_tenant ON ariadne_runs (tenant, created_at DESC, run_id DESC)`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`DROP TABLE IF EXISTS ariadne_run_tenants`.execute(db);
+  await sql`DROP INDEX IF EXISTS ariadne_runs_by_tenant`.execute(db);
   await sql`DROP TABLE IF EXISTS ariadne_idempotency_keys`.execute(db);
   await sql`DROP TABLE IF EXISTS ariadne_api_keys`.execute(db);
 }

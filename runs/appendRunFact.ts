@@ -2,7 +2,7 @@ import { isConcurrencyError } from "../core/errors.ts";
 import type { EventStore, NewEvent } from "../events/index.ts";
 import { runStreamId } from "./runLease.ts";
 
-type RunFact = Extract<NewEvent, { type: "run_submitted" | "run_interrupted" }>;
+type RunFact = Extract<NewEvent, { type: "run_submitted" | "run_interrupted" | "cancel_requested" }>;
 
 /**
  * Appends a run-level fact to run-<runId> at the stream's current version.

@@ -4,6 +4,7 @@ import type { Database } from "../db/openDatabase.ts";
 import type { EventStore } from "../events/index.ts";
 import { postToExecutor } from "../actors/postToExecutor.ts";
 import { cancelRequest } from "../actors/decide/cancel.ts";
+import { appendRunFact } from "./appendRunFact.ts";
 import { findRun } from "./findRun.ts";
 import { forceLease } from "./forceLease.ts";
 import { leaseOwner } from "./leaseOwner.ts";
@@ -49,6 +50,9 @@ export function cancelRun(deps: { database: Database; store: EventStore }): Canc
     const target = request.executorId ?? row.mainExecutorId;
     const posted = await postToExecutor(deps.store, target, [cancelRequest(request.reason, request.by, request.executorId ? "executor" : "run")]);
     if (posted.ok) return { cancelled: [target], requested: true };
+    // Taken by a worker that has not admitted Main yet: nothing is in flight, so the run is taken over
+    // (the forced lease fences the worker before it writes anything).
+    if (posted.reason === "not_found" && !request.executorId) return takeover(request);
     if (posted.reason === "not_found") throw new NotFoundError(`run ${request.runId} has no executor ${target}`);
     return { cancelled: [] };
   };
@@ -73,13 +77,20 @@ export function cancelByTakeover(deps: { database: Database; store: EventStore }
     if (!taken) throw new AriadneError("RUN_FINISHED", 409, `run ${request.runId} finished meanwhile; nothing to cancel`);
     const { lease, previousState } = taken;
     const fenced = deps.store.withFence({ runId: lease.runId, epoch: lease.epoch });
-    const live = target ? liveDeepestFirst(target) : [];
+    // Read again under the forced lease: the previous owner, fenced now, may have written meanwhile.
+    const now = await runStatus(deps.database, deps.store, request.runId);
+    const current = request.executorId ? find(now.executors, request.executorId) : now.executors;
+    const live = current ? liveDeepestFirst(current) : [];
+    const wholeRun = !request.executorId || request.executorId === lease.mainExecutorId;
+    if (wholeRun && !now.executors) {
+      // Still queued, Main never admitted: the run's own stream says who cancelled it and why.
+      await appendRunFact(fenced, lease, { type: "cancel_requested", data: { reason: request.reason, by: request.by, scope: "run" } });
+    }
     for (const id of live) {
       await fenced.append(streamIdOf(id), await deps.store.streamVersion(streamIdOf(id)), [
         { type: "cancelled", data: { reason: request.reason, by: request.by }, metadata: { runId: lease.runId, executorId: id } },
       ]);
     }
-    const wholeRun = !request.executorId || request.executorId === lease.mainExecutorId;
     await releaseLease(deps.database, lease, wholeRun ? "finished" : previousState === "interrupted" ? "interrupted" : "running");
     deps.database.notify?.("ariadne_runs");
     return { cancelled: live };

@@ -24,6 +24,12 @@ export const RunOptions = z
     /** Per-executor limits frozen at admission, per role. */
     limits: z.record(z.string(), z.record(z.string(), z.number())).optional(),
     reviewer: z.enum(["off", "shadow", "advisory"]).default("off"),
+    /** The Specialty Profiles a delegation may name (RuntimeOptions.allowedProfiles); default every installed one. */
+    allowedProfiles: z.array(z.string().min(1)).min(1).optional(),
+    /** Model name per role, over the configured ones (ARIADNE_MODEL_*). */
+    models: z.object({ main: z.string().min(1), child: z.string().min(1), reviewer: z.string().min(1) }).partial().strict().optional(),
+    /** Background the submitter gave with the question (the HTTP API's `context`). */
+    context: z.string().optional(),
     /** --model-idle-timeout of the command that submitted the run, in ms. */
     modelIdleTimeoutMs: z.number().int().positive().optional(),
   })

@@ -6,7 +6,8 @@ import { renderEvent } from "../renderEvent.ts";
 import type { EventHub } from "./eventHub.ts";
 import { readRunEvents, runProgress } from "./readRunEvents.ts";
 
-const FINAL_TYPES = new Set(["settled", "failed", "cancelled"]);
+// After these the run may have stopped (its row finished once its host sealed it): worth asking.
+const FINAL_TYPES = new Set(["settled", "failed", "cancelled", "run_sealed"]);
 
 export interface StreamOptions {
   database: Database;
@@ -78,6 +79,8 @@ export async function streamRunEvents(stream: SSEStreamingApi, o: StreamOptions)
         });
         wake = null;
         if (timedOut && !ended()) await stream.write(": heartbeat\n\n");
+        // A run cancelled with no live host is finished by its row, after its last event: look again.
+        check = timedOut;
         continue;
       }
       if (skipUntil !== null) {

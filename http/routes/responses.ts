@@ -14,7 +14,7 @@ const DESCRIPTIONS: Record<number, string> = {
   415: "The body is not application/json",
   422: "Well-formed but not acceptable (caps above the defaults, unknown profiles)",
   429: "Rate limited; retry after `Retry-After` seconds",
-  503: "Not ready (database unreachable, migrations pending, no workers)",
+  503: "Not ready (database unreachable, migrations pending)",
 };
 
 /** Problem-details responses for the given statuses, for the OpenAPI document. */

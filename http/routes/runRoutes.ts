@@ -1,4 +1,4 @@
-import { OpenAPIHono, createRoute } from "@hono/zod-openapi";
+import { OpenAPIHono, createRoute, type z } from "@hono/zod-openapi";
 import { tenantScope } from "../auth/principal.ts";
 import { executorOf, renderRun, requireAction, visibleRun } from "../access.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
@@ -13,7 +13,7 @@ const createRun = createRoute({
   tags: ["runs"],
   summary: "Start a research run",
   request: { headers: IdempotencyHeaders, body: { required: true, content: { "application/json": { schema: SubmitRunBody } } } },
-  responses: { 201: json(RunSchema, "The run, started"), ...errors(400, 401, 403, 409, 413, 415, 422, 429, 503) },
+  responses: { 201: json(RunSchema, "The run, started"), ...errors(400, 401, 403, 409, 413, 415, 422, 429) },
 });
 
 const listRuns = createRoute({
@@ -56,7 +56,7 @@ const verifyRun = createRoute({
   method: "get",
   path: "/v1/runs/{id}/verify",
   tags: ["audit"],
-  summary: "Recompute the hash chain of every stream of the run",
+  summary: "Verify the run: every stream's hash chain, the references between streams, and the seal (root hash)",
   request: { params: RunIdParams },
   responses: { 200: json(VerifySchema, "Per-stream results; `ok` only when every chain holds"), ...errors(400, 401, 404, 429) },
 });
@@ -120,7 +120,7 @@ export function runRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>): void {
     const { id } = c.req.valid("param");
     await visibleRun(deps, c, id);
     const result = await deps.reads.verifyRun(id);
-    return c.json({ ...result, streams: result.streams as unknown as Record<string, unknown>[] }, 200);
+    return c.json(JSON.parse(JSON.stringify(result)) as z.infer<typeof VerifySchema>, 200);
   });
 }
 

@@ -1,10 +1,11 @@
 /**
- * The narrow port http/ needs from run lifecycle. Today an in-process adapter
- * (inProcessRuns.ts) implements it over the Runtime and the store; at merge it
- * is implemented over runs/ (submitRun, the runs table, cancel requests).
+ * The narrow port http/ needs from run lifecycle, implemented over runs/
+ * (submitRun, the runs table, cancelRun) and projections/ (leasedRuns.ts).
+ * Runs are executed by workers (runs/worker.ts), in `ariadne serve` or in
+ * `ariadne worker` processes, never by the port itself.
  */
 export interface RunsPort {
-  /** Starts (or queues) a run for a tenant; answers with its view. */
+  /** Records a run for a tenant (queued for workers); answers with its view. */
   submit(input: SubmitRunInput, tenant: string): Promise<RunView>;
   /** Runs visible in a scope (null = every tenant), newest first. */
   list(scope: string | null, page: { limit: number; cursor?: string }, state?: RunState): Promise<{ runs: RunView[]; next: string | null }>;
@@ -14,9 +15,9 @@ export interface RunsPort {
   owner(runId: string): Promise<string | null>;
   /** Asks a run (or one executor of it) to stop. */
   cancel(scope: string | null, runId: string, executorId?: string): Promise<CancelOutcome>;
-  close(): Promise<void>;
 }
 
+/** queued: waiting for a worker (new, or to take over a run whose host stopped). */
 export const RUN_STATES = ["queued", "running", "settled", "failed", "cancelled"] as const;
 export type RunState = (typeof RUN_STATES)[number];
 export const FINAL_STATES: readonly RunState[] = ["settled", "failed", "cancelled"];
@@ -33,7 +34,7 @@ export interface SubmitRunInput {
   context?: string;
   /** Profiles Main may delegate to; default every profile. */
   allowedProfiles?: string[];
-  /** Caps at or below the defaults. */
+  /** Caps at or below the configured maximum (governance/config.ts); Child caps lower investigate-style Children too. */
   caps?: { main?: RoleCaps; child?: RoleCaps; maxDepth?: number };
   reviewer?: (typeof REVIEWER_MODES)[number];
   /** Model name per role; default from the environment (ARIADNE_MODEL_*). */
@@ -59,7 +60,19 @@ export interface RunView {
   mainExecutorId: string;
   createdAt: string;
   scripted: boolean;
-  budget: { turns: number; toolCalls: number; inputTokens: number; outputTokens: number };
+  budget: {
+    turns: number;
+    toolCalls: number;
+    inputTokens: number;
+    outputTokens: number;
+    /** The run's shared budget (projections/budget.ts): spent, held by open reservations, caps, left. */
+    spent: { tokens: number; costMicros: number };
+    reserved: { tokens: number; costMicros: number };
+    caps: { tokens: number | null; costMicros: number | null };
+    left: { tokens: number | null; costMicros: number | null };
+    /** Remind facts raised for the run, and whether each was delivered. */
+    reminders: { key: string; text: string; status: string }[];
+  };
   executors: ExecutorNode;
   /** Main's answer once the run settled with one. */
   answer: Record<string, unknown> | null;

@@ -87,17 +87,61 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     await problem(await h.app.request("/v1/runs", postJson(client, { question: "x".repeat(70_000) })), 413);
   });
 
-  test("caps above the defaults, unknown profiles and an unavailable reviewer mode are 422, and nothing is started", async () => {
+  test("caps above the configured maximum and unknown profiles are 422 naming the field, and nothing is recorded", async () => {
     const t = h.tenant();
     const k = await h.key("client", t);
-    const caps = await problem(await h.app.request("/v1/runs", postJson(k, { question: "q", caps: { main: { maxTurns: 99 } } })), 422);
-    assert.match(caps.detail, /caps\.main\.maxTurns may be at most 12/);
+    const caps = await problem(await h.app.request("/v1/runs", postJson(k, { question: "q", caps: { main: { maxTurns: 99 }, maxDepth: 5 } })), 422);
+    assert.match(caps.detail, /caps\.main\.maxTurns: 99 is above the configured maximum 40/);
+    assert.match(caps.detail, /caps\.maxDepth: 5 is above the configured maximum 2/);
+    assert.deepEqual(caps.issues.map((i: any) => i.path).sort(), ["body.caps.main.maxTurns", "body.caps.maxDepth"]);
     const profiles = await problem(await h.app.request("/v1/runs", postJson(k, { question: "q", allowedProfiles: ["no-such-profile"] })), 422);
-    assert.match(profiles.detail, /unknown no-such-profile/);
-    const reviewer = await problem(await h.app.request("/v1/runs", postJson(k, { question: "q", reviewer: "advisory" })), 422);
-    assert.match(reviewer.detail, /reviewer "advisory" is not available/);
+    assert.match(profiles.detail, /allowedProfiles: unknown no-such-profile/);
     const list = (await (await h.app.request("/v1/runs", { headers: bearer(k) })).json()) as any;
     assert.equal(list.runs.length, 0);
+    const rows = await ctx.store.database.db.selectFrom("ariadne_runs").select("run_id").where("tenant", "=", t).execute();
+    assert.equal(rows.length, 0);
+  });
+
+  test("caps, reviewer mode and models are recorded with the run; lower caps hold in its budget", async () => {
+    const t = h.tenant();
+    const k = await h.key("client", t);
+    const body = { question: "reviewed", reviewer: "advisory", caps: { main: { maxTurns: 9 }, child: { maxTurns: 20, maxToolCalls: 5 }, maxDepth: 1 } };
+    const run = (await (await h.app.request("/v1/runs", postJson(k, body))).json()) as any;
+    const row = await ctx.store.database.db.selectFrom("ariadne_runs").select(["options", "tenant"]).where("run_id", "=", run.id).executeTakeFirstOrThrow();
+    const options = row.options as any;
+    assert.equal(row.tenant, t);
+    assert.equal(options.reviewer, "advisory");
+    assert.equal(options.caps.main.maxTurns, 9);
+    assert.equal(options.caps.child.maxTurns, 20);
+    assert.equal(options.caps.investigate.maxTurns, 15, "a Child cap never raises investigate-style Children");
+    assert.equal(options.caps.investigate.maxToolCalls, 5);
+    assert.equal(options.caps.delegation.maxDepth, 1);
+    const final = await waitForFinal(h.app, k, run.id);
+    assert.equal(final.state, "settled", final.reason);
+    assert.ok(final.budget.spent.tokens > 0, "the run's shared budget counts what its executors spent");
+    assert.equal(final.budget.spent.tokens, final.budget.inputTokens + final.budget.outputTokens);
+    assert.ok(final.executors.children.some((c: any) => c.role === "reviewer"), "an advisory Reviewer ran");
+  });
+
+  test("allowedProfiles: the delegate tool offers only those, a delegation naming another is refused as invalid input, Main goes on", async () => {
+    const t = h.tenant();
+    const k = await h.key("client", t);
+    const run = (await (await h.app.request("/v1/runs", postJson(k, { question: "only the web", allowedProfiles: ["web-explorer"] }))).json()) as any;
+    const final = await waitForFinal(h.app, k, run.id);
+    assert.equal(final.state, "settled");
+    assert.deepEqual(final.executors.children.map((c: any) => c.profile), ["web-explorer"]);
+    const events = (await (await h.app.request(`/v1/runs/${run.id}/events?limit=1000`, { headers: bearer(k) })).json()) as any;
+    const refused = events.events.filter((e: any) => e.type === "tool_failed" && e.data.tool === "delegate");
+    assert.equal(refused.length, 2);
+    for (const e of refused) {
+      assert.equal(e.data.reason, "invalid_input");
+      assert.match(e.data.message, /is not allowed in this run\. Allowed profiles: web-explorer/);
+    }
+    assert.ok(!events.events.some((e: any) => e.data?.reason === "governance"), "not a governance stop");
+    const transcript = (await (await h.app.request(`/v1/runs/${run.id}/executors/${final.mainExecutorId}/transcript`, { headers: bearer(k) })).json()) as any;
+    const delegate = transcript.turns[0].request.tools.find((x: any) => x.name === "delegate");
+    assert.deepEqual(delegate.input_schema.properties.profile.enum, ["web-explorer"]);
+    assert.ok(transcript.turns.every((x: any) => x.digestMatches === true), "rebuilt with the run's allowed profiles");
   });
 
   test("Idempotency-Key: same key and body give the same run; another body is 409; keys are per tenant", async () => {
@@ -144,7 +188,8 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     await waitForFinal(h.app, client, run.id);
     const all = (await (await h.app.request(`/v1/runs/${run.id}/events?limit=1000`, { headers: bearer(client) })).json()) as any;
     assert.ok(all.events.length > 20);
-    assert.equal(all.events[0].type, "executor_admitted");
+    assert.equal(all.events[0].type, "run_submitted", "recorded for workers first");
+    assert.equal(all.events.at(-1).type, "run_sealed", "sealed by its host last");
     const paged: number[] = [];
     for (let after = 0; ; ) {
       const page = (await (await h.app.request(`/v1/runs/${run.id}/events?limit=7&after=${after}`, { headers: bearer(client) })).json()) as any;
@@ -224,6 +269,11 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     try {
       const k = await slow.key("client", slow.tenant());
       const run = (await (await slow.app.request("/v1/runs", postJson(k, { question: "stop me" }))).json()) as any;
+      for (let i = 0; i < 400; i++) {
+        const view = (await (await slow.app.request(`/v1/runs/${run.id}`, { headers: bearer(k) })).json()) as any;
+        if (view.state === "running" && view.executors.turns + view.executors.children.length > 0) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
       const res = await slow.app.request(`/v1/runs/${run.id}/cancel`, { method: "POST", headers: bearer(k) });
       assert.equal(res.status, 202);
       const final = await waitForFinal(slow.app, k, run.id);
@@ -303,8 +353,11 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     await problem(await h.app.request(`/v1/runs/${run.id}/executors/nope/transcript`, { headers: bearer(client) }), 404);
 
     const verify = (await (await h.app.request(`/v1/runs/${run.id}/verify`, { headers: bearer(client) })).json()) as any;
-    assert.equal(verify.ok, true);
-    assert.equal(verify.streams.length, 4, "Main and three Children");
+    assert.equal(verify.ok, true, JSON.stringify(verify.problems));
+    assert.equal(verify.streams.filter((s: any) => s.streamId.startsWith("executor-")).length, 4, "Main and three Children");
+    assert.match(verify.rootHash, /^[0-9a-f]{64}$/);
+    assert.equal(verify.sealed.rootHash, verify.rootHash, "sealed by its host, and nothing moved since");
+    assert.deepEqual(verify.problems, []);
   });
 
   test("auth: no key, a malformed header, an unknown or revoked key are 401 problems; key never logged", async () => {
@@ -339,12 +392,17 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     }
   });
 
-  test("--no-workers refuses to start runs with 503, and reads still work", async () => {
+  test("--no-workers records the run (201, queued); another process's worker executes it", async () => {
     const idle = await openHarness(ctx.store, { workers: false });
     try {
       const k = await idle.key("client", idle.tenant());
-      await problem(await idle.app.request("/v1/runs", postJson(k, { question: "q" })), 503);
-      assert.equal((await idle.app.request("/v1/runs", { headers: bearer(k) })).status, 200);
+      const res = await idle.app.request("/v1/runs", postJson(k, { question: "for a worker" }));
+      assert.equal(res.status, 201);
+      const run = (await res.json()) as any;
+      assert.ok(["queued", "running"].includes(run.state));
+      // The file's other harness hosts a worker, as an `ariadne worker` process would.
+      const final = await waitForFinal(idle.app, k, run.id);
+      assert.equal(final.state, "settled");
     } finally {
       await idle.close();
     }

@@ -3,10 +3,13 @@ import type { Role } from "../../http/auth/principal.ts";
 import { createApp } from "../../http/app.ts";
 import type { AppDeps } from "../../http/deps.ts";
 import { type EventHub, startEventHub } from "../../http/live/eventHub.ts";
-import { createInProcessRuns } from "../../http/runs/inProcessRuns.ts";
+import { auditReads } from "../../http/runs/auditReads.ts";
+import { createLeasedRuns } from "../../http/runs/leasedRuns.ts";
 import type { RunsPort } from "../../http/runs/runsPort.ts";
-import { createStoreReads } from "../../http/runs/storeReads.ts";
+import { runtimeFactory } from "../../cli/runtimeFactory.ts";
 import type { EventStore } from "../../events/index.ts";
+import { runWorker } from "../../runs/index.ts";
+import type { ToolRegistry } from "../../tools/index.ts";
 import { uniqueId } from "../support/forEachEngine.ts";
 
 export interface Harness {
@@ -21,24 +24,48 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** The app over a real store, with the in-process runs adapter and the live event hub, as `ariadne serve` wires it. */
-export async function openHarness(store: EventStore, options: Partial<AppDeps> & { scriptedLatencyMs?: number; workers?: boolean } = {}): Promise<Harness> {
+export interface HarnessOptions extends Partial<AppDeps> {
+  /** Delay per scripted model reply, recorded with each run this harness submits (whichever worker hosts it). */
+  scriptedLatencyMs?: number;
+  /** false: no worker in this harness (as `ariadne serve --no-workers`); another must take its runs. */
+  workers?: boolean;
+  /** The worker's tools (same specs as cliTools), to watch their calls. */
+  tools?: () => ToolRegistry;
+}
+
+/** The app over a real store with the runs port over runs/, a worker (as `ariadne serve` hosts one) and the live event hub. */
+export async function openHarness(store: EventStore, options: HarnessOptions = {}): Promise<Harness> {
+  const { scriptedLatencyMs, workers, tools, ...deps } = options;
   const hub = await startEventHub(store, { pollMs: 100 });
-  const runs = createInProcessRuns({ store, scriptedLatencyMs: options.scriptedLatencyMs, workers: options.workers });
+  const runs = createLeasedRuns({ store, tags: scriptedLatencyMs === undefined ? {} : { scriptedLatencyMs: String(scriptedLatencyMs) } });
   const logs: string[] = [];
   // Ends any live stream a failing test left open, so the process can exit.
   const shutdown = new AbortController();
+  const stopWorker = new AbortController();
+  const worker =
+    workers === false
+      ? null
+      : runWorker({
+          database: store.database,
+          store,
+          buildRuntime: runtimeFactory({}, () => {}, { tools }),
+          ttlMs: 10_000,
+          pollMs: 100,
+          concurrency: 8,
+          graceMs: 2_000,
+          signal: stopWorker.signal,
+        });
   const app = createApp({
     shutdown: shutdown.signal,
     database: store.database,
     runs,
-    reads: createStoreReads(store),
+    reads: auditReads(store),
     hub,
     keyCacheMs: 0,
     rateLimit: { perSecond: 10_000, burst: 10_000 },
     heartbeatMs: 200,
     log: (line) => logs.push(line),
-    ...options,
+    ...deps,
   });
   return {
     app,
@@ -54,7 +81,8 @@ export async function openHarness(store: EventStore, options: Partial<AppDeps> &
     },
     async close() {
       shutdown.abort();
-      await runs.close();
+      stopWorker.abort();
+      await worker;
       await hub.close();
     },
   };

@@ -28,8 +28,9 @@ forEachEngine(`smoke under ${runtime}`, (ctx) => describe("server", () => {
       if (frame.event === "end") break;
       if (frame.event) types.push(frame.event);
     }
-    assert.equal(types[0], "executor_admitted");
-    assert.ok(types.includes("settled"));
+    assert.equal(types[0], "run_submitted");
+    assert.ok(types.includes("settled"), types.join(", "));
+    assert.equal(types.at(-1), "run_sealed", "the stream ends after the seal");
 
     const final = (await (await fetch(`${base}/v1/runs/${run.id}`, { headers: bearer(key) })).json()) as any;
     assert.equal(final.state, "settled");

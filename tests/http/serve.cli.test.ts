@@ -1,45 +1,16 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createScratchDatabase, type ScratchDatabase } from "../../db/scratchDatabase.ts";
 import { ADMIN_URL, ENGINES } from "../support/testDatabase.ts";
-
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+import { type SharedStore, listening, spawnAriadne } from "./spawnAriadne.ts";
 
 /** The store the spawned commands share: a scratch PostgreSQL database, or an embedded store in a temp dir. */
-let store: { env: Record<string, string>; args: string[]; dispose(): Promise<void> };
+let store: SharedStore & { dispose(): Promise<void> };
 
-type Spawned = ChildProcess & { output: Promise<{ code: number | null; stdout: string; stderr: string }>; seen: { stdout: string } };
-
-function ariadne(args: string[]): Spawned {
-  const env = { ...process.env, ...store.env };
-  for (const k of ["ARIADNE_DEBUG", "ANTHROPIC_API_KEY", ...(store.env.DATABASE_URL ? [] : ["DATABASE_URL"])]) if (!(k in store.env)) delete env[k];
-  const child = spawn(process.execPath, [join(ROOT, "cli/bin.mjs"), ...args, ...store.args], { cwd: ROOT, env, timeout: 120_000 });
-  let stdout = "";
-  let stderr = "";
-  const seen = { stdout: "" };
-  child.stdout!.setEncoding("utf8").on("data", (d) => (seen.stdout = stdout += d));
-  child.stderr!.setEncoding("utf8").on("data", (d) => (stderr += d));
-  const output = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-  return Object.assign(child, { output, seen });
-}
-
-async function listening(child: Spawned): Promise<string> {
-  for (let i = 0; i < 600; i++) {
-    const line = child.seen.stdout.split("\n").find((l) => l.includes('"msg":"listening"'));
-    if (line) return JSON.parse(line).url;
-    if (child.exitCode !== null) throw new Error(`serve exited: ${(await child.output).stderr}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("serve did not start listening");
-}
+const ariadne = (args: string[]) => spawnAriadne(store, args);
 
 /** Revokes the key while the server runs and expects 401 within the key cache's 5 s. */
 async function revokeAndExpect401(url: string, token: string, keyId: string): Promise<void> {

@@ -1,0 +1,20 @@
+import { type Transcript, streamIdOf } from "../../actors/index.ts";
+import { transcriptOf } from "../../cli/readingRuntime.ts";
+import { type EventStore, type RecordedEvent, type RunVerification, verifyRun } from "../../events/index.ts";
+
+/** What http/ reads besides run views: an executor's events and transcript, and a run's verification. */
+export interface RunReads {
+  executorEvents(executorId: string): Promise<RecordedEvent[]>;
+  /** Rebuilt with the same tools and the run's options as `ariadne transcript`, digests checked. */
+  transcript(executorId: string): Promise<Transcript>;
+  /** events/verifyRun: every chain, the references between streams, the seal and the root hash. */
+  verifyRun(runId: string): Promise<RunVerification>;
+}
+
+export function auditReads(store: EventStore): RunReads {
+  return {
+    executorEvents: (executorId) => store.readStream(streamIdOf(executorId)),
+    transcript: (executorId) => transcriptOf(store, executorId),
+    verifyRun: (runId) => verifyRun(store.database, runId),
+  };
+}
