@@ -65,7 +65,7 @@ const emptyExecutor = (): ExecutorBudget => ({
  * Budget per run and per executor: reserved (open reservations), spent (settled
  * usage), turns and tool calls against the executor's frozen limits. A
  * reservation and its settlement are matched by id; the sums do not depend on
- * the order streams are read in. Run caps come from the latest run fact carrying
+ * the order streams are read in. Run caps come from run_submitted (options.caps.run), or the latest run fact carrying
  * `caps: { tokens?, costMicros? }` (by log position); none means unknown.
  */
 export const budget: Projection<BudgetState> = {
@@ -82,7 +82,9 @@ export const budget: Projection<BudgetState> = {
     const executorId = event.metadata.executorId;
     const ex = () => state.executors[executorId] ?? emptyExecutor();
     const withExecutor = (s: BudgetState, e: ExecutorBudget): BudgetState => ({ ...s, executors: { ...s.executors, [executorId]: e } });
-    const caps = fieldsOf(event).caps;
+    // The run's caps as submitted (run_submitted options.caps.run), or any later run fact carrying caps.
+    const submitted = type === "run_submitted" ? (fieldsOf(event).options as { caps?: { run?: { maxTokens?: unknown; maxCostMicros?: unknown } } } | undefined)?.caps?.run : undefined;
+    const caps = submitted ? { tokens: submitted.maxTokens, costMicros: submitted.maxCostMicros } : fieldsOf(event).caps;
     if (caps && typeof caps === "object" && event.globalPosition > state.run.capsAt) {
       const c = caps as Record<string, unknown>;
       state = { ...state, run: { ...state.run, caps: { tokens: capOf(c.tokens), costMicros: capOf(c.costMicros) }, capsAt: event.globalPosition } };

@@ -83,7 +83,7 @@ export function hostRun(hostDeps: HostDeps, lease: RunLease): HostedRun {
     try {
       outcome = started
         ? await (await runtime.resumeRun(lease.runId)).result
-        : await (await runtime.startRun(lease.question, "", { runId: lease.runId, mainExecutorId: lease.mainExecutorId })).result;
+        : await (await runtime.startRun(lease.question, lease.options.context ?? "", { runId: lease.runId, mainExecutorId: lease.mainExecutorId })).result;
     } finally {
       await unwatch();
     }

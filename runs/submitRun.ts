@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { type IdGenerator, randomId } from "../core/clock.ts";
 import { ValidationError, fromZodIssues } from "../core/errors.ts";
 import type { EventStore } from "../events/index.ts";
+import { resolveCaps } from "../governance/config.ts";
 import { appendRunFact } from "./appendRunFact.ts";
 import { RUNS_CHANNEL, type RunLease, RunOptions } from "./runLease.ts";
 
@@ -27,6 +28,8 @@ export async function submitRun(
   if (!question) throw new ValidationError("invalid run", [{ path: ["question"], message: "a non-empty question" }]);
   const parsed = RunOptions.safeParse(input.options ?? {});
   if (!parsed.success) throw new ValidationError("invalid run", fromZodIssues(parsed.error.issues, ["options"]));
+  // The caps the run is held to are recorded with it, defaults included, so its budget can be read from the log.
+  parsed.data.caps ??= resolveCaps();
   const run = { runId: newId(), mainExecutorId: newId() };
   // The fact first: a row without its fact would be a run no projection knows about.
   await appendRunFact(store, run, { type: "run_submitted", data: { question, options: parsed.data } });
