@@ -39,7 +39,7 @@ export function runtimeFactory(
       onEvent: progressPrinter(log),
       limits,
       // The run's shared budget, Remind and limits: consulted before every model and tool call.
-      governance: ({ post }) => createRunGovernance({ db: store.database, post, caps: caps ? parseCaps(caps) : undefined }),
+      governance: ({ post }) => createRunGovernance({ db: store.database, post, caps: caps ? parseCaps(caps) : undefined, epoch: lease.epoch }),
       reviewer,
     });
   };

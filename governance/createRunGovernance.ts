@@ -27,6 +27,8 @@ export interface RunGovernanceOptions {
   reviewer?: Partial<ReviewerConfig>;
   investigateProfiles?: readonly string[];
   remindThresholds?: readonly number[];
+  /** The lease epoch of the host governing this run: the ledger refuses a stale one, as the log does. */
+  epoch?: number;
 }
 
 export interface RunGovernance extends Governance {
@@ -105,6 +107,7 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
         costMicros: costMicros(priceOf(plan.model, prices), plan.inputTokens, plan.maxTokens),
       };
       const result = await reserveBudget(db, {
+        epoch: options.epoch,
         runId: state.runId,
         executorId: state.executorId,
         ...amount,
@@ -132,6 +135,7 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
       const outputTokens = usage?.outputTokens ?? 0;
       const actual = { tokens: inputTokens + outputTokens, costMicros: costMicros(priceOf(reservation.model, prices), inputTokens, outputTokens) };
       const totals = await settleBudget(db, {
+        epoch: options.epoch,
         runId: state.runId,
         executorId: state.executorId,
         reserved: { tokens: reservation.tokens, costMicros: reservation.costMicros },

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { crashPoint } from "../core/crashPoint.ts";
 import type { Database } from "../db/openDatabase.ts";
 import { type BudgetRow, type BudgetTotals, toTotals } from "./budgetTotals.ts";
+import { fenced } from "./fenced.ts";
 
 export interface ReserveRequest {
   runId: string;
@@ -10,6 +11,8 @@ export interface ReserveRequest {
   costMicros: number;
   /** The executor's own token cap, checked against what it has settled. */
   executorMaxTokens: number;
+  /** The host's lease epoch: a stale one is refused (FencedError) and nothing changes. */
+  epoch?: number;
 }
 
 export type ReserveResult =
@@ -19,14 +22,18 @@ export type ReserveResult =
 
 /**
  * Reserves an amount against the run in one conditional UPDATE (ariadne_budget_reserve,
- * migration 0004): it fits under every cap given every other executor's
+ * migrations 0004 and 0008): it fits under every cap given every other executor's
  * reservations and settles, or nothing changes. One round trip, no fsync.
  * `totals` is the row after a reservation, or as it stood when refused
  * (null: the run has no budget row).
  */
 export async function reserveBudget(database: Database, r: ReserveRequest): Promise<ReserveResult> {
-  const { rows } = await sql<BudgetRow & { ok: boolean; executor_spent: string | number | bigint }>`
-    SELECT * FROM ariadne_budget_reserve(${r.runId}, ${r.executorId}, ${r.tokens}, ${r.costMicros}, ${r.executorMaxTokens})`.execute(database.db);
+  const { rows } = await fenced(r.runId, r.epoch, () =>
+    sql<BudgetRow & { ok: boolean; executor_spent: string | number | bigint }>`
+      SELECT * FROM ariadne_budget_reserve(${r.runId}, ${r.executorId}, ${r.tokens}, ${r.costMicros}, ${r.executorMaxTokens}, ${r.epoch ?? null})`.execute(
+      database.db,
+    ),
+  );
   const row = rows[0];
   if (!row) return { ok: false, totals: null, executorSpent: 0 };
   // Fault tests: reserved in the ledger, not yet in the log, the model not yet called.

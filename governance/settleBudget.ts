@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Database } from "../db/openDatabase.ts";
 import { type BudgetRow, type BudgetTotals, toTotals } from "./budgetTotals.ts";
+import { fenced } from "./fenced.ts";
 
 export interface SettleRequest {
   runId: string;
@@ -9,6 +10,8 @@ export interface SettleRequest {
   reserved: { tokens: number; costMicros: number };
   /** What the call really spent. */
   actual: { tokens: number; costMicros: number };
+  /** The host's lease epoch: a stale one is refused (FencedError) and nothing changes. */
+  epoch?: number;
 }
 
 /**
@@ -18,9 +21,11 @@ export interface SettleRequest {
  * input tokens are an estimate), so spent can pass a cap by that error only.
  */
 export async function settleBudget(database: Database, s: SettleRequest): Promise<BudgetTotals> {
-  const { rows } = await sql<BudgetRow>`
-    SELECT * FROM ariadne_budget_settle(${s.runId}, ${s.executorId}, ${s.reserved.tokens}, ${s.reserved.costMicros},
-                                        ${s.actual.tokens}, ${s.actual.costMicros})`.execute(database.db);
+  const { rows } = await fenced(s.runId, s.epoch, () =>
+    sql<BudgetRow>`
+      SELECT * FROM ariadne_budget_settle(${s.runId}, ${s.executorId}, ${s.reserved.tokens}, ${s.reserved.costMicros},
+                                          ${s.actual.tokens}, ${s.actual.costMicros}, ${s.epoch ?? null})`.execute(database.db),
+  );
   if (!rows[0]) throw new Error(`run ${s.runId} has no budget row to settle against`);
   return toTotals(rows[0]);
 }

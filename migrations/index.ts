@@ -5,6 +5,7 @@ import * as streamHeadsGuarded from "./0003_stream_heads_guarded.ts";
 import * as runBudgets from "./0004_run_budgets.ts";
 import * as runsLeases from "./0006_runs_leases.ts";
 import * as httpApi from "./0007_http_api.ts";
+import * as budgetFencing from "./0008_budget_fencing.ts";
 
 /**
  * Migrations are listed in code rather than read from disk, so the same
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   "0004_run_budgets": runBudgets,
   "0006_runs_leases": runsLeases,
   "0007_http_api": httpApi,
+  "0008_budget_fencing": budgetFencing,
 };
 
 export const migrationProvider: MigrationProvider = {
