@@ -33,18 +33,21 @@ export function createLeasedRuns(options: LeasedRunsOptions): RunsPort {
   const database = store.database;
   const env = options.env ?? {};
   const cancel = cancelRun({ database, store });
-  // A finished run's view never changes again: kept (bounded) instead of re-projected per read.
-  const finalViews = new Map<string, RunView>();
+  // A finished run's row and view never change again: kept (bounded), so reading one is neither a
+  // query nor a projection.
+  const finished = new Map<string, { tenant: string | null; view: RunView }>();
 
   async function view(row: RunRow): Promise<RunView> {
-    const cached = finalViews.get(row.runId);
-    if (cached) return cached;
+    const cached = finished.get(row.runId);
+    if (cached) return cached.view;
     const v = runViewOf(row, await projectRun(store, row.runId, { ownerLive: row.ownerLive }));
-    if (row.state === "finished" && FINAL_STATES.includes(v.state)) remember(finalViews, row.runId, v);
+    if (row.state === "finished" && FINAL_STATES.includes(v.state)) remember(finished, row.runId, { tenant: row.tenant, view: v });
     return v;
   }
 
   async function get(scope: string | null, runId: string): Promise<RunView | null> {
+    const known = finished.get(runId);
+    if (known) return scope === null || known.tenant === scope ? known.view : null;
     const row = (await readRows(database, { runId, scope, limit: 1 }))[0];
     return row ? view(row) : null;
   }
@@ -52,6 +55,8 @@ export function createLeasedRuns(options: LeasedRunsOptions): RunsPort {
   return {
     get,
     async owner(runId) {
+      const known = finished.get(runId);
+      if (known) return known.tenant;
       return (await readRows(database, { runId, scope: null, limit: 1 }))[0]?.tenant ?? null;
     },
     async submit(input, tenant) {
