@@ -14,6 +14,12 @@ const REPLACEMENT = "\uFFFD";
 const NUL = /\u0000/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+/** True when the event log can store the text as given: no U+0000, no lone surrogate. */
+export const isStorableText = (s: string): boolean => !s.includes("\u0000") && s.isWellFormed();
+
+/** Why a text given by a user is refused, where input is refused rather than cleaned. */
+export const UNSTORABLE_TEXT = "may not contain U+0000 or a lone UTF-16 surrogate (the log cannot store them)";
+
 /** Deep over strings in a JSON value (object keys included); `at` names the root in the notes. */
 export function sanitizeText<T>(value: T, at: string): SanitizeResult<T> {
   const notes: string[] = [];

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { REVIEWER_MODES, RUN_STATES } from "./runs/runsPort.ts";
+import { UNSTORABLE_TEXT, isStorableText } from "../core/sanitizeText.ts";
 
 /** Ids are UUIDs today; anything outside this alphabet is refused before it reaches SQL. */
 const Id = z.string().min(1).max(128).regex(/^[A-Za-z0-9_-]+$/, "an id is letters, digits, '-' or '_'");
@@ -12,14 +13,17 @@ const RoleCaps = z.strictObject({
   maxToolCalls: z.number().int().positive().optional(),
 });
 
+/** Free text a client sends, refused (400, with its path) when the log could not store it. */
+const Text = () => z.string().refine(isStorableText, UNSTORABLE_TEXT);
+
 export const SubmitRunBody = z
   .strictObject({
-    question: z.string().trim().min(1).max(20_000),
-    context: z.string().max(100_000).optional(),
-    allowedProfiles: z.array(z.string().min(1).max(100)).min(1).max(50).optional(),
+    question: Text().trim().min(1).max(20_000),
+    context: Text().max(100_000).optional(),
+    allowedProfiles: z.array(Text().min(1).max(100)).min(1).max(50).optional(),
     caps: z.strictObject({ main: RoleCaps.optional(), child: RoleCaps.optional(), maxDepth: z.number().int().min(0).optional() }).optional(),
     reviewer: z.enum(REVIEWER_MODES).optional(),
-    models: z.strictObject({ main: z.string().min(1).max(200).optional(), child: z.string().min(1).max(200).optional(), reviewer: z.string().min(1).max(200).optional() }).optional(),
+    models: z.strictObject({ main: Text().min(1).max(200).optional(), child: Text().min(1).max(200).optional(), reviewer: Text().min(1).max(200).optional() }).optional(),
   })
   .openapi("SubmitRun", {
     example: { question: "Compare ADIV's overlap with my portfolio and verify its fees.", caps: { main: { maxTurns: 8 } }, reviewer: "off" },

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { type IdGenerator, randomId } from "../core/clock.ts";
 import { ValidationError, fromZodIssues } from "../core/errors.ts";
+import { UNSTORABLE_TEXT, isStorableText } from "../core/sanitizeText.ts";
 import type { EventStore } from "../events/index.ts";
 import { resolveCaps } from "../governance/config.ts";
 import { appendRunFact } from "./appendRunFact.ts";
@@ -26,6 +27,7 @@ export async function submitRun(
 ): Promise<SubmittedRun> {
   const question = input.question?.trim();
   if (!question) throw new ValidationError("invalid run", [{ path: ["question"], message: "a non-empty question" }]);
+  if (!isStorableText(question)) throw new ValidationError("invalid run", [{ path: ["question"], message: UNSTORABLE_TEXT }]);
   const parsed = RunOptions.safeParse(input.options ?? {});
   if (!parsed.success) throw new ValidationError("invalid run", fromZodIssues(parsed.error.issues, ["options"]));
   // The caps the run is held to are recorded with it, defaults included, so its budget can be read from the log.

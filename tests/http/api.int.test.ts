@@ -85,6 +85,9 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     await problem(await h.app.request("/v1/runs", { method: "POST", headers: bearer(client, { "content-type": "application/json" }), body: "{not json" }), 400);
     await problem(await h.app.request("/v1/runs", { method: "POST", headers: bearer(client, { "content-type": "text/plain" }), body: "question?" }), 415);
     await problem(await h.app.request("/v1/runs", postJson(client, { question: "x".repeat(70_000) })), 413);
+    // Text the log cannot store (found by the fuzz test): refused with its path, never a 5xx.
+    const unstorable = await problem(await h.app.request("/v1/runs", postJson(client, { question: "fees?\ud800", context: "a\u0000b" })), 400);
+    assert.deepEqual(unstorable.issues.map((i: any) => i.path).sort(), ["body.context", "body.question"]);
   });
 
   test("caps above the configured maximum and unknown profiles are 422 naming the field, and nothing is recorded", async () => {
