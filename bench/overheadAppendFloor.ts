@@ -9,7 +9,8 @@ export interface AppendFloor {
 /**
  * Between the raw INSERT and a runtime turn: sequential store.append calls of
  * one recorded turn event's payload (validation, canonical JSON, the
- * ariadne_append function with its lock, chain and NOTIFY), each its own commit.
+ * ariadne_append_batch function with its lock and chain, the NOTIFY), each its own
+ * commit: one writer, so never batched.
  */
 export async function measureAppendFloor(
   store: EventStore,

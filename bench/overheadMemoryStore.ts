@@ -1,11 +1,12 @@
+import { randomId, systemClock } from "../core/clock.ts";
 import { ConcurrencyError } from "../core/errors.ts";
-import { type EventStore, GENESIS_HASH, type RecordedEvent, canonicalEvent, chainHash } from "../events/index.ts";
-import { validateEvents } from "../events/validateEvents.ts";
+import { prepareAppend } from "../events/appendToStream.ts";
+import { type EventStore, GENESIS_HASH, type RecordedEvent, chainHash } from "../events/index.ts";
 
 /**
  * An event store with no database, for the bench only: it does the client-side
- * work of an append (validation, canonical JSON, the payload string, the hash
- * chain) and keeps streams in memory. Running the scenario on it measures the
+ * work of an append (prepareAppend: validation and canonical JSON) plus the
+ * hash chain the database would compute, and keeps streams in memory. Running the scenario on it measures the
  * runtime's own CPU per turn, the ceiling no database can raise.
  */
 export function createMemoryStore(): EventStore {
@@ -15,17 +16,13 @@ export function createMemoryStore(): EventStore {
   return {
     database: undefined as never,
     async append(streamId, expectedVersion, events) {
-      const valid = validateEvents(events);
+      const prepared = prepareAppend({ clock: systemClock, newId: randomId }, streamId, expectedVersion, events);
       const stream = streams.get(streamId) ?? [];
       if (stream.length !== expectedVersion) throw new ConcurrencyError(streamId, expectedVersion, stream.length);
-      const recordedAt = new Date();
       let prevHash = stream.at(-1)?.hash ?? GENESIS_HASH;
-      const recorded = valid.map((e, i) => {
-        const fields = { eventId: crypto.randomUUID(), streamId, streamVersion: expectedVersion + i + 1, type: e.type, schemaVersion: e.schemaVersion, data: e.data, metadata: e.metadata, recordedAt: recordedAt.toISOString() };
-        const canonical = canonicalEvent(fields);
-        JSON.stringify({ data: fields.data, metadata: fields.metadata, canonical }); // the payload appendToStream sends
+      const recorded = prepared.events.map(({ fields, canonical }) => {
         const hash = chainHash(prevHash, canonical);
-        const event = { ...fields, recordedAt, globalPosition: ++position, prevHash, hash } as RecordedEvent;
+        const event = { ...fields, recordedAt: prepared.recordedAt, globalPosition: ++position, prevHash, hash } as RecordedEvent;
         prevHash = hash;
         return event;
       });

@@ -1,7 +1,8 @@
 import { crashPoint } from "../core/crashPoint.ts";
 import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clock.ts";
 import type { Database } from "../db/openDatabase.ts";
-import { type Fence, appendToStream } from "./appendToStream.ts";
+import { batcherFor } from "./appendBatcher.ts";
+import { type Fence, prepareAppend } from "./appendToStream.ts";
 import type { VerifyResult } from "./hashChain.ts";
 import { type Page, readAll, readRun } from "./readAll.ts";
 import { readStream, streamVersion } from "./readStream.ts";
@@ -42,7 +43,9 @@ export function createEventStore(
   return {
     database,
     async append(streamId, expectedVersion, events) {
-      const result = await appendToStream(deps, streamId, expectedVersion, events, options.fence);
+      // Validated here, before it waits for a batch: bad input fails alone and at once.
+      const prepared = prepareAppend(deps, streamId, expectedVersion, events, options.fence);
+      const result = await batcherFor(database).append(prepared);
       // After the commit: a NOTIFY inside it would serialise every append in the cluster.
       database.notify?.(EVENTS_CHANNEL);
       for (const e of events) crashPoint(`after_commit:${e.type}`);

@@ -6,6 +6,7 @@ import * as runBudgets from "./0004_run_budgets.ts";
 import * as runsLeases from "./0006_runs_leases.ts";
 import * as httpApi from "./0007_http_api.ts";
 import * as budgetFencing from "./0008_budget_fencing.ts";
+import * as appendBatch from "./0009_append_batch.ts";
 
 /**
  * Migrations are listed in code rather than read from disk, so the same
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   "0006_runs_leases": runsLeases,
   "0007_http_api": httpApi,
   "0008_budget_fencing": budgetFencing,
+  "0009_append_batch": appendBatch,
 };
 
 export const migrationProvider: MigrationProvider = {

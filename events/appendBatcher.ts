@@ -1,0 +1,88 @@
+import type { Database } from "../db/openDatabase.ts";
+import { type PreparedAppend, sendAppends } from "./appendToStream.ts";
+import type { AppendResult } from "./types.ts";
+
+/**
+ * Group commit for one database. An append sent while fewer than
+ * `maxInFlight` calls are running goes at once, alone; appends made while the
+ * calls are busy wait, and the next free call takes all of them (up to a cap)
+ * in one transaction. An idle runtime pays no added wait; a busy one, with many
+ * executors appending at once, shares commits instead of queuing them on the
+ * connection pool one by one. Every append still resolves only after its own
+ * commit, with its own result or refusal.
+ */
+export interface AppendBatcher {
+  append(prepared: PreparedAppend): Promise<AppendResult>;
+}
+
+export interface BatcherOptions {
+  /** Calls to the database at once. */
+  maxInFlight?: number;
+  /** Appends in one call. */
+  maxAppends?: number;
+  /** Characters of canonical JSON in one call. */
+  maxChars?: number;
+}
+
+interface Waiting {
+  prepared: PreparedAppend;
+  resolve(result: AppendResult): void;
+  reject(error: unknown): void;
+}
+
+export function createAppendBatcher(database: Database, options: BatcherOptions = {}): AppendBatcher {
+  const maxInFlight = options.maxInFlight ?? 1;
+  const maxAppends = options.maxAppends ?? 128;
+  const maxChars = options.maxChars ?? 4_000_000;
+  const queue: Waiting[] = [];
+  let inFlight = 0;
+
+  const takeBatch = (): Waiting[] => {
+    let chars = 0;
+    let n = 0;
+    // Always at least one, whatever its size.
+    while (n < queue.length && n < maxAppends && (n === 0 || chars + queue[n].prepared.size <= maxChars)) {
+      chars += queue[n].prepared.size;
+      n++;
+    }
+    return queue.splice(0, n);
+  };
+
+  const pump = (): void => {
+    while (inFlight < maxInFlight && queue.length > 0) {
+      const batch = takeBatch();
+      inFlight++;
+      void send(batch);
+    }
+  };
+
+  const send = async (batch: Waiting[]): Promise<void> => {
+    try {
+      const outcomes = await sendAppends(database, batch.map((w) => w.prepared));
+      outcomes.forEach((o, i) => (o.ok ? batch[i].resolve(o.result) : batch[i].reject(o.error)));
+    } catch (error) {
+      for (const w of batch) w.reject(error);
+    } finally {
+      inFlight--;
+      pump();
+    }
+  };
+
+  return {
+    append(prepared) {
+      return new Promise<AppendResult>((resolve, reject) => {
+        queue.push({ prepared, resolve, reject });
+        pump();
+      });
+    },
+  };
+}
+
+const batchers = new WeakMap<Database, AppendBatcher>();
+
+/** The one batcher of a database, shared by every store over it (fenced or not). */
+export function batcherFor(database: Database): AppendBatcher {
+  let batcher = batchers.get(database);
+  if (!batcher) batchers.set(database, (batcher = createAppendBatcher(database)));
+  return batcher;
+}
