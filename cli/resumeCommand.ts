@@ -1,9 +1,9 @@
 import { openStore } from "../db/index.ts";
-import { resumeRun } from "../runs/index.ts";
+import { leaseMs, resumeRun, runtimeFactory } from "../runs/index.ts";
+import { progressPrinter } from "./progress.ts";
 import { hostInForeground } from "./hostInForeground.ts";
 import { parseCommand, storeOptionsOf } from "./parseCommand.ts";
 import { renderRunResult } from "./renderRunResult.ts";
-import { leaseMs, runtimeFactory } from "./runtimeFactory.ts";
 
 const USAGE = `usage: ariadne resume RUN [--json] [--wait-ms MS]
 
@@ -30,7 +30,7 @@ export async function resumeCommand(argv: string[], out: (line: string) => void,
   if (!Number.isFinite(waitMs) || waitMs < 0) throw new Error(`--wait-ms must be a non-negative number, got "${values["wait-ms"]}"`);
   const { store, database, close } = await openStore(storeOptionsOf(env, values["data-dir"]));
   try {
-    const hosted = await resumeRun({ database, store, buildRuntime: runtimeFactory(env, log), ttlMs, waitMs, log }, runId);
+    const hosted = await resumeRun({ database, store, buildRuntime: runtimeFactory(env, { progress: () => progressPrinter(log) }), ttlMs, waitMs, log }, runId);
     const result = await hostInForeground(hosted, log);
     return await renderRunResult(result, { store, location: database.location, lease: hosted.lease, json: values.json, out });
   } finally {

@@ -1,12 +1,12 @@
 import type { ReviewMode, RuntimeOptions } from "../actors/index.ts";
 import { openStore, type OpenOptions } from "../db/index.ts";
 import type { Caps } from "../governance/index.ts";
-import { hostRun, leaseOwner, submitRun } from "../runs/index.ts";
+import { hostRun, leaseMs, leaseOwner, runtimeFactory, submitRun } from "../runs/index.ts";
+import { progressPrinter } from "./progress.ts";
 import { OFFLINE_QUESTION } from "../scenarios/offlineResearch.ts";
 import { BLANK_QUESTION, chooseQuestion } from "./chooseQuestion.ts";
 import { hostInForeground } from "./hostInForeground.ts";
 import { renderRunResult } from "./renderRunResult.ts";
-import { leaseMs, runtimeFactory } from "./runtimeFactory.ts";
 
 export interface RunOptions extends OpenOptions {
   /** As given on the command line; undefined when none was given. */
@@ -56,7 +56,7 @@ export async function runResearch(options: RunOptions): Promise<number> {
     if (choice.kind === "offline") console.error(choice.note);
     log(`store: ${database.location}`);
     log(`question: ${question}`);
-    const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(env, log), ttlMs }, lease!);
+    const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(env, { progress: () => progressPrinter(log) }), ttlMs }, lease!);
     const result = await hostInForeground(hosted, log);
     return await renderRunResult(result, { store, location: database.location, lease: lease!, json: options.json, out: options.out });
   } finally {

@@ -2,7 +2,7 @@ import type { TranscriptTurn } from "../actors/index.ts";
 import { openStore, type OpenOptions } from "../db/index.ts";
 import type { AssistantBlock, Message } from "../models/types.ts";
 import { formatTokens, labelledUsage } from "./formatTokens.ts";
-import { transcriptOf } from "./readingRuntime.ts";
+import { transcriptOf } from "../runs/index.ts";
 
 export const TRANSCRIPT_USAGE = `usage: ariadne transcript EXECUTOR_ID [--json] [--data-dir DIR]
 

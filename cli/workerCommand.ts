@@ -1,7 +1,7 @@
 import { openStore } from "../db/index.ts";
-import { WORKER_DEFAULTS, runWorker } from "../runs/index.ts";
+import { WORKER_DEFAULTS, leaseMs, runWorker, runtimeFactory } from "../runs/index.ts";
+import { progressPrinter } from "./progress.ts";
 import { parseCommand, storeOptionsOf } from "./parseCommand.ts";
-import { leaseMs, runtimeFactory } from "./runtimeFactory.ts";
 
 const USAGE = `usage: ariadne worker [--concurrency N] [--lease-ms MS] [--idle-exit-ms MS]
 
@@ -53,7 +53,7 @@ export async function workerCommand(argv: string[], out: (line: string) => void,
     const { owner, results } = await runWorker({
       database,
       store,
-      buildRuntime: runtimeFactory(env, out),
+      buildRuntime: runtimeFactory(env, { progress: () => progressPrinter(out) }),
       ttlMs,
       pollMs: positive("poll-ms", values["poll-ms"]),
       concurrency: positive("concurrency", values.concurrency),

@@ -1,8 +1,7 @@
 import { setMaxListeners } from "node:events";
-import { leaseMs, runtimeFactory } from "../cli/runtimeFactory.ts";
 import type { Env } from "../models/index.ts";
 import type { EventStore } from "../events/index.ts";
-import { type BuildRuntime, type WorkerOptions, runWorker } from "../runs/index.ts";
+import { type BuildRuntime, type WorkerOptions, leaseMs, runWorker, runtimeFactory } from "../runs/index.ts";
 import { createApp } from "./app.ts";
 import type { AppDeps } from "./deps.ts";
 import { startEventHub } from "./live/eventHub.ts";
@@ -17,7 +16,7 @@ export interface ApiServerOptions extends Pick<AppDeps, "auth" | "rateLimit" | "
   env?: Env;
   /** false (--no-workers): this process executes no runs; `ariadne worker` processes take them. */
   workers?: boolean;
-  /** How a hosted run's runtime is built; default cli/runtimeFactory (as `ariadne worker` builds it). */
+  /** How a hosted run's runtime is built; default runs/runtimeFactory (as `ariadne worker` builds it). */
   buildRuntime?: BuildRuntime;
   /** The worker's lease, polling and concurrency; defaults as `ariadne worker`. */
   worker?: Pick<WorkerOptions, "owner" | "ttlMs" | "pollMs" | "concurrency" | "graceMs">;
@@ -55,7 +54,7 @@ export async function openApiServer(options: ApiServerOptions): Promise<ApiServe
       : runWorker({
           database: options.store.database,
           store: options.store,
-          buildRuntime: options.buildRuntime ?? runtimeFactory(env, () => {}),
+          buildRuntime: options.buildRuntime ?? runtimeFactory(env),
           ttlMs: leaseMs(env),
           ...options.worker,
           signal: stopWorker.signal,

@@ -2,9 +2,9 @@ import type { SSEStreamingApi } from "hono/streaming";
 import type { Database } from "../../db/index.ts";
 import { type Checkpoint, type RecordedEvent } from "../../events/index.ts";
 import { compareCheckpoints } from "../../events/readFromCheckpoint.ts";
-import { renderEvent } from "../renderEvent.ts";
 import type { EventHub } from "./eventHub.ts";
 import { readRunEvents, runProgress } from "./readRunEvents.ts";
+import { endFrame, eventFrame } from "./sseFrame.ts";
 
 // After these the run may have stopped (its row finished once its host sealed it): worth asking.
 const FINAL_TYPES = new Set(["settled", "failed", "cancelled", "run_sealed"]);
@@ -41,7 +41,7 @@ export async function streamRunEvents(stream: SSEStreamingApi, o: StreamOptions)
   let sent = 0;
   const send = async (event: RecordedEvent) => {
     sent++;
-    await stream.writeSSE({ id: String(event.globalPosition), event: event.type, data: JSON.stringify(renderEvent(event)) });
+    await stream.write(eventFrame(event));
   };
   const finished = async () => {
     const progress = await runProgress(o.database, o.runId, o.from);
@@ -64,7 +64,7 @@ export async function streamRunEvents(stream: SSEStreamingApi, o: StreamOptions)
     let check = true;
     while (!ended()) {
       if (check && (await finished())) {
-        await stream.writeSSE({ event: "end", data: JSON.stringify({ runId: o.runId }) });
+        await stream.write(endFrame(o.runId));
         break;
       }
       check = false;

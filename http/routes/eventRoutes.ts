@@ -3,6 +3,7 @@ import { streamSSE } from "hono/streaming";
 import { START } from "../../events/index.ts";
 import { requireAction, visibleRun } from "../access.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
+import { finishedRunReplays } from "../live/finishedRunReplays.ts";
 import { END_OF_LOG, checkpointAt, readRunEvents } from "../live/readRunEvents.ts";
 import { FINAL_STATES } from "../runs/runsPort.ts";
 import { streamRunEvents } from "../live/streamRunEvents.ts";
@@ -30,6 +31,7 @@ const runEvents = createRoute({
 });
 
 export function eventRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>): void {
+  const replays = finishedRunReplays(deps.database);
   app.openapi(runEvents, async (c) => {
     requireAction(c, "read");
     const { id } = c.req.valid("param");
@@ -37,11 +39,21 @@ export function eventRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>): void {
     const run = await visibleRun(deps, c, id);
     const lastEventId = c.req.valid("header")["last-event-id"];
     const after = lastEventId !== undefined ? Number(lastEventId) : query.after;
-    const from = after === 0 ? START : await checkpointAt(deps.database, after, id);
-    if (!from) {
-      throw new HttpProblem(400, "BAD_POSITION", `${lastEventId !== undefined ? "Last-Event-ID" : "after"} ${after} is not the position of an event of run ${id}`);
+    const badPosition = () =>
+      new HttpProblem(400, "BAD_POSITION", `${lastEventId !== undefined ? "Last-Event-ID" : "after"} ${after} is not the position of an event of run ${id}`);
+    const sse = (c.req.header("accept") ?? "").includes("text/event-stream");
+    // A finished run's stream never changes: sent from memory, the same bytes the log would give.
+    const replay = sse && FINAL_STATES.includes(run.state) ? await replays.of(id) : null;
+    if (replay) {
+      const bytes = replay.after(after);
+      if (!bytes) throw badPosition();
+      return streamSSE(c, async (stream) => {
+        await stream.write(bytes);
+      }) as never;
     }
-    if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
+    const from = after === 0 ? START : await checkpointAt(deps.database, after, id);
+    if (!from) throw badPosition();
+    if (sse) {
       return streamSSE(c, (stream) => streamRunEvents(stream, { database: deps.database, hub: deps.hub, runId: id, from, heartbeatMs: deps.heartbeatMs ?? 15_000, signal: deps.shutdown })) as never;
     }
     // A stopped run appends nothing more, so its page need not wait behind other transactions in the cluster.

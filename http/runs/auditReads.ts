@@ -1,5 +1,5 @@
 import { type Transcript, streamIdOf } from "../../actors/index.ts";
-import { transcriptOf } from "../../cli/readingRuntime.ts";
+import { transcriptOf } from "../../runs/index.ts";
 import { type EventStore, type RecordedEvent, type RunVerification, verifyRun } from "../../events/index.ts";
 
 /** What http/ reads besides run views: an executor's events and transcript, and a run's verification. */

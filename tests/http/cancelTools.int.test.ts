@@ -1,6 +1,6 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { cliTools } from "../../cli/cliTools.ts";
+import { runTools } from "../../runs/index.ts";
 import { type Tool, type ToolContext, ToolRegistry } from "../../tools/index.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
 import { type Harness, bearer, openHarness, postJson, waitForFinal } from "./harness.ts";
@@ -11,7 +11,7 @@ const aborted: { executorId: string; tool: string }[] = [];
 
 /** The CLI's tools with the same specs, each call held until its signal aborts (or 20 s pass), then run. */
 function watchedTools(): ToolRegistry {
-  const base = cliTools();
+  const base = runTools();
   const hold = async (tool: Tool, ctx: ToolContext) => {
     started.add(ctx.executorId);
     await new Promise<void>((resolve) => {

@@ -6,9 +6,8 @@ import { type EventHub, startEventHub } from "../../http/live/eventHub.ts";
 import { auditReads } from "../../http/runs/auditReads.ts";
 import { createLeasedRuns } from "../../http/runs/leasedRuns.ts";
 import type { RunsPort } from "../../http/runs/runsPort.ts";
-import { runtimeFactory } from "../../cli/runtimeFactory.ts";
 import type { EventStore } from "../../events/index.ts";
-import { runWorker } from "../../runs/index.ts";
+import { runWorker, runtimeFactory } from "../../runs/index.ts";
 import type { ToolRegistry } from "../../tools/index.ts";
 import { uniqueId } from "../support/forEachEngine.ts";
 
@@ -29,7 +28,7 @@ export interface HarnessOptions extends Partial<AppDeps> {
   scriptedLatencyMs?: number;
   /** false: no worker in this harness (as `ariadne serve --no-workers`); another must take its runs. */
   workers?: boolean;
-  /** The worker's tools (same specs as cliTools), to watch their calls. */
+  /** The worker's tools (same specs as runTools), to watch their calls. */
   tools?: () => ToolRegistry;
 }
 
@@ -48,7 +47,7 @@ export async function openHarness(store: EventStore, options: HarnessOptions = {
       : runWorker({
           database: store.database,
           store,
-          buildRuntime: runtimeFactory({}, () => {}, { tools }),
+          buildRuntime: runtimeFactory({}, { tools }),
           ttlMs: 10_000,
           pollMs: 100,
           concurrency: 8,

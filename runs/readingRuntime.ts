@@ -1,8 +1,8 @@
 import { Runtime, type Transcript, streamIdOf } from "../actors/index.ts";
-import { RunOptions } from "../runs/runLease.ts";
+import { RunOptions } from "./runLease.ts";
 import type { EventStore } from "../events/index.ts";
 import type { Model } from "../models/types.ts";
-import { cliTools } from "./cliTools.ts";
+import { runTools } from "./runTools.ts";
 
 // Reading the log never calls a model; one that is called anyway says so instead of answering.
 const noModel: Model = {
@@ -11,7 +11,7 @@ const noModel: Model = {
   complete: () => Promise.reject(new Error("this runtime only reads the log and calls no model")),
 };
 
-/** A Runtime over the same tools as `ariadne run`, for reading runs back (transcripts), never for running them; pass the run's allowedProfiles. */
+/** A Runtime over the same tools runs are hosted with, for reading runs back (transcripts), never for running them; pass the run's allowedProfiles. */
 export function readingRuntime(store: EventStore, options: { allowedProfiles?: readonly string[] } = {}): Runtime {
   return new Runtime({
     store,
@@ -19,7 +19,7 @@ export function readingRuntime(store: EventStore, options: { allowedProfiles?: r
     allowedProfiles: options.allowedProfiles,
     models: { main: noModel, child: noModel },
     modelNames: { main: "none", child: "none" },
-    tools: cliTools(),
+    tools: runTools(),
   });
 }
 

@@ -1,24 +1,27 @@
 import { Runtime } from "../actors/index.ts";
 import { ConfigError } from "../core/errors.ts";
+import type { RecordedEvent } from "../events/index.ts";
 import { createRunGovernance, parseCaps } from "../governance/index.ts";
 import { createModel, resolveModels } from "../models/index.ts";
-import type { BuildRuntime } from "../runs/index.ts";
 import { offlineResearchModel } from "../scenarios/offlineResearch.ts";
 import type { ToolRegistry } from "../tools/index.ts";
-import { cliTools } from "./cliTools.ts";
-import { progressPrinter } from "./progress.ts";
+import type { BuildRuntime } from "./hostRun.ts";
+import { runTools } from "./runTools.ts";
+
+export interface RuntimeFactoryOptions {
+  /** The run's tools; default runTools. Tests wrap the same tools (same specs) to watch their calls. */
+  tools?: () => ToolRegistry;
+  /** A fresh event sink per hosted run (the command line prints progress); default none. */
+  progress?: () => (event: RecordedEvent) => void;
+}
 
 /**
- * How the command line builds the runtime for a run it hosts (run, resume,
- * worker): the run's recorded options pick the scripted offline scenario or the
- * configured model, its caps, limits and reviewer mode; the store is the one the
- * run's lease gives (fenced, drainable). Whoever hosts a run hosts it the same way.
+ * How a run is hosted, by whichever process hosts it (run, resume, worker, the
+ * HTTP server's worker): the run's recorded options pick the scripted offline
+ * scenario or the configured model, its caps, limits and reviewer mode; the
+ * store is the one the run's lease gives (fenced, drainable).
  */
-export function runtimeFactory(
-  env: Record<string, string | undefined>,
-  log: (line: string) => void,
-  options: { tools?: () => ToolRegistry } = {},
-): BuildRuntime {
+export function runtimeFactory(env: Record<string, string | undefined>, options: RuntimeFactoryOptions = {}): BuildRuntime {
   return (store, lease) => {
     const { mode, caps, limits, reviewer, modelIdleTimeoutMs, allowedProfiles, models } = lease.options;
     const real = mode === "offline" ? null : createModel(env, { idleTimeoutMs: modelIdleTimeoutMs });
@@ -33,10 +36,9 @@ export function runtimeFactory(
       store,
       models: { main: model, child: model, reviewer: model },
       modelNames: real ? names : { main: "scripted:main", child: "scripted:child", reviewer: "scripted:reviewer" },
-      // Tests wrap the same tools (same specs) to watch their calls; runs use cliTools.
-      tools: (options.tools ?? cliTools)(),
+      tools: (options.tools ?? runTools)(),
       allowedProfiles,
-      onEvent: progressPrinter(log),
+      onEvent: options.progress?.(),
       limits,
       // The run's shared budget, Remind and limits: consulted before every model and tool call.
       governance: ({ post }) => createRunGovernance({ db: store.database, post, caps: caps ? parseCaps(caps) : undefined, epoch: lease.epoch }),
