@@ -3,6 +3,7 @@ import { projectRun } from "../projections/index.ts";
 import type { HostResult, RunLease } from "../runs/index.ts";
 import { handoffsOf, renderAnswer } from "./renderAnswer.ts";
 import { renderHandoff } from "./renderHandoff.ts";
+import { renderUnknownEffects } from "./renderUnknownEffects.ts";
 import { type HandoffView, runView } from "./runView.ts";
 
 /** What the Children found still counts when Main could not finish: every handoff, whole. */
@@ -50,6 +51,8 @@ export async function renderRunResult(
         handoffs: Object.fromEntries(handoffs),
         events: projected.events,
         rootHash,
+        // Tool calls of unknown outcome, never run again: [{executorId, toolUseId, tool}], empty when none.
+        unknownEffects: view.unknownEffects,
       }),
     );
   } else if (view.answer) {
@@ -57,10 +60,12 @@ export async function renderRunResult(
     if (partial) ctx.out("PARTIAL ANSWER: a limit stopped Main before it finished; it is built from the handoffs it held.");
     for (const line of renderAnswer(view.answer, handoffs)) ctx.out(line);
     if (partial) renderHandoffsWhole(view.handoffs, ctx.out);
+    for (const line of renderUnknownEffects(view)) ctx.out(line);
     ctx.out(`run ${runId} · ${projected.events} events · ${WHERE_NEXT(runId)}`);
   } else if (outcome) {
     ctx.out(`run ${runId} ended without an answer: ${outcome.kind}${"reason" in outcome ? `: ${outcome.reason}` : ""}`);
     renderHandoffsWhole(view.handoffs, ctx.out);
+    for (const line of renderUnknownEffects(view)) ctx.out(line);
     ctx.out(WHERE_NEXT(runId));
   } else if (result.kind === "fenced" || result.kind === "released") {
     ctx.out(`run ${runId} stopped here (${result.kind}): ${result.reason}`);

@@ -1,6 +1,6 @@
 import type { Answer } from "../actors/index.ts";
 import type { Handoff } from "../handoff/handoffSchema.ts";
-import type { ExecutorProgress, RunView as ProjectedRun } from "../projections/index.ts";
+import type { ExecutorProgress, RunView as ProjectedRun, UnknownEffectView } from "../projections/index.ts";
 
 export type ExecutorStatus = "running" | "answered" | "handed_off" | "failed" | "cancelled";
 
@@ -29,6 +29,8 @@ export interface RunView {
   executors: ExecutorView[];
   handoffs: HandoffView[];
   answer: Answer | null;
+  /** Tool calls whose outcome is unknown (never run again): check them before relying on the answer. */
+  unknownEffects: UnknownEffectView[];
 }
 
 /** What the command line shows of a run, read off the run projection (projections/): no second fold. */
@@ -59,7 +61,7 @@ export function runView(run: ProjectedRun): RunView {
         ...(x.handoff as unknown as Handoff),
       }),
     );
-  return { runId: run.runId, mainExecutorId: run.mainExecutorId, executors, handoffs, answer: run.answer as Answer | null };
+  return { runId: run.runId, mainExecutorId: run.mainExecutorId, executors, handoffs, answer: run.answer as Answer | null, unknownEffects: run.unknownEffects };
 }
 
 function statusOf(x: ExecutorProgress): ExecutorStatus {

@@ -4,12 +4,14 @@ import { foldRun, runView as projectedView } from "../projections/index.ts";
 import { formatTokens } from "./formatTokens.ts";
 import { handoffsOf, renderAnswer } from "./renderAnswer.ts";
 import { renderHandoff } from "./renderHandoff.ts";
+import { renderUnknownEffects } from "./renderUnknownEffects.ts";
 import { type ExecutorView, type RunView, runView } from "./runView.ts";
 
 export const SHOW_USAGE = `usage: ariadne show RUN [--json] [--data-dir DIR]
 
 Prints a recorded run from the log: its executor tree (role, profile, state, turns, tokens),
-every Child's handoff whole, and Main's answer. --json prints the same as one JSON object.`;
+every Child's handoff whole, Main's answer, and any tool call whose outcome is unknown (never run
+again: check it by hand). --json prints the same as one JSON object.`;
 
 /** `ariadne show RUN`: what a run did, read from the log only. */
 export async function showRun(options: OpenOptions & { runId: string; json: boolean; out: (line: string) => void }): Promise<number> {
@@ -26,7 +28,7 @@ export async function showRun(options: OpenOptions & { runId: string; json: bool
   }
 }
 
-function renderRun(view: RunView, handoffs: ReturnType<typeof handoffsOf>): string[] {
+export function renderRun(view: RunView, handoffs: ReturnType<typeof handoffsOf>): string[] {
   const main = view.executors.find((x) => x.executorId === view.mainExecutorId);
   const lines = [`run ${view.runId}: ${main ? describeState(main) : "no Main executor"}`, "", "executors:"];
   const tree = (parent: string | null, depth: number): void => {
@@ -42,6 +44,7 @@ function renderRun(view: RunView, handoffs: ReturnType<typeof handoffsOf>): stri
   for (const h of view.handoffs) lines.push(...renderHandoff(h), "");
   if (view.answer) lines.push("answer:", ...renderAnswer(view.answer, handoffs));
   else lines.push("no answer recorded");
+  lines.push(...renderUnknownEffects(view));
   return lines;
 }
 

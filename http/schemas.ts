@@ -61,6 +61,10 @@ const ExecutorNode = z
   })
   .openapi("ExecutorNode");
 
+const UnknownEffect = z
+  .object({ executorId: z.string(), toolUseId: z.string(), tool: z.string() })
+  .openapi("UnknownEffect", { description: "One tool call of unknown outcome: the executor that made it, its tool use id, and the tool" });
+
 const Amounts = z.object({ tokens: z.number(), costMicros: z.number() });
 
 export const RunSchema = z
@@ -88,6 +92,10 @@ export const RunSchema = z
     executors: ExecutorNode,
     answer: z.record(z.string(), z.unknown()).nullable(),
     reason: z.string().nullable(),
+    unknownEffects: z.array(UnknownEffect).openapi({
+      description:
+        "Tool calls whose outcome is unknown: started, but the process stopped (or a cancel hit them) before their outcome was recorded. They were not run again; check by hand whether each took effect before relying on the answer. Empty when none.",
+    }),
     lastPosition: z.number(),
     links: z.record(z.string(), z.string()),
   })

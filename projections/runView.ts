@@ -4,8 +4,16 @@ import { type ExecutorNode, executorTree, orphansOf } from "./executorTree.ts";
 import { type Reminder, type ReminderStatus, reminderStatus, remindersByExecutor, remindersInOrder } from "./reminders.ts";
 import type { RunProjectionState } from "./runProjection.ts";
 import { type RunStatus, runStatus } from "./runState.ts";
+import { unknownEffectsInOrder } from "./unknownEffects.ts";
 
 type Left = { tokens: number | null; costMicros: number | null };
+
+/** One call of unknown outcome: which executor, which tool use, which tool. */
+export interface UnknownEffectView {
+  executorId: string;
+  toolUseId: string;
+  tool: string;
+}
 
 /** What readers (CLI status and progress, HTTP) get for one run: plain data, JSON-safe. */
 export interface RunView {
@@ -54,6 +62,12 @@ export interface RunView {
     all: (Reminder & { status: ReminderStatus })[];
     byExecutor: Record<string, { raised: string[]; delivered: string[]; pending: string[] }>;
   };
+  /**
+   * Tool calls of any executor whose outcome is unknown (`effect_unknown`), in
+   * log order: they were never run again, so whether they took effect must be
+   * checked by hand before the answer is relied on.
+   */
+  unknownEffects: UnknownEffectView[];
   events: number;
   lastPosition: number;
 }
@@ -117,6 +131,7 @@ export function runView(state: RunProjectionState, ownership: { ownerLive?: bool
       all: remindersInOrder(state.reminders).map((r) => ({ ...r, status: reminderStatus(r) })),
       byExecutor: remindersByExecutor(state.reminders),
     },
+    unknownEffects: unknownEffectsInOrder(state.unknownEffects).map(({ executorId, toolUseId, tool }) => ({ executorId, toolUseId, tool })),
     events: lifecycle.events,
     lastPosition: lifecycle.lastPosition,
   };

@@ -65,6 +65,7 @@ export function runViewOf(row: RunRow, p: Projected): RunView {
     executors: main,
     answer: p.answer,
     reason: p.reason ?? p.interruptedReason ?? (state === "cancelled" ? "cancelled while queued, before a worker started it" : null),
+    unknownEffects: p.unknownEffects,
     lastPosition: p.lastPosition,
   };
 }

@@ -78,6 +78,8 @@ export interface RunView {
   answer: Record<string, unknown> | null;
   /** Why the run failed or was cancelled. */
   reason: string | null;
+  /** Tool calls whose outcome is unknown (`effect_unknown`), never run again: to check by hand before relying on the answer. */
+  unknownEffects: { executorId: string; toolUseId: string; tool: string }[];
   /** Global position of the last event folded into this view. */
   lastPosition: number;
 }

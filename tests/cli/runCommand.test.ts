@@ -80,6 +80,9 @@ describe("ariadne run: the question, the run id, token labels", { concurrency: 2
       }
       assert.deepEqual(view.answer, JSON.parse(json.stdout).answer);
       assert.ok(shown.stdout.includes(view.answer.summary));
+      // No effect of unknown outcome: an empty list, and no block printed.
+      assert.deepEqual([view.unknownEffects, JSON.parse(json.stdout).unknownEffects], [[], []]);
+      assert.doesNotMatch(shown.stdout + text.stdout, /UNKNOWN EFFECTS/);
 
       const missing = await ariadne(["show", "no-such-run", ...store.args], store.env);
       assert.equal(missing.code, 1);

@@ -44,6 +44,7 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     assert.ok(final.budget.turns > 0 && final.budget.inputTokens > 0);
     assert.equal(final.executors.role, "main");
     assert.equal(final.executors.children.length, 3, "the executor tree holds Main's three Children");
+    assert.deepEqual(final.unknownEffects, [], "no effect of unknown outcome");
   });
 
   test("GET /v1/runs pages newest first and filters by state", async () => {

@@ -27,9 +27,9 @@ function delegatedRun() {
   return log;
 }
 
-function childFinishes(log: ReturnType<typeof memoryLog>) {
+function childFinishes(log: ReturnType<typeof memoryLog>, turn = 2) {
   const handoff = handoffInput("done", [{ claim: "c", evidence: { toolResults: ["toolu_s"], citations: ["c1"] }, confidence: "medium" }]);
-  log.add(CHILD, "turn", toolTurn(2, "toolu_h", "handoff", handoff));
+  log.add(CHILD, "turn", toolTurn(turn, "toolu_h", "handoff", handoff));
   log.add(CHILD, "handoff_committed", { handoff, repairs: 0, forced: false });
   log.add(CHILD, "settled", { outcome: "handed_off" });
   return handoff;
@@ -245,6 +245,34 @@ describe("run state", () => {
   });
 });
 
+/** The Child's second turn sends a notice (effectful) whose outcome is never recorded: resumed, it is effect_unknown. */
+function childEffectUnknown(log: ReturnType<typeof memoryLog>) {
+  log.add(CHILD, "turn", toolTurn(2, "toolu_e", "send_notice", { to: "ops" }));
+  log.add(CHILD, "tool_called", { turn: 2, toolUseId: "toolu_e", tool: "send_notice", input: { to: "ops" }, effect: "effectful" });
+  log.add(CHILD, "effect_unknown", { toolUseId: "toolu_e", tool: "send_notice", effect: "effectful", note: "The outcome of send_notice (toolu_e) was never recorded." });
+  log.add(CHILD, "recovered", { fromVersion: 6, unknownEffects: ["toolu_e"], rerun: [] });
+}
+
+describe("unknown effects", () => {
+  test("a run with no effect_unknown lists none", () => {
+    const log = delegatedRun();
+    childFinishes(log);
+    assert.deepEqual(runView(foldRun(log.events)).unknownEffects, []);
+  });
+
+  test("each effect_unknown is listed once with its executor, tool use id and tool, in log order; the handoff and answer stay as they were", () => {
+    const log = delegatedRun();
+    childEffectUnknown(log);
+    childFinishes(log, 3);
+    const view = runView(foldRun(log.events));
+    assert.deepEqual(view.unknownEffects, [{ executorId: CHILD, toolUseId: "toolu_e", tool: "send_notice" }]);
+    assert.equal(view.executors.find((x) => x.executorId === CHILD)?.status, "settled");
+    // An effect_unknown outside an executor stream names no executor: it is not one.
+    log.fact(MAIN, "effect_unknown", { toolUseId: "toolu_x", tool: "send_notice", effect: "effectful", note: "" });
+    assert.deepEqual(runView(foldRun(log.events)).unknownEffects, view.unknownEffects);
+  });
+});
+
 describe("unknown event types", () => {
   test("every projection ignores a type it does not know, in a run-level stream and in an executor stream", () => {
     const log = delegatedRun();
@@ -271,7 +299,8 @@ describe("order of streams", () => {
     log.add(MAIN, "reminder_raised", { reminderId: "m1", key: "k", text: "t", facts: {} });
     log.fact(MAIN, "reminder_delivered", { reminderId: "m1", turn: 2 }, "other");
     log.fact(MAIN, "run_submitted", { caps: { tokens: 1_000 } });
-    childFinishes(log);
+    childEffectUnknown(log);
+    childFinishes(log, 3);
     log.fact(MAIN, "run_interrupted", { reason: "stop" });
     const expected = runView(foldRun(log.events));
     const streams = [...new Set(log.events.map((e) => e.streamId))];
@@ -291,5 +320,6 @@ describe("order of streams", () => {
     assert.equal(expected.status, "interrupted");
     assert.deepEqual(expected.budget.run.spent, { tokens: 35, costMicros: 0 });
     assert.equal(expected.budget.run.unmatchedSettlements, 0);
+    assert.deepEqual(expected.unknownEffects, [{ executorId: CHILD, toolUseId: "toolu_e", tool: "send_notice" }]);
   });
 });
