@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import canonicalize from "canonicalize";
+import { canonicalJson } from "../core/canonicalJson.ts";
 import type { ModelRequest, ToolSpec } from "../models/types.ts";
 import type { ExecutorState } from "./executorState.ts";
 import { narrowToolSpecs } from "./narrowToolSpecs.ts";
@@ -51,7 +51,7 @@ const canonicalOf = new WeakMap<object, string>();
  * tests/actors/requestDigest.property.test.ts holds it to the canonicalize package.
  */
 function cachedCanonical(value: unknown): string {
-  if (value === null || typeof value !== "object") return canonicalize(value) ?? "null";
+  if (value === null || typeof value !== "object") return canonicalJson(value) ?? "null";
   let text = canonicalOf.get(value);
   if (text === undefined) {
     text = Array.isArray(value)
@@ -73,7 +73,7 @@ function cachedCanonical(value: unknown): string {
 export function canonicalRequest(request: ModelRequest): string {
   const { maxTokens, messages, model, system, tools } = request;
   return (
-    `{"maxTokens":${canonicalize(maxTokens)},"messages":[${messages.map(cachedCanonical).join(",")}],` +
-    `"model":${canonicalize(model)},"system":${canonicalize(system)},"tools":[${tools.map(cachedCanonical).join(",")}]}`
+    `{"maxTokens":${canonicalJson(maxTokens)},"messages":[${messages.map(cachedCanonical).join(",")}],` +
+    `"model":${canonicalJson(model)},"system":${canonicalJson(system)},"tools":[${tools.map(cachedCanonical).join(",")}]}`
   );
 }
