@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ToolSpec } from "../models/types.ts";
+import { canonicalJson, rememberCanonical } from "../core/canonicalJson.ts";
 import type { HandoffFacts } from "./handoffFacts.ts";
 import { HandoffSchema } from "./handoffSchema.ts";
 
@@ -47,21 +48,60 @@ function onlyProduced(base: Node, artifacts: HandoffFacts["artifacts"]): Record<
  * tools printed; artifacts are the ones it produced. Set into the schema derived
  * from zod as plain JSON, because deriving schemas with zod costs about a
  * millisecond and this runs for every turn; tests/actors/toolSchemas.test.ts
- * checks the result against the same narrowing written in zod.
+ * checks the result against the same narrowing written in zod. Its canonical
+ * text (hashed into every request digest) is filled into a template written once.
  */
 export function handoffToolSpecFor(facts: HandoffFacts): ToolSpec {
+  const base = handoffInputSchema as Node;
+  const evidence = base.properties.findings.items.properties.evidence;
+  const narrowed = {
+    toolResults: onlyThese(evidence.properties.toolResults, facts.toolResultIds),
+    citations: onlyThese(evidence.properties.citations, facts.citationsSeen),
+    artifacts: onlyProduced(base.properties.artifacts, facts.artifacts),
+  };
+  const spec = assemble(narrowed);
+  return rememberCanonical(spec, template.map((part, i) => (i % 2 ? canonicalJson(narrowed[part as Narrowed])! : part)).join(""));
+}
+
+type Narrowed = "toolResults" | "citations" | "artifacts";
+
+/** The spec with the three narrowed nodes set in; every other part shared with handoffToolSpec. */
+function assemble(narrowed: Record<Narrowed, unknown>): ToolSpec {
   const base = handoffInputSchema as Node;
   const finding = base.properties.findings.items;
   const evidence = finding.properties.evidence;
   const narrowedEvidence = {
     ...evidence,
-    properties: {
-      ...evidence.properties,
-      toolResults: onlyThese(evidence.properties.toolResults, facts.toolResultIds),
-      citations: onlyThese(evidence.properties.citations, facts.citationsSeen),
-    },
+    properties: { ...evidence.properties, toolResults: narrowed.toolResults, citations: narrowed.citations },
   };
   const findings = { ...base.properties.findings, items: { ...finding, properties: { ...finding.properties, evidence: narrowedEvidence } } };
-  const artifacts = onlyProduced(base.properties.artifacts, facts.artifacts);
-  return { ...handoffToolSpec, input_schema: { ...base, properties: { ...base.properties, findings, artifacts } } };
+  return { ...handoffToolSpec, input_schema: { ...base, properties: { ...base.properties, findings, artifacts: narrowed.artifacts } } };
 }
+
+/**
+ * The canonical text of the narrowed spec, split around its three narrowed
+ * nodes: literal text at even places, the name of the node whose canonical
+ * text goes there at odd ones. Found by writing the spec with a marker string
+ * in each node's place.
+ */
+const template: string[] = (() => {
+  const names: Narrowed[] = ["toolResults", "citations", "artifacts"];
+  const marker = (name: Narrowed) => `\u0000narrowed:${name}\u0000`;
+  const text = canonicalJson(assemble({ toolResults: marker("toolResults"), citations: marker("citations"), artifacts: marker("artifacts") }))!;
+  const places = names
+    .map((name) => {
+      const written = canonicalJson(marker(name))!;
+      const at = text.indexOf(written);
+      if (at < 0 || text.lastIndexOf(written) !== at) throw new Error(`the handoff spec template must hold ${name} once`);
+      return { name, at, end: at + written.length };
+    })
+    .sort((a, b) => a.at - b.at);
+  const parts: string[] = [];
+  let from = 0;
+  for (const p of places) {
+    parts.push(text.slice(from, p.at), p.name);
+    from = p.end;
+  }
+  parts.push(text.slice(from));
+  return parts;
+})();
