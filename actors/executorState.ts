@@ -183,8 +183,10 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
     case "tool_completed": {
       const d = event.data;
       s.toolResults = { ...state.toolResults, [d.toolUseId]: { tool: d.tool, eventId: event.eventId } };
-      s.citationsSeen = [...new Set([...state.citationsSeen, ...extractCitationMarkers(d.output)])];
-      s.artifacts = { ...state.artifacts, ...Object.fromEntries(d.artifacts.map((a) => [a.id, { path: a.path, sha256: a.sha256 }])) };
+      s.citationsSeen = withNew(state.citationsSeen, extractCitationMarkers(d.output));
+      if (d.artifacts.length) {
+        s.artifacts = { ...state.artifacts, ...Object.fromEntries(d.artifacts.map((a) => [a.id, { path: a.path, sha256: a.sha256 }])) };
+      }
       return resolve(s, d.toolUseId, { type: "tool_result", tool_use_id: d.toolUseId, content: d.output });
     }
     case "tool_failed": {
@@ -279,6 +281,13 @@ export function deliverReview(s: ExecutorState, reviewId: string, advice: string
   if (review.delivered) throw new Error(`review ${reviewId} was already delivered to ${s.executorId}`);
   const next = { ...s, reviews: { ...s.reviews, [reviewId]: { ...review, delivered: true } } };
   return advice === undefined ? next : deliver(next, { type: "text", text: renderAdvice(advice) });
+}
+
+/** `seen` (no duplicates) followed by the items of `found` it lacks, in order, once each; `seen` itself when none is new. */
+function withNew(seen: string[], found: readonly string[]): string[] {
+  if (found.length === 0) return seen;
+  const all = new Set([...seen, ...found]);
+  return all.size === seen.length ? seen : [...all];
 }
 
 /** A delegate call answered with an error: its Child's result will not be delivered any more. */
