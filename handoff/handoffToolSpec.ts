@@ -25,11 +25,32 @@ export const handoffToolSpec: ToolSpec = {
 type Node = { properties: Record<string, Node>; items: Node; description?: string } & Record<string, unknown>;
 
 /** Exactly these strings, or (when there are none) an empty list; the rest of `base` (its description) kept. */
-function onlyThese(base: Node, values: Iterable<string>): Record<string, unknown> {
-  const list = [...values];
+function onlyThese(base: Node, list: string[]): Record<string, unknown> {
   const { items: _items, ...rest } = base;
   return list.length ? { ...rest, items: { type: "string", enum: list } } : { maxItems: 0, ...rest, items: { type: "string" } };
 }
+
+/**
+ * canonicalJson(onlyThese(base, list)) from texts written once per node: the
+ * empty list's, and the text around a one-string list's string, where the
+ * list's strings go (an array keeps its order).
+ */
+function onlyTheseText(base: Node, list: string[]): string {
+  let texts = listTexts.get(base);
+  if (!texts) {
+    const marker = canonicalJson("\u0000marker\u0000")!;
+    const one = canonicalJson(onlyThese(base, ["\u0000marker\u0000"]))!;
+    const at = one.indexOf(marker);
+    texts = { empty: canonicalJson(onlyThese(base, []))!, before: one.slice(0, at), after: one.slice(at + marker.length) };
+    listTexts.set(base, texts);
+  }
+  if (list.length === 0) return texts.empty;
+  let strings = canonicalJson(list[0])!;
+  for (let i = 1; i < list.length; i++) strings += `,${canonicalJson(list[i])}`;
+  return texts.before + strings + texts.after;
+}
+
+const listTexts = new Map<Node, { empty: string; before: string; after: string }>();
 
 /** Exactly these artifacts, each field a const, or (when there are none) an empty list. */
 function onlyProduced(base: Node, artifacts: HandoffFacts["artifacts"]): Record<string, unknown> {
@@ -54,14 +75,23 @@ function onlyProduced(base: Node, artifacts: HandoffFacts["artifacts"]): Record<
 export function handoffToolSpecFor(facts: HandoffFacts): ToolSpec {
   const base = handoffInputSchema as Node;
   const evidence = base.properties.findings.items.properties.evidence;
+  const toolResultIds = [...facts.toolResultIds];
+  const citationsSeen = [...facts.citationsSeen];
   const narrowed = {
-    toolResults: onlyThese(evidence.properties.toolResults, facts.toolResultIds),
-    citations: onlyThese(evidence.properties.citations, facts.citationsSeen),
+    toolResults: onlyThese(evidence.properties.toolResults, toolResultIds),
+    citations: onlyThese(evidence.properties.citations, citationsSeen),
     artifacts: onlyProduced(base.properties.artifacts, facts.artifacts),
   };
-  const spec = assemble(narrowed);
-  return rememberCanonical(spec, template.map((part, i) => (i % 2 ? canonicalJson(narrowed[part as Narrowed])! : part)).join(""));
+  const texts: Record<Narrowed, string> = {
+    toolResults: onlyTheseText(evidence.properties.toolResults, toolResultIds),
+    citations: onlyTheseText(evidence.properties.citations, citationsSeen),
+    artifacts: facts.artifacts.size ? canonicalJson(narrowed.artifacts)! : (noArtifactsText ??= canonicalJson(narrowed.artifacts)!),
+  };
+  return rememberCanonical(assemble(narrowed), template.map((part, i) => (i % 2 ? texts[part as Narrowed] : part)).join(""));
 }
+
+/** The artifacts node when none were produced: always the same. */
+let noArtifactsText: string | undefined;
 
 type Narrowed = "toolResults" | "citations" | "artifacts";
 
