@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import canonicalize from "canonicalize";
+import { canonicalJson, immutableCanonical } from "../core/canonicalJson.ts";
 import type { ModelRequest, ToolSpec } from "../models/types.ts";
 import type { ExecutorState } from "./executorState.ts";
 import { narrowToolSpecs } from "./narrowToolSpecs.ts";
@@ -39,41 +39,19 @@ export const digestOf = (canonical: string): string => createHash("sha256").upda
 /** Input tokens of a request, estimated from its canonical text (four characters a token) before it is sent. */
 export const estimateInputTokens = (canonical: string): number => Math.ceil(canonical.length / 4);
 
-// Messages and tool specs are never mutated once built (the fold makes new ones, and narrowed specs
-// share every part they do not narrow), so the canonical text of every object and array is kept: a
-// turn costs its new messages and the parts of the specs narrowed for it, not the whole request again.
-const canonicalOf = new WeakMap<object, string>();
-
-/**
- * RFC 8785 canonical JSON of a JSON value, memoised per object and array. Keys
- * sort by UTF-16 code units (JS's default sort) and primitives serialise as
- * JSON.stringify does, which is what JCS prescribes; the property test in
- * tests/actors/requestDigest.property.test.ts holds it to the canonicalize package.
- */
-function cachedCanonical(value: unknown): string {
-  if (value === null || typeof value !== "object") return canonicalize(value) ?? "null";
-  let text = canonicalOf.get(value);
-  if (text === undefined) {
-    text = Array.isArray(value)
-      ? `[${value.map((v) => (v === undefined ? "null" : cachedCanonical(v))).join(",")}]`
-      : `{${Object.keys(value)
-          .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-          .sort()
-          .map((k) => `${JSON.stringify(k)}:${cachedCanonical((value as Record<string, unknown>)[k])}`)
-          .join(",")}}`;
-    canonicalOf.set(value, text);
-  }
-  return text;
-}
-
 /**
  * The same bytes as canonicalize(request), assembled from cached parts. JCS
  * orders object keys by code unit: maxTokens, messages, model, system, tools.
+ * Messages and tool specs are never mutated once built (the fold makes new
+ * ones, and narrowed specs share every part they do not narrow), so the
+ * canonical text of every object and array is kept: a turn costs its new
+ * messages and the parts of the specs narrowed for it, not the whole request.
+ * tests/actors/requestDigest.property.test.ts holds it to the canonicalize package.
  */
 export function canonicalRequest(request: ModelRequest): string {
   const { maxTokens, messages, model, system, tools } = request;
   return (
-    `{"maxTokens":${canonicalize(maxTokens)},"messages":[${messages.map(cachedCanonical).join(",")}],` +
-    `"model":${canonicalize(model)},"system":${canonicalize(system)},"tools":[${tools.map(cachedCanonical).join(",")}]}`
+    `{"maxTokens":${canonicalJson(maxTokens)},"messages":[${messages.map(immutableCanonical).join(",")}],` +
+    `"model":${canonicalJson(model)},"system":${canonicalJson(system)},"tools":[${tools.map(immutableCanonical).join(",")}]}`
   );
 }

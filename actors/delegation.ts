@@ -40,11 +40,8 @@ export function delegateInputFor(profileIds: readonly string[], grantable?: read
 
 export function delegateToolSpec(profiles: readonly { id: string; summary: string }[], grantable?: readonly string[]): ToolSpec {
   const list = profiles.map((p) => `${p.id} (${p.summary})`).join("; ");
-  return toolSpec(
-    DELEGATE_TOOL,
-    `Delegate a multi-step local task to a fresh Child executor with its own context. Profiles: ${list}. Returns the Child's handoff.`,
-    delegateInputFor(profiles.map((p) => p.id), grantable),
-  );
+  const description = `Delegate a multi-step local task to a fresh Child executor with its own context. Profiles: ${list}. Returns the Child's handoff.`;
+  return derived(description, profiles.map((p) => p.id), grantable);
 }
 
 /**
@@ -54,5 +51,23 @@ export function delegateToolSpec(profiles: readonly { id: string; summary: strin
  */
 export function narrowDelegateTools(spec: ToolSpec, grantable: readonly string[]): ToolSpec {
   const profile = (spec.input_schema.properties as Record<string, { enum?: string[] }>).profile;
-  return toolSpec(DELEGATE_TOOL, spec.description, delegateInputFor(profile.enum ?? [], grantable));
+  return derived(spec.description, profile.enum ?? [], grantable);
 }
+
+/**
+ * The delegate spec for these profiles and grantable tools. Deriving a schema
+ * with zod costs about a millisecond, and every run asks for the same few, so
+ * each is derived once (specs are never mutated once built).
+ */
+function derived(description: string, profileIds: readonly string[], grantable: readonly string[] | undefined): ToolSpec {
+  const key = JSON.stringify([description, profileIds, grantable ?? null]);
+  let spec = derivedSpecs.get(key);
+  if (!spec) {
+    if (derivedSpecs.size >= 256) derivedSpecs.clear();
+    spec = toolSpec(DELEGATE_TOOL, description, delegateInputFor(profileIds, grantable));
+    derivedSpecs.set(key, spec);
+  }
+  return spec;
+}
+
+const derivedSpecs = new Map<string, ToolSpec>();

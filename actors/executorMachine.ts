@@ -1,4 +1,4 @@
-import { type ActorScope, type SnapshotFrom, assign, createActor, initialTransition, setup } from "xstate";
+import { type ActorScope, type AnyStateNode, type SnapshotFrom, assign, createActor, initialTransition, setup } from "xstate";
 import type { RecordedEvent } from "../events/index.ts";
 import { type ExecutorState, admittedState, evolve, isBackgroundDelegation } from "./executorState.ts";
 import { DELEGATE_TOOL } from "../tools/index.ts";
@@ -12,23 +12,35 @@ import { DELEGATE_TOOL } from "../tools/index.ts";
  * admitted -> awaitingModel -> runningTools -> (waitingForChildren) -> awaitingModel ...
  *          -> handingOff -> settled | cancelled | failed
  */
+/** The machine's context updates, by action name: the machine assigns them, and foldEvent's cached steps call them. */
+const updates = {
+  admit: (_state: ExecutorState | null, event: RecordedEvent) => admittedState(event as RecordedEvent<"executor_admitted">),
+  fold: (state: ExecutorState | null, event: RecordedEvent) => evolve(state!, event),
+};
+
+/** The machine's guards, by name, as predicates on the folded state (the machine and foldEvent's cached steps share them). */
+const predicates = {
+  onlyChildrenOpen: (s: ExecutorState) => {
+    const open = s.calls.filter((c) => c.phase !== "resolved");
+    return open.length > 0 && open.every((c) => c.name === DELEGATE_TOOL && c.phase === "called" && !isBackgroundDelegation(c));
+  },
+  callsOpen: (s: ExecutorState) => s.calls.length > 0,
+};
+
 export const executorMachine = setup({
   types: {
     context: {} as { state: ExecutorState | null },
     events: {} as RecordedEvent,
   },
   actions: {
-    admit: assign({ state: ({ event }) => admittedState(event as RecordedEvent<"executor_admitted">) }),
-    fold: assign({ state: ({ context, event }) => evolve(context.state!, event) }),
+    admit: assign({ state: ({ context, event }) => updates.admit(context.state, event) }),
+    fold: assign({ state: ({ context, event }) => updates.fold(context.state, event) }),
     // Never executed: foldEvent sees it among the transition's actions and refuses the event.
     refuse: () => {},
   },
   guards: {
-    onlyChildrenOpen: ({ context }) => {
-      const open = context.state!.calls.filter((c) => c.phase !== "resolved");
-      return open.length > 0 && open.every((c) => c.name === DELEGATE_TOOL && c.phase === "called" && !isBackgroundDelegation(c));
-    },
-    callsOpen: ({ context }) => context.state!.calls.length > 0,
+    onlyChildrenOpen: ({ context }) => predicates.onlyChildrenOpen(context.state!),
+    callsOpen: ({ context }) => predicates.callsOpen(context.state!),
   },
 }).createMachine({
   id: "executor",
@@ -142,23 +154,123 @@ export const initialExecutorSnapshot = (): ExecutorSnapshot => initialTransition
  * by the machine's own transition (XState's `transition()`, nothing executed).
  * An event the machine does not allow in the current state throws, naming it;
  * so does an event after a final state.
+ *
+ * XState resolves every transition from scratch (exit and entry sets, several
+ * snapshot copies), which cost more than the fold itself. So the machine's
+ * answer is cached as a step (see stepOf): which transition XState selects
+ * for this event type in this state, its actions, and the snapshot XState
+ * settled in the first time the same transition and guard outcome occurred;
+ * later events of the same kind apply the same updates and guards to the new
+ * state and take that snapshot with the new context. What the cache cannot
+ * express (see cacheable) always goes through XState.
  */
 export function foldEvent(snapshot: ExecutorSnapshot, event: RecordedEvent): ExecutorSnapshot {
-  const executorId = snapshot.context.state?.executorId ?? "an unadmitted executor";
   if (snapshot.status === "done") {
+    const executorId = snapshot.context.state?.executorId ?? "an unadmitted executor";
     throw new Error(`${event.type} (v${event.streamVersion}) cannot happen to ${executorId}: it is already ${String(snapshot.value)}`);
   }
+  const step = stepOf(snapshot, event);
+  if (!step) return machineTransition(snapshot, event);
+  let state = snapshot.context.state;
+  for (const update of step.updates) state = updates[update](state, event);
+  if (step.refuse) throw refusal(snapshot, event);
+  const settledBy = step.then ? step.then.findIndex((t) => t.guard === undefined || predicates[t.guard](state!)) : -1;
+  const known = step.settled[settledBy + 1];
+  if (known) return { ...known, context: { state } };
+  // The first time: XState itself transitions, and where it settled is kept.
+  const next = machineTransition(snapshot, event);
+  step.settled[settledBy + 1] = { ...next, context: { state: null } };
+  return next;
+}
+
+/**
+ * XState's own transition, with the machine's refusals and errors named: what
+ * foldEvent does where it has no cached step (exported for the test that holds
+ * the cached steps to it).
+ */
+export function machineTransition(snapshot: ExecutorSnapshot, event: RecordedEvent): ExecutorSnapshot {
   executed.length = 0;
   const next = executorMachine.transition(snapshot, event, inertScope);
-  if (executed.some((a) => a.type === "refuse")) {
-    throw new Error(`${event.type} (v${event.streamVersion}) cannot happen to ${executorId} in its current state (${String(snapshot.value)})`);
-  }
+  if (executed.some((a) => a.type === "refuse")) throw refusal(snapshot, event);
   // A fold that threw (e.g. an outcome for a tool use that was never made) leaves the snapshot in error.
   if (next.status === "error") {
+    const executorId = snapshot.context.state?.executorId ?? "an unadmitted executor";
     throw new Error(`${event.type} (v${event.streamVersion}) cannot happen to ${executorId}: ${(next.error as Error)?.message ?? String(next.error)}`);
   }
   return next;
 }
+
+function refusal(snapshot: ExecutorSnapshot, event: RecordedEvent): Error {
+  const executorId = snapshot.context.state?.executorId ?? "an unadmitted executor";
+  return new Error(`${event.type} (v${event.streamVersion}) cannot happen to ${executorId} in its current state (${String(snapshot.value)})`);
+}
+
+type UpdateName = keyof typeof updates;
+type GuardName = keyof typeof predicates;
+
+/** The machine's answer to an event type in a state, as XState selected it. */
+interface Step {
+  updates: UpdateName[];
+  refuse: boolean;
+  /** The eventless transitions of the target, in order; the first whose guard holds is taken. */
+  then: { guard: GuardName | undefined }[] | null;
+  /** The snapshot XState settled in, by which eventless transition was taken (0: none); its context is replaced. */
+  settled: (ExecutorSnapshot | undefined)[];
+}
+
+/** By state value, then event type; null where XState's full transition is needed. */
+const steps = new Map<string, Map<string, Step | null>>();
+
+function stepOf(snapshot: ExecutorSnapshot, event: RecordedEvent): Step | null {
+  if (typeof snapshot.value !== "string") return null;
+  let byType = steps.get(snapshot.value);
+  if (!byType) steps.set(snapshot.value, (byType = new Map()));
+  let step = byType.get(event.type);
+  if (step === undefined) {
+    step = cacheable(executorMachine.getTransitionData(snapshot, event), executorMachine.root.states[snapshot.value]);
+    byType.set(event.type, step);
+  }
+  return step;
+}
+
+/**
+ * A step for what is simple enough to replay without XState: one unguarded
+ * transition whose actions are named updates (or the refusal), in a machine of
+ * flat states with no entry, exit, invoke, delay or history; its target's
+ * eventless transitions guarded by named guards, each to a state with none.
+ */
+function cacheable(
+  transitions: readonly { guard?: unknown; actions: readonly unknown[]; target?: readonly AnyStateNode[] }[],
+  current: AnyStateNode | undefined,
+): Step | null {
+  if (!plainMachine || !current || transitions.length !== 1) return null;
+  const [t] = transitions;
+  if (t.guard !== undefined || (t.target && t.target.length !== 1)) return null;
+  const names = t.actions.map((a) => (typeof a === "string" ? a : null));
+  if (!names.every((n) => n === "refuse" || (n !== null && n in updates))) return null;
+  // A transition without a target stays where it is; XState then looks at that state's eventless transitions.
+  const always = (t.target?.[0] ?? current).always;
+  if (always?.some((a) => (a.guard !== undefined && !(typeof a.guard === "string" && a.guard in predicates)) || a.actions.length > 0 || a.target?.length !== 1 || a.target[0].always)) {
+    return null;
+  }
+  return {
+    updates: names.filter((n): n is UpdateName => n !== "refuse"),
+    refuse: names.includes("refuse"),
+    then: always ? always.map((a) => ({ guard: a.guard as GuardName | undefined })) : null,
+    settled: [],
+  };
+}
+
+/** True while the machine has only what the cached steps replay: flat states, no entry, exit, invoke, delay or history. */
+const plainMachine = [executorMachine.root, ...Object.values(executorMachine.root.states)].every(
+  (n, i) =>
+    n.entry.length === 0 &&
+    n.exit.length === 0 &&
+    n.invoke.length === 0 &&
+    n.after.length === 0 &&
+    (i === 0 ? n.type === "compound" : n.type === "atomic" || n.type === "final") &&
+    (i === 0 || Object.keys(n.states).length === 0),
+);
 
 /** The snapshot of an executor after its events, from the start. */
 export const foldEvents = (events: readonly RecordedEvent[]): ExecutorSnapshot => events.reduce(foldEvent, initialExecutorSnapshot());

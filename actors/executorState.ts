@@ -135,12 +135,53 @@ export function admittedState(event: RecordedEvent<"executor_admitted">): Execut
   };
 }
 
+/**
+ * A copy of the state at a new version, written out field by field in
+ * admittedState's order: a spread here sees states of many hidden classes and
+ * costs V8 its slow generic copy, which was most of the fold's time.
+ */
+function nextState(s: ExecutorState, version: number, lastEventId: string): ExecutorState {
+  return {
+    executorId: s.executorId,
+    runId: s.runId,
+    streamId: s.streamId,
+    version,
+    lastEventId,
+    role: s.role,
+    parentExecutorId: s.parentExecutorId,
+    parentToolUseId: s.parentToolUseId,
+    depth: s.depth,
+    task: s.task,
+    profile: s.profile,
+    grantedTools: s.grantedTools,
+    model: s.model,
+    limits: s.limits,
+    turn: s.turn,
+    failedAttempts: s.failedAttempts,
+    messages: s.messages,
+    calls: s.calls,
+    toolCalls: s.toolCalls,
+    repairs: s.repairs,
+    toolResults: s.toolResults,
+    citationsSeen: s.citationsSeen,
+    artifacts: s.artifacts,
+    children: s.children,
+    inbox: s.inbox,
+    unknownEffects: s.unknownEffects,
+    stop: s.stop,
+    cancelRequest: s.cancelRequest,
+    reminders: s.reminders,
+    reviews: s.reviews,
+    outcome: s.outcome,
+  };
+}
+
 /** Folds one event into the state. Pure: the same stream always yields the same state. */
 export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorState {
   if (event.streamVersion !== state.version + 1) {
     throw new Error(`event ${event.eventId} has version ${event.streamVersion}, expected ${state.version + 1}`);
   }
-  const s: ExecutorState = { ...state, version: event.streamVersion, lastEventId: event.eventId };
+  const s = nextState(state, event.streamVersion, event.eventId);
   switch (event.type) {
     case "turn": {
       const d = event.data;
@@ -150,7 +191,18 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
       s.turn = d.turn;
       s.failedAttempts = 0;
       s.messages = [...state.messages, { role: "assistant", content }];
-      s.calls = uses.map((u) => ({ toolUseId: u.id, name: u.name, input: u.input, phase: "requested" }));
+      // Every field present from the start (unset ones undefined): calls of one shape are copied
+      // quickly by each step below; calls whose fields come and go cost V8's slow generic copy.
+      s.calls = uses.map((u) => ({
+        toolUseId: u.id,
+        name: u.name,
+        input: u.input,
+        phase: "requested",
+        childExecutorId: undefined,
+        intentEventId: undefined,
+        effect: undefined,
+        result: undefined,
+      }));
       if (uses.length === 0) {
         // Finishing without the terminal tool is a repair attempt; the nudge is part of the fold.
         // Waiting for background Children is not: the driver waits for the next handoff instead.
@@ -183,8 +235,10 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
     case "tool_completed": {
       const d = event.data;
       s.toolResults = { ...state.toolResults, [d.toolUseId]: { tool: d.tool, eventId: event.eventId } };
-      s.citationsSeen = [...new Set([...state.citationsSeen, ...extractCitationMarkers(d.output)])];
-      s.artifacts = { ...state.artifacts, ...Object.fromEntries(d.artifacts.map((a) => [a.id, { path: a.path, sha256: a.sha256 }])) };
+      s.citationsSeen = withNew(state.citationsSeen, extractCitationMarkers(d.output));
+      if (d.artifacts.length) {
+        s.artifacts = { ...state.artifacts, ...Object.fromEntries(d.artifacts.map((a) => [a.id, { path: a.path, sha256: a.sha256 }])) };
+      }
       return resolve(s, d.toolUseId, { type: "tool_result", tool_use_id: d.toolUseId, content: d.output });
     }
     case "tool_failed": {
@@ -279,6 +333,13 @@ export function deliverReview(s: ExecutorState, reviewId: string, advice: string
   if (review.delivered) throw new Error(`review ${reviewId} was already delivered to ${s.executorId}`);
   const next = { ...s, reviews: { ...s.reviews, [reviewId]: { ...review, delivered: true } } };
   return advice === undefined ? next : deliver(next, { type: "text", text: renderAdvice(advice) });
+}
+
+/** `seen` (no duplicates) followed by the items of `found` it lacks, in order, once each; `seen` itself when none is new. */
+function withNew(seen: string[], found: readonly string[]): string[] {
+  if (found.length === 0) return seen;
+  const all = new Set([...seen, ...found]);
+  return all.size === seen.length ? seen : [...all];
 }
 
 /** A delegate call answered with an error: its Child's result will not be delivered any more. */

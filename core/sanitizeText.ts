@@ -22,6 +22,8 @@ export const UNSTORABLE_TEXT = "may not contain U+0000 or a lone UTF-16 surrogat
 
 /** Deep over strings in a JSON value (object keys included); `at` names the root in the notes. */
 export function sanitizeText<T>(value: T, at: string): SanitizeResult<T> {
+  // Nearly every value is clean: one look without building paths or copies, and it comes back as it was.
+  if (isClean(value)) return { value, notes: [] };
   const notes: string[] = [];
   const clean = (s: string, where: string): string => {
     if (!s.includes("\u0000") && s.isWellFormed()) return s;
@@ -47,4 +49,17 @@ export function sanitizeText<T>(value: T, at: string): SanitizeResult<T> {
   const cleaned = walk(value, at) as T;
   // Untouched values are returned as they were, so callers keep their identity.
   return notes.length ? { value: cleaned, notes } : { value, notes };
+}
+
+/** True when no string the walk below would clean (keys included) needs cleaning. */
+function isClean(v: unknown): boolean {
+  if (typeof v === "string") return isStorableText(v);
+  if (Array.isArray(v)) {
+    for (const x of v) if (!isClean(x)) return false;
+    return true;
+  }
+  if (v && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) {
+    for (const k of Object.keys(v)) if (!isStorableText(k) || !isClean((v as Record<string, unknown>)[k])) return false;
+  }
+  return true;
 }

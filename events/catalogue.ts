@@ -282,8 +282,11 @@ export type EventData<T extends EventType> = z.output<Latest<T>>;
 export type EventDataInput<T extends EventType> = z.input<Latest<T>>;
 
 export function currentSchemaVersion(type: EventType): number {
-  return Math.max(...Object.keys(payloadSchemas[type]).map(Number));
+  return currentVersions.get(type)!;
 }
+
+/** Asked for every event validated, so found once. */
+const currentVersions = new Map(eventTypes.map((t) => [t, Math.max(...Object.keys(payloadSchemas[t]).map(Number))]));
 
 export function payloadSchema(type: EventType, version: number): z.ZodType | undefined {
   return (payloadSchemas[type] as Record<number, z.ZodType>)[version];

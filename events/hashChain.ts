@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import canonicalize from "canonicalize";
+import { canonicalJson } from "../core/canonicalJson.ts";
 
 /** The hash that precedes the first event of every stream. */
 export const GENESIS_HASH = "0".repeat(64);
@@ -18,7 +18,7 @@ export interface HashedFields {
 
 /** RFC 8785 (JCS) canonical JSON of an event's hashed fields. */
 export function canonicalEvent(fields: HashedFields): string {
-  const text = canonicalize(fields);
+  const text = canonicalJson(fields);
   if (text === undefined) throw new TypeError("event has no JSON form");
   return text;
 }

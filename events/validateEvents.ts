@@ -18,29 +18,28 @@ export function validateEvents(events: readonly NewEvent[]): ValidEvent[] {
   const issues: IssueDetail[] = [];
   if (events.length === 0) issues.push({ path: ["events"], message: "at least one event is required" });
   const valid = events.map((event, i): ValidEvent | undefined => {
-    const at = ["events", i];
     if (!event || typeof event !== "object" || typeof event.type !== "string" || !isEventType(event.type)) {
-      issues.push({ path: [...at, "type"], message: `unknown event type ${JSON.stringify((event as { type?: unknown })?.type)}` });
+      issues.push({ path: ["events", i, "type"], message: `unknown event type ${JSON.stringify((event as { type?: unknown })?.type)}` });
       return undefined;
     }
     const version = currentSchemaVersion(event.type);
     const parsed = payloadSchema(event.type, version)!.safeParse(event.data);
     if (!parsed.success) {
-      issues.push(...fromZodIssues(parsed.error.issues, [...at, "data"]));
+      issues.push(...fromZodIssues(parsed.error.issues, ["events", i, "data"]));
       return undefined;
     }
-    const metadata = normalizeMetadata(event.metadata, [...at, "metadata"], issues);
-    const data = toStorableJson(parsed.data, [...at, "data"], issues);
+    const metadata = normalizeMetadata(event.metadata, i, issues);
+    const data = toStorableJson(parsed.data, i, issues);
     return metadata && { type: event.type, schemaVersion: version, data, metadata };
   });
   if (issues.length) throw new ValidationError("invalid event", issues);
   return valid as ValidEvent[];
 }
 
-function normalizeMetadata(m: EventMetadata | undefined, at: (string | number)[], issues: IssueDetail[]) {
+function normalizeMetadata(m: EventMetadata | undefined, i: number, issues: IssueDetail[]) {
   for (const key of ["runId", "executorId"] as const) {
     if (typeof m?.[key] !== "string" || m[key].length === 0) {
-      issues.push({ path: [...at, key], message: "required non-empty string" });
+      issues.push({ path: ["events", i, "metadata", key], message: "required non-empty string" });
     }
   }
   if (issues.length) return undefined;
@@ -53,22 +52,60 @@ function normalizeMetadata(m: EventMetadata | undefined, at: (string | number)[]
 }
 
 /**
- * Round-trips through JSON (dropping undefined, turning Dates into strings) and
- * refuses what PostgreSQL's jsonb cannot hold, naming where it is.
+ * The value as a JSON round trip gives it back (undefined dropped, Dates as
+ * strings), refusing what PostgreSQL's jsonb cannot hold and naming where it is.
+ * One walk checks and copies plain JSON; the path of a node is built only for
+ * an issue, and only a value with something JSON would convert (toJSON, boxed
+ * values, -0, a "__proto__" key) takes the round trip.
  */
-function toStorableJson(value: unknown, at: (string | number)[], issues: IssueDetail[]): unknown {
-  const walk = (v: unknown, path: (string | number)[]): void => {
-    if (typeof v === "string") {
-      if (v.includes("\u0000")) issues.push({ path, message: "strings may not contain U+0000" });
-      else if (!v.isWellFormed()) issues.push({ path, message: "string has a lone UTF-16 surrogate" });
-    } else if (typeof v === "number" && !Number.isFinite(v)) {
-      issues.push({ path, message: "numbers must be finite" });
-    } else if (Array.isArray(v)) {
-      v.forEach((x, i) => walk(x, [...path, i]));
-    } else if (v && typeof v === "object") {
-      for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
+function toStorableJson(value: unknown, i: number, issues: IssueDetail[]): unknown {
+  const path: (string | number)[] = [];
+  let roundTrip = false;
+  const issue = (message: string) => issues.push({ path: ["events", i, "data", ...path], message });
+  const copy = (v: unknown): unknown => {
+    switch (typeof v) {
+      case "string":
+        if (v.includes("\u0000")) issue("strings may not contain U+0000");
+        else if (!v.isWellFormed()) issue("string has a lone UTF-16 surrogate");
+        return v;
+      case "number":
+        if (!Number.isFinite(v)) issue("numbers must be finite");
+        else if (Object.is(v, -0)) roundTrip = true;
+        return v;
+      case "boolean":
+        return v;
+      case "bigint":
+        roundTrip = true;
+        return v;
+      case "object": {
+        if (v === null) return v;
+        if (typeof (v as { toJSON?: unknown }).toJSON === "function" || v instanceof Number || v instanceof String || v instanceof Boolean) roundTrip = true;
+        if (Array.isArray(v)) {
+          const out: unknown[] = new Array(v.length);
+          for (let k = 0; k < v.length; k++) {
+            path.push(k);
+            const x = copy(v[k]);
+            out[k] = x === undefined ? null : x;
+            path.pop();
+          }
+          return out;
+        }
+        const out: Record<string, unknown> = {};
+        for (const k of Object.keys(v)) {
+          path.push(k);
+          const x = copy((v as Record<string, unknown>)[k]);
+          if (x !== undefined) out[k] = x;
+          if (k === "__proto__") roundTrip = true;
+          path.pop();
+        }
+        return out;
+      }
+      default:
+        // undefined, functions and symbols: JSON leaves them out of objects and writes null in arrays.
+        return undefined;
     }
   };
-  walk(value, at);
-  return JSON.parse(JSON.stringify(value ?? null));
+  const copied = copy(value);
+  if (roundTrip) return JSON.parse(JSON.stringify(value ?? null));
+  return copied ?? null;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ToolSpec } from "../models/types.ts";
+import { canonicalJson, rememberCanonical } from "../core/canonicalJson.ts";
 import type { HandoffFacts } from "./handoffFacts.ts";
 import { HandoffSchema } from "./handoffSchema.ts";
 
@@ -24,11 +25,32 @@ export const handoffToolSpec: ToolSpec = {
 type Node = { properties: Record<string, Node>; items: Node; description?: string } & Record<string, unknown>;
 
 /** Exactly these strings, or (when there are none) an empty list; the rest of `base` (its description) kept. */
-function onlyThese(base: Node, values: Iterable<string>): Record<string, unknown> {
-  const list = [...values];
+function onlyThese(base: Node, list: string[]): Record<string, unknown> {
   const { items: _items, ...rest } = base;
   return list.length ? { ...rest, items: { type: "string", enum: list } } : { maxItems: 0, ...rest, items: { type: "string" } };
 }
+
+/**
+ * canonicalJson(onlyThese(base, list)) from texts written once per node: the
+ * empty list's, and the text around a one-string list's string, where the
+ * list's strings go (an array keeps its order).
+ */
+function onlyTheseText(base: Node, list: string[]): string {
+  let texts = listTexts.get(base);
+  if (!texts) {
+    const marker = canonicalJson("\u0000marker\u0000")!;
+    const one = canonicalJson(onlyThese(base, ["\u0000marker\u0000"]))!;
+    const at = one.indexOf(marker);
+    texts = { empty: canonicalJson(onlyThese(base, []))!, before: one.slice(0, at), after: one.slice(at + marker.length) };
+    listTexts.set(base, texts);
+  }
+  if (list.length === 0) return texts.empty;
+  let strings = canonicalJson(list[0])!;
+  for (let i = 1; i < list.length; i++) strings += `,${canonicalJson(list[i])}`;
+  return texts.before + strings + texts.after;
+}
+
+const listTexts = new Map<Node, { empty: string; before: string; after: string }>();
 
 /** Exactly these artifacts, each field a const, or (when there are none) an empty list. */
 function onlyProduced(base: Node, artifacts: HandoffFacts["artifacts"]): Record<string, unknown> {
@@ -47,21 +69,69 @@ function onlyProduced(base: Node, artifacts: HandoffFacts["artifacts"]): Record<
  * tools printed; artifacts are the ones it produced. Set into the schema derived
  * from zod as plain JSON, because deriving schemas with zod costs about a
  * millisecond and this runs for every turn; tests/actors/toolSchemas.test.ts
- * checks the result against the same narrowing written in zod.
+ * checks the result against the same narrowing written in zod. Its canonical
+ * text (hashed into every request digest) is filled into a template written once.
  */
 export function handoffToolSpecFor(facts: HandoffFacts): ToolSpec {
+  const base = handoffInputSchema as Node;
+  const evidence = base.properties.findings.items.properties.evidence;
+  const toolResultIds = [...facts.toolResultIds];
+  const citationsSeen = [...facts.citationsSeen];
+  const narrowed = {
+    toolResults: onlyThese(evidence.properties.toolResults, toolResultIds),
+    citations: onlyThese(evidence.properties.citations, citationsSeen),
+    artifacts: onlyProduced(base.properties.artifacts, facts.artifacts),
+  };
+  const texts: Record<Narrowed, string> = {
+    toolResults: onlyTheseText(evidence.properties.toolResults, toolResultIds),
+    citations: onlyTheseText(evidence.properties.citations, citationsSeen),
+    artifacts: facts.artifacts.size ? canonicalJson(narrowed.artifacts)! : (noArtifactsText ??= canonicalJson(narrowed.artifacts)!),
+  };
+  return rememberCanonical(assemble(narrowed), template.map((part, i) => (i % 2 ? texts[part as Narrowed] : part)).join(""));
+}
+
+/** The artifacts node when none were produced: always the same. */
+let noArtifactsText: string | undefined;
+
+type Narrowed = "toolResults" | "citations" | "artifacts";
+
+/** The spec with the three narrowed nodes set in; every other part shared with handoffToolSpec. */
+function assemble(narrowed: Record<Narrowed, unknown>): ToolSpec {
   const base = handoffInputSchema as Node;
   const finding = base.properties.findings.items;
   const evidence = finding.properties.evidence;
   const narrowedEvidence = {
     ...evidence,
-    properties: {
-      ...evidence.properties,
-      toolResults: onlyThese(evidence.properties.toolResults, facts.toolResultIds),
-      citations: onlyThese(evidence.properties.citations, facts.citationsSeen),
-    },
+    properties: { ...evidence.properties, toolResults: narrowed.toolResults, citations: narrowed.citations },
   };
   const findings = { ...base.properties.findings, items: { ...finding, properties: { ...finding.properties, evidence: narrowedEvidence } } };
-  const artifacts = onlyProduced(base.properties.artifacts, facts.artifacts);
-  return { ...handoffToolSpec, input_schema: { ...base, properties: { ...base.properties, findings, artifacts } } };
+  return { ...handoffToolSpec, input_schema: { ...base, properties: { ...base.properties, findings, artifacts: narrowed.artifacts } } };
 }
+
+/**
+ * The canonical text of the narrowed spec, split around its three narrowed
+ * nodes: literal text at even places, the name of the node whose canonical
+ * text goes there at odd ones. Found by writing the spec with a marker string
+ * in each node's place.
+ */
+const template: string[] = (() => {
+  const names: Narrowed[] = ["toolResults", "citations", "artifacts"];
+  const marker = (name: Narrowed) => `\u0000narrowed:${name}\u0000`;
+  const text = canonicalJson(assemble({ toolResults: marker("toolResults"), citations: marker("citations"), artifacts: marker("artifacts") }))!;
+  const places = names
+    .map((name) => {
+      const written = canonicalJson(marker(name))!;
+      const at = text.indexOf(written);
+      if (at < 0 || text.lastIndexOf(written) !== at) throw new Error(`the handoff spec template must hold ${name} once`);
+      return { name, at, end: at + written.length };
+    })
+    .sort((a, b) => a.at - b.at);
+  const parts: string[] = [];
+  let from = 0;
+  for (const p of places) {
+    parts.push(text.slice(from, p.at), p.name);
+    from = p.end;
+  }
+  parts.push(text.slice(from));
+  return parts;
+})();

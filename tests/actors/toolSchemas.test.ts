@@ -1,7 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import canonicalize from "canonicalize";
+import fc from "fast-check";
 import { z } from "zod";
 import { AnswerSchema, answerToolSpec, answerToolSpecFor, validateAnswer } from "../../actors/answer.ts";
+import { canonicalRequest } from "../../actors/buildRequest.ts";
 import { DelegateInput, delegateInputFor, delegateToolSpec, narrowDelegateTools } from "../../actors/delegation.ts";
 import {
   ArtifactRefSchema,
@@ -129,4 +132,21 @@ test("the narrowed answer and handoff schemas are exactly what zod derives for t
   const none: HandoffFacts = { toolResultIds: new Set(), citationsSeen: new Set(), artifacts: new Map() };
   const one: HandoffFacts = { toolResultIds: new Set(["t1"]), citationsSeen: new Set(), artifacts: new Map([["a1", { path: "p", sha256: "s" }]]) };
   for (const f of [none, one, facts]) assert.deepEqual(handoffToolSpecFor(f).input_schema, jsonOf(handoffOracle(f)));
+});
+
+test("property: the narrowed handoff spec's canonical text, filled into its template, is the canonicalize package's text of the spec", () => {
+  const id = fc.string({ unit: "grapheme", maxLength: 12 });
+  const handoffFacts = fc.record({
+    toolResultIds: fc.uniqueArray(id, { maxLength: 5 }).map((ids) => new Set(ids)),
+    citationsSeen: fc.uniqueArray(id, { maxLength: 4 }).map((ids) => new Set(ids)),
+    artifacts: fc.uniqueArray(fc.tuple(id, fc.record({ path: id, sha256: id })), { maxLength: 3, selector: ([k]) => k }).map((a) => new Map(a)),
+  });
+  fc.assert(
+    fc.property(handoffFacts, (f) => {
+      const spec = handoffToolSpecFor(f);
+      const request = { model: "m", system: "s", maxTokens: 1, messages: [], tools: [spec] };
+      assert.equal(canonicalRequest(request), canonicalize(request));
+    }),
+    { numRuns: 300 },
+  );
 });
