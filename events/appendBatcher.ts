@@ -22,6 +22,12 @@ export interface BatcherOptions {
   maxAppends?: number;
   /** Characters of canonical JSON in one call. */
   maxChars?: number;
+  /**
+   * Wait one turn of the event loop before a call, so appends that other
+   * executors are about to make join it. For an in-process engine (PGlite),
+   * whose calls run on this thread and would otherwise never overlap.
+   */
+  gather?: boolean;
 }
 
 interface Waiting {
@@ -50,9 +56,18 @@ export function createAppendBatcher(database: Database, options: BatcherOptions 
 
   const pump = (): void => {
     while (inFlight < maxInFlight && queue.length > 0) {
-      const batch = takeBatch();
       inFlight++;
-      void send(batch);
+      if (!options.gather) {
+        void send(takeBatch());
+        continue;
+      }
+      // The batch is taken when this turn of the event loop ends, with every append that joined it.
+      setImmediate(() => {
+        const batch = takeBatch();
+        if (batch.length > 0) void send(batch);
+        else inFlight--;
+      });
+      return;
     }
   };
 
@@ -83,6 +98,6 @@ const batchers = new WeakMap<Database, AppendBatcher>();
 /** The one batcher of a database, shared by every store over it (fenced or not). */
 export function batcherFor(database: Database): AppendBatcher {
   let batcher = batchers.get(database);
-  if (!batcher) batchers.set(database, (batcher = createAppendBatcher(database)));
+  if (!batcher) batchers.set(database, (batcher = createAppendBatcher(database, { gather: database.engine === "pglite" })));
   return batcher;
 }

@@ -34,69 +34,54 @@ export async function up(db: Kysely<any>): Promise<void> {
                    stream_version integer, prev_hash text, hash text)
     LANGUAGE plpgsql AS $$
     DECLARE
+      -- Set when the calling transaction wrote before: its id then predates the locks below.
       v_xid xid8 := pg_current_xact_id_if_assigned();
       v_n integer := cardinality(p_streams);
-      v_first integer[] := '{}';
       v_next integer := 1;
+      v_start integer;
+      v_count integer;
       v_i integer;
       v_k integer;
       v_current integer;
       v_prev text;
       v_epoch bigint;
+      v_canonical text;
       v_ev jsonb;
       v_evs jsonb[];
-      v_canonical text;
-      v_hash text;
-      v_position bigint;
+      v_prevs text[];
+      v_hashes text[];
       v_foreign boolean;
     BEGIN
       IF cardinality(p_expected) <> v_n OR cardinality(p_runs) <> v_n OR cardinality(p_epochs) <> v_n
-         OR cardinality(p_counts) <> v_n THEN
-        RAISE EXCEPTION 'ariadne_append_batch: argument arrays differ in length' USING ERRCODE = 'AR400';
-      END IF;
-      FOR v_i IN 1..v_n LOOP
-        v_first := v_first || v_next;
-        v_next := v_next + p_counts[v_i];
-      END LOOP;
-      IF v_next - 1 <> coalesce(cardinality(p_events), 0) THEN
-        RAISE EXCEPTION 'ariadne_append_batch: % events given, counts add up to %', cardinality(p_events), v_next - 1
-          USING ERRCODE = 'AR400';
+         OR cardinality(p_counts) <> v_n
+         OR (SELECT sum(c) FROM unnest(p_counts) AS c) IS DISTINCT FROM cardinality(p_events)::bigint THEN
+        RAISE EXCEPTION 'ariadne_append_batch: the argument arrays do not match' USING ERRCODE = 'AR400';
       END IF;
 
-      -- Locks first, in one order for every caller; advisory locks take no transaction id.
-      PERFORM pg_advisory_xact_lock(k)
-      FROM (SELECT DISTINCT hashtextextended(s, 0) AS k FROM unnest(p_streams) AS s) AS keys ORDER BY k;
+      -- Every lock first, in one order for every caller; advisory locks take no transaction id.
+      IF v_n = 1 THEN
+        PERFORM pg_advisory_xact_lock(hashtextextended(p_streams[1], 0));
+      ELSE
+        PERFORM pg_advisory_xact_lock(k)
+        FROM (SELECT DISTINCT hashtextextended(s, 0) AS k FROM unnest(p_streams) AS s) AS keys ORDER BY k;
+      END IF;
 
       FOR v_i IN 1..v_n LOOP
+        v_count := p_counts[v_i];
+        v_start := v_next;
+        v_next := v_next + v_count;
         -- A failed append's row leaves the event columns null.
+        append_index := v_i; detail := NULL;
         global_position := NULL; stream_version := NULL; prev_hash := NULL; hash := NULL;
+
         IF p_epochs[v_i] IS NOT NULL THEN
           -- KEY SHARE: heartbeats (no key update) pass; a takeover (FOR UPDATE) waits for this commit.
           SELECT r.epoch INTO v_epoch FROM ariadne_runs r WHERE r.run_id = p_runs[v_i] FOR KEY SHARE;
           IF v_epoch IS DISTINCT FROM p_epochs[v_i] THEN
-            append_index := v_i; status := 'AR409'; detail := coalesce(v_epoch::text, '');
+            status := 'AR409'; detail := coalesce(v_epoch::text, '');
             RETURN NEXT;
             CONTINUE;
           END IF;
-        END IF;
-        -- Each event's stored columns come from its canonical text, parsed once here.
-        v_evs := '{}';
-        v_foreign := false;
-        FOR v_k IN 0..p_counts[v_i] - 1 LOOP
-          v_ev := p_events[v_first[v_i] + v_k]::jsonb;
-          IF v_ev->>'streamId' IS DISTINCT FROM p_streams[v_i]
-             OR (v_ev->>'streamVersion')::integer IS DISTINCT FROM p_expected[v_i] + v_k + 1 THEN
-            RAISE EXCEPTION 'ariadne_append_batch: event % of the append to % names another stream or version',
-              v_k + 1, p_streams[v_i] USING ERRCODE = 'AR400';
-          END IF;
-          v_foreign := v_foreign OR v_ev->'metadata'->>'runId' IS DISTINCT FROM p_runs[v_i];
-          v_evs := v_evs || v_ev;
-        END LOOP;
-        IF p_epochs[v_i] IS NOT NULL AND v_foreign THEN
-          -- A writer fenced to a run may only append that run's events.
-          append_index := v_i; status := 'AR409'; detail := v_epoch::text;
-          RETURN NEXT;
-          CONTINUE;
         END IF;
 
         SELECT s.version, s.last_hash INTO v_current, v_prev FROM ariadne_streams s WHERE s.stream_id = p_streams[v_i];
@@ -105,7 +90,7 @@ export async function up(db: Kysely<any>): Promise<void> {
           v_prev := repeat('0', 64);
         END IF;
         IF v_current <> p_expected[v_i] THEN
-          append_index := v_i; status := 'AR412'; detail := v_current::text;
+          status := 'AR412'; detail := v_current::text;
           RETURN NEXT;
           CONTINUE;
         END IF;
@@ -118,26 +103,43 @@ export async function up(db: Kysely<any>): Promise<void> {
             USING ERRCODE = '40001', DETAIL = p_streams[v_i], HINT = 'append before any other write in the transaction, or retry it';
         END IF;
 
-        FOR v_k IN 0..p_counts[v_i] - 1 LOOP
-          v_ev := v_evs[v_k + 1];
-          v_canonical := p_events[v_first[v_i] + v_k];
-          v_hash := encode(sha256(convert_to(v_prev || v_canonical, 'UTF8')), 'hex');
-          INSERT INTO ariadne_events (event_id, stream_id, stream_version, run_id, executor_id, type,
-                                      schema_version, data, metadata, recorded_at, prev_hash, hash)
-          VALUES ((v_ev->>'eventId')::uuid, p_streams[v_i], p_expected[v_i] + v_k + 1, v_ev->'metadata'->>'runId',
-                  v_ev->'metadata'->>'executorId', v_ev->>'type', (v_ev->>'schemaVersion')::integer,
-                  v_ev->'data', v_ev->'metadata', (v_ev->>'recordedAt')::timestamptz, v_prev, v_hash)
-          RETURNING ariadne_events.global_position INTO v_position;
-          append_index := v_i; status := 'ok'; detail := NULL; global_position := v_position;
-          stream_version := p_expected[v_i] + v_k + 1; prev_hash := v_prev; hash := v_hash;
-          RETURN NEXT;
-          v_prev := v_hash;
+        -- Each event's columns come from its canonical text, parsed once; the chain is hashed over that text.
+        v_evs := '{}'; v_prevs := '{}'; v_hashes := '{}'; v_foreign := false;
+        FOR v_k IN 1..v_count LOOP
+          v_canonical := p_events[v_start + v_k - 1];
+          v_ev := v_canonical::jsonb;
+          IF v_ev->>'streamId' IS DISTINCT FROM p_streams[v_i]
+             OR (v_ev->>'streamVersion')::integer IS DISTINCT FROM p_expected[v_i] + v_k THEN
+            RAISE EXCEPTION 'ariadne_append_batch: event % of the append to % names another stream or version',
+              v_k, p_streams[v_i] USING ERRCODE = 'AR400';
+          END IF;
+          v_foreign := v_foreign OR v_ev->'metadata'->>'runId' IS DISTINCT FROM p_runs[v_i];
+          v_evs[v_k] := v_ev;
+          v_prevs[v_k] := v_prev;
+          v_prev := encode(sha256(convert_to(v_prev || v_canonical, 'UTF8')), 'hex');
+          v_hashes[v_k] := v_prev;
         END LOOP;
+        IF p_epochs[v_i] IS NOT NULL AND v_foreign THEN
+          -- A writer fenced to a run may only append that run's events.
+          status := 'AR409'; detail := v_epoch::text;
+          RETURN NEXT;
+          CONTINUE;
+        END IF;
+
+        RETURN QUERY
+        INSERT INTO ariadne_events AS e (event_id, stream_id, stream_version, run_id, executor_id, type,
+                                         schema_version, data, metadata, recorded_at, prev_hash, hash)
+        SELECT (x.ev->>'eventId')::uuid, p_streams[v_i], p_expected[v_i] + x.n::integer, x.ev->'metadata'->>'runId',
+               x.ev->'metadata'->>'executorId', x.ev->>'type', (x.ev->>'schemaVersion')::integer,
+               x.ev->'data', x.ev->'metadata', (x.ev->>'recordedAt')::timestamptz, v_prevs[x.n], v_hashes[x.n]
+        FROM unnest(v_evs) WITH ORDINALITY AS x(ev, n)
+        ORDER BY x.n
+        RETURNING v_i, 'ok'::text, NULL::text, e.global_position, e.stream_version, e.prev_hash, e.hash;
 
         IF v_current = 0 THEN
-          INSERT INTO ariadne_streams (stream_id, version, last_hash) VALUES (p_streams[v_i], p_expected[v_i] + p_counts[v_i], v_prev);
+          INSERT INTO ariadne_streams (stream_id, version, last_hash) VALUES (p_streams[v_i], p_expected[v_i] + v_count, v_prev);
         ELSE
-          UPDATE ariadne_streams SET version = p_expected[v_i] + p_counts[v_i], last_hash = v_prev
+          UPDATE ariadne_streams SET version = p_expected[v_i] + v_count, last_hash = v_prev
           WHERE stream_id = p_streams[v_i];
         END IF;
       END LOOP;

@@ -20,13 +20,15 @@ forEachEngine("group commit (appends made at once share a transaction)", (ctx) =
     return rows.map((r) => r.tx);
   };
 
-  test("20 appends made at once: the first commits alone, the 19 that waited share one commit; every stream is whole", async () => {
+  test("20 appends made at once share commits; every stream is whole", async () => {
     const run = uniqueId("run");
     const streams = Array.from({ length: 20 }, (_, i) => uniqueId(`gc-${i}`));
     const results = await Promise.all(
       streams.map((s) => ctx.store.append(s, 0, [turnEvent(run, s, 1), turnEvent(run, s, 2)])),
     );
-    assert.equal((await txIds(streams)).length, 2, "expected two transactions: one alone, one for the 19 that waited");
+    // PostgreSQL: the first goes at once, alone, and the 19 that waited for it share the next call.
+    // PGlite runs on this thread, so its batcher gathers for one turn of the event loop: one call.
+    assert.equal((await txIds(streams)).length, ctx.engine === "postgres" ? 2 : 1);
     for (const [i, s] of streams.entries()) {
       const stored = await ctx.store.readStream(s);
       assert.deepEqual(stored.map((e) => e.eventId), results[i].events.map((e) => e.eventId));
