@@ -13,6 +13,8 @@ export class RunProbe {
   appendMs = 0;
   foldMs = 0;
   readonly eventsByType: Record<string, number> = {};
+  /** The runs whose events were seen, to count their commits in the database afterwards. */
+  readonly runIds = new Set<string>();
   turnEventBytes = 0;
   eventBytes = 0;
   /** The first turn event seen, as a payload for the append floor. */
@@ -40,6 +42,7 @@ export class RunProbe {
 
   readonly onEvent = (event: RecordedEvent): void => {
     this.events++;
+    this.runIds.add(event.metadata.runId);
     this.eventsByType[event.type] = (this.eventsByType[event.type] ?? 0) + 1;
     const appended = this.batchEnds.get(event.eventId);
     if (appended !== undefined) {

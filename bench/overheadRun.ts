@@ -1,4 +1,5 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { sql } from "kysely";
 import { Runtime } from "../actors/index.ts";
 import type { EventStore } from "../events/index.ts";
 import { createRunGovernance } from "../governance/index.ts";
@@ -17,6 +18,8 @@ export interface ScenarioResult {
   maxLoopDelayMs: number;
   medianMsPerTurn: number;
   p95MsPerTurn: number;
+  /** Transactions that wrote these runs' events (appends made at once share one); null without a database. */
+  commits: number | null;
   probe: RunProbe;
 }
 
@@ -72,6 +75,13 @@ export async function runOverheadScenario(
     maxLoopDelayMs: loopDelay.max / 1e6,
     medianMsPerTurn: percentile(marks.childGapsMs, 50),
     p95MsPerTurn: percentile(marks.childGapsMs, 95),
+    commits: store.database ? await countCommits(store, [...probe.runIds]) : null,
     probe,
   };
+}
+
+async function countCommits(store: EventStore, runIds: string[]): Promise<number> {
+  const { rows } = await sql<{ n: string | number }>`
+    SELECT count(DISTINCT tx_id) AS n FROM ariadne_events WHERE run_id = ANY(${runIds}::text[])`.execute(store.database.db);
+  return Number(rows[0].n);
 }
