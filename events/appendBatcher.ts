@@ -93,11 +93,20 @@ export function createAppendBatcher(database: Database, options: BatcherOptions 
   };
 }
 
+/**
+ * PostgreSQL: two calls at once, so one commits while the next is sent (with
+ * many big appends, one call at a time left a core idle). PGlite: one
+ * connection on this thread, so one call, gathering for a turn of the loop.
+ */
+export function batcherOptionsFor(database: Database): BatcherOptions {
+  return database.engine === "postgres" ? { maxInFlight: 2 } : { maxInFlight: 1, gather: true };
+}
+
 const batchers = new WeakMap<Database, AppendBatcher>();
 
 /** The one batcher of a database, shared by every store over it (fenced or not). */
 export function batcherFor(database: Database): AppendBatcher {
   let batcher = batchers.get(database);
-  if (!batcher) batchers.set(database, (batcher = createAppendBatcher(database, { gather: database.engine === "pglite" })));
+  if (!batcher) batchers.set(database, (batcher = createAppendBatcher(database, batcherOptionsFor(database))));
   return batcher;
 }

@@ -40,6 +40,10 @@ export async function up(db: Kysely<any>): Promise<void> {
       v_next integer := 1;
       v_start integer;
       v_count integer;
+      v_stream text;
+      v_expected integer;
+      v_run text;
+      v_fence bigint;
       v_i integer;
       v_k integer;
       v_current integer;
@@ -52,11 +56,14 @@ export async function up(db: Kysely<any>): Promise<void> {
       v_hashes text[];
       v_foreign boolean;
     BEGIN
+      FOR v_i IN 1..v_n LOOP
+        v_next := v_next + p_counts[v_i];
+      END LOOP;
       IF cardinality(p_expected) <> v_n OR cardinality(p_runs) <> v_n OR cardinality(p_epochs) <> v_n
-         OR cardinality(p_counts) <> v_n
-         OR (SELECT sum(c) FROM unnest(p_counts) AS c) IS DISTINCT FROM cardinality(p_events)::bigint THEN
+         OR cardinality(p_counts) <> v_n OR v_next - 1 <> cardinality(p_events) THEN
         RAISE EXCEPTION 'ariadne_append_batch: the argument arrays do not match' USING ERRCODE = 'AR400';
       END IF;
+      v_next := 1;
 
       -- Every lock first, in one order for every caller; advisory locks take no transaction id.
       IF v_n = 1 THEN
@@ -67,6 +74,10 @@ export async function up(db: Kysely<any>): Promise<void> {
       END IF;
 
       FOR v_i IN 1..v_n LOOP
+        v_stream := p_streams[v_i];
+        v_expected := p_expected[v_i];
+        v_run := p_runs[v_i];
+        v_fence := p_epochs[v_i];
         v_count := p_counts[v_i];
         v_start := v_next;
         v_next := v_next + v_count;
@@ -74,33 +85,33 @@ export async function up(db: Kysely<any>): Promise<void> {
         append_index := v_i; detail := NULL;
         global_position := NULL; stream_version := NULL; prev_hash := NULL; hash := NULL;
 
-        IF p_epochs[v_i] IS NOT NULL THEN
+        IF v_fence IS NOT NULL THEN
           -- KEY SHARE: heartbeats (no key update) pass; a takeover (FOR UPDATE) waits for this commit.
-          SELECT r.epoch INTO v_epoch FROM ariadne_runs r WHERE r.run_id = p_runs[v_i] FOR KEY SHARE;
-          IF v_epoch IS DISTINCT FROM p_epochs[v_i] THEN
+          SELECT r.epoch INTO v_epoch FROM ariadne_runs r WHERE r.run_id = v_run FOR KEY SHARE;
+          IF v_epoch IS DISTINCT FROM v_fence THEN
             status := 'AR409'; detail := coalesce(v_epoch::text, '');
             RETURN NEXT;
             CONTINUE;
           END IF;
         END IF;
 
-        SELECT s.version, s.last_hash INTO v_current, v_prev FROM ariadne_streams s WHERE s.stream_id = p_streams[v_i];
+        SELECT s.version, s.last_hash INTO v_current, v_prev FROM ariadne_streams s WHERE s.stream_id = v_stream;
         IF NOT FOUND THEN
           v_current := 0;
           v_prev := repeat('0', 64);
         END IF;
-        IF v_current <> p_expected[v_i] THEN
+        IF v_current <> v_expected THEN
           status := 'AR412'; detail := v_current::text;
           RETURN NEXT;
           CONTINUE;
         END IF;
         IF v_xid IS NOT NULL AND EXISTS (
           SELECT 1 FROM ariadne_events e
-          WHERE e.stream_id = p_streams[v_i] AND e.stream_version = v_current AND e.tx_id > v_xid
+          WHERE e.stream_id = v_stream AND e.stream_version = v_current AND e.tx_id > v_xid
         ) THEN
           -- The caller's transaction is out of order as a whole: it must roll back and retry.
-          RAISE EXCEPTION 'stream % was appended to by a younger transaction; retry this transaction', p_streams[v_i]
-            USING ERRCODE = '40001', DETAIL = p_streams[v_i], HINT = 'append before any other write in the transaction, or retry it';
+          RAISE EXCEPTION 'stream % was appended to by a younger transaction; retry this transaction', v_stream
+            USING ERRCODE = '40001', DETAIL = v_stream, HINT = 'append before any other write in the transaction, or retry it';
         END IF;
 
         -- Each event's columns come from its canonical text, parsed once; the chain is hashed over that text.
@@ -108,18 +119,18 @@ export async function up(db: Kysely<any>): Promise<void> {
         FOR v_k IN 1..v_count LOOP
           v_canonical := p_events[v_start + v_k - 1];
           v_ev := v_canonical::jsonb;
-          IF v_ev->>'streamId' IS DISTINCT FROM p_streams[v_i]
-             OR (v_ev->>'streamVersion')::integer IS DISTINCT FROM p_expected[v_i] + v_k THEN
+          IF v_ev->>'streamId' IS DISTINCT FROM v_stream
+             OR (v_ev->>'streamVersion')::integer IS DISTINCT FROM v_expected + v_k THEN
             RAISE EXCEPTION 'ariadne_append_batch: event % of the append to % names another stream or version',
-              v_k, p_streams[v_i] USING ERRCODE = 'AR400';
+              v_k, v_stream USING ERRCODE = 'AR400';
           END IF;
-          v_foreign := v_foreign OR v_ev->'metadata'->>'runId' IS DISTINCT FROM p_runs[v_i];
+          v_foreign := v_foreign OR v_ev->'metadata'->>'runId' IS DISTINCT FROM v_run;
           v_evs[v_k] := v_ev;
           v_prevs[v_k] := v_prev;
           v_prev := encode(sha256(convert_to(v_prev || v_canonical, 'UTF8')), 'hex');
           v_hashes[v_k] := v_prev;
         END LOOP;
-        IF p_epochs[v_i] IS NOT NULL AND v_foreign THEN
+        IF v_fence IS NOT NULL AND v_foreign THEN
           -- A writer fenced to a run may only append that run's events.
           status := 'AR409'; detail := v_epoch::text;
           RETURN NEXT;
@@ -129,7 +140,7 @@ export async function up(db: Kysely<any>): Promise<void> {
         RETURN QUERY
         INSERT INTO ariadne_events AS e (event_id, stream_id, stream_version, run_id, executor_id, type,
                                          schema_version, data, metadata, recorded_at, prev_hash, hash)
-        SELECT (x.ev->>'eventId')::uuid, p_streams[v_i], p_expected[v_i] + x.n::integer, x.ev->'metadata'->>'runId',
+        SELECT (x.ev->>'eventId')::uuid, v_stream, v_expected + x.n::integer, x.ev->'metadata'->>'runId',
                x.ev->'metadata'->>'executorId', x.ev->>'type', (x.ev->>'schemaVersion')::integer,
                x.ev->'data', x.ev->'metadata', (x.ev->>'recordedAt')::timestamptz, v_prevs[x.n], v_hashes[x.n]
         FROM unnest(v_evs) WITH ORDINALITY AS x(ev, n)
@@ -137,10 +148,10 @@ export async function up(db: Kysely<any>): Promise<void> {
         RETURNING v_i, 'ok'::text, NULL::text, e.global_position, e.stream_version, e.prev_hash, e.hash;
 
         IF v_current = 0 THEN
-          INSERT INTO ariadne_streams (stream_id, version, last_hash) VALUES (p_streams[v_i], p_expected[v_i] + v_count, v_prev);
+          INSERT INTO ariadne_streams (stream_id, version, last_hash) VALUES (v_stream, v_expected + v_count, v_prev);
         ELSE
-          UPDATE ariadne_streams SET version = p_expected[v_i] + v_count, last_hash = v_prev
-          WHERE stream_id = p_streams[v_i];
+          UPDATE ariadne_streams SET version = v_expected + v_count, last_hash = v_prev
+          WHERE stream_id = v_stream;
         END IF;
       END LOOP;
     END $$`.execute(db);
