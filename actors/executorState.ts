@@ -284,11 +284,7 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
       if (!state.cancelRequest) s.cancelRequest = { reason: event.data.reason, by: event.data.by, scope: event.data.scope };
       return s;
     case "reminder_raised":
-      // Identical facts share a key upstream; an id seen twice is the same reminder.
-      if (!state.reminders[event.data.reminderId]) {
-        s.reminders = { ...state.reminders, [event.data.reminderId]: { text: event.data.text, delivered: false } };
-      }
-      return s;
+      return raiseReminder(s, event.data.reminderId, event.data.text);
     case "reminder_delivered":
       return deliverReminder(s, event.data.reminderId);
     case "review_requested": {
@@ -311,6 +307,12 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
       // Budget and recovery facts do not change the conversation.
       return s;
   }
+}
+
+/** A fact raised for this executor, pending until a request carries it. Identical facts share a key upstream; an id seen twice is the same reminder. */
+export function raiseReminder(s: ExecutorState, reminderId: string, text: string): ExecutorState {
+  if (s.reminders[reminderId]) return s;
+  return { ...s, reminders: { ...s.reminders, [reminderId]: { text, delivered: false } } };
 }
 
 /**

@@ -23,7 +23,7 @@ import {
 } from "./decide/index.ts";
 import { DelegateInput } from "./delegation.ts";
 import { type ExecutorFold, foldExecutor } from "./executorMachine.ts";
-import { type Call, type ExecutorState, type Outcome, deliverReminder, deliverReview, isBackgroundDelegation } from "./executorState.ts";
+import { type Call, type ExecutorState, type Outcome, deliverReminder, deliverReview, isBackgroundDelegation, raiseReminder } from "./executorState.ts";
 import type { RoleRecord } from "./roles.ts";
 import type { RuntimeServices } from "./runtimeServices.ts";
 
@@ -258,18 +258,31 @@ export class ExecutorRunner {
     await this.services.considerReview(this);
     const s = this.state;
     const deliveries = await this.pendingDeliveries(s);
-    const preview = deliveries.reduce(
+    let preview = deliveries.reduce(
       (state, d) => (d.type === "reminder_delivered" ? deliverReminder(state, d.data.reminderId) : d.type === "review_delivered" ? deliverReview(state, d.data.reviewId, d.data.advice) : state),
       s,
     );
-    const request = buildRequest(preview, this.ctx);
-    const canonical = canonicalRequest(request);
+    let request = buildRequest(preview, this.ctx);
+    let canonical = canonicalRequest(request);
     const verdict = await this.services.governance.beforeModelCall(s, {
       model: request.model,
       inputTokens: estimateInputTokens(canonical),
       maxTokens: request.maxTokens,
     });
     if (!verdict.ok) return this.decided([...verdict.events, ...this.role.exhaust(s, { limit: verdict.limit, reason: verdict.reason })]);
+    // Reminders governance raised for this call go into this call's request (its reservation counted
+    // them), so a Main that answers now has seen them; they are recorded delivered with this turn.
+    let raisedNow = false;
+    for (const e of verdict.events) {
+      if (e.type !== "reminder_raised" || preview.reminders[e.data.reminderId]) continue;
+      preview = deliverReminder(raiseReminder(preview, e.data.reminderId, e.data.text), e.data.reminderId);
+      deliveries.push({ type: "reminder_delivered", data: { reminderId: e.data.reminderId, turn: s.turn + 1 } });
+      raisedNow = true;
+    }
+    if (raisedNow) {
+      request = buildRequest(preview, this.ctx);
+      canonical = canonicalRequest(request);
+    }
     const started = performance.now();
     let response: ModelResponse;
     this.inFlight.set("model", { kind: "model" });

@@ -1,3 +1,4 @@
+import { setImmediate } from "node:timers";
 import type { Database } from "../db/openDatabase.ts";
 import { type PreparedAppend, sendAppends } from "./appendToStream.ts";
 import type { AppendResult } from "./types.ts";
@@ -61,7 +62,9 @@ export function createAppendBatcher(database: Database, options: BatcherOptions 
         void send(takeBatch());
         continue;
       }
-      // The batch is taken when this turn of the event loop ends, with every append that joined it.
+      // The batch is taken when this turn of the event loop ends, with every append that joined it. (A
+      // microtask wait gathers nothing: executors move on timers and I/O.) So a loop that awaits PGlite
+      // queries without ever yielding to the event loop holds PGlite appends back, as it does timers.
       setImmediate(() => {
         const batch = takeBatch();
         if (batch.length > 0) void send(batch);

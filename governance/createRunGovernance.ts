@@ -102,9 +102,11 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
       const stop = clockStop(run.caps, executor, { now, runOpenedAt: run.openedAt, executorAdmittedAt }) ?? turnStop(state, executor);
       if (stop) return refuse(state, run, "model", stop, {}, reminders);
 
+      // The reminders raised here go into this call's request: their text is reserved with it.
+      const inputTokens = plan.inputTokens + reminderTokens(reminders);
       const amount = {
-        tokens: plan.inputTokens + plan.maxTokens,
-        costMicros: costMicros(priceOf(plan.model, prices), plan.inputTokens, plan.maxTokens),
+        tokens: inputTokens + plan.maxTokens,
+        costMicros: costMicros(priceOf(plan.model, prices), inputTokens, plan.maxTokens),
       };
       const result = await reserveBudget(db, {
         epoch: options.epoch,
@@ -178,3 +180,17 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
     },
   };
 }
+
+/**
+ * What the reminders add to a request, estimated like the request itself (a
+ * token per four characters of its canonical JSON): the text, JSON-escaped,
+ * plus its runtime marker and the block around it.
+ */
+function reminderTokens(drafts: Draft[]): number {
+  let chars = 0;
+  for (const d of drafts) if (d.type === "reminder_raised") chars += JSON.stringify(d.data.text).length + REMINDER_BLOCK_CHARS;
+  return Math.ceil(chars / 4);
+}
+
+/** `{"text":"[Ariadne runtime reminder, not from the user] ","type":"text"}` and a message around it, with room to spare. */
+const REMINDER_BLOCK_CHARS = 128;

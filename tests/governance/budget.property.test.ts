@@ -52,6 +52,8 @@ forEachEngine("shared run budget (property)", (ctx) => {
           const observed: string[] = [];
           const observer = (async () => {
             while (working) {
+              // Yields to the event loop: awaiting PGlite alone never does, and PGlite appends wait for a turn of it.
+              await new Promise((resolve) => setImmediate(resolve));
               const { totals } = (await readRunBudget(ctx.db.database, runId))!;
               if (totals.spentTokens + totals.reservedTokens > totals.maxTokens) observed.push(`tokens ${JSON.stringify(totals)}`);
               if (totals.spentCostMicros + totals.reservedCostMicros > totals.maxCostMicros) observed.push(`cost ${JSON.stringify(totals)}`);

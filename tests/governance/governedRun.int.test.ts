@@ -7,6 +7,7 @@ import { type ModelRequest, ScriptedModel, type ScriptPolicy } from "../../model
 import { ToolRegistry, defineTool } from "../../tools/index.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
 import { ofType, within } from "../actors/fixtures.ts";
+import { resultsOf } from "../../scenarios/requestView.ts";
 
 /** A tool whose output is tiny, so requests barely grow and the budget moves by the scripted usage alone. */
 const note = defineTool({
@@ -30,7 +31,57 @@ const untilEightyPercent: ScriptPolicy = (request) =>
     ? { content: [{ type: "tool_use", name: "answer", input: answer }] }
     : { content: [{ type: "tool_use", name: "note", input: { text: "still working" } }] };
 
+const handoff = {
+  summary: "(scripted) noted once.",
+  findings: [{ claim: "A note was taken.", evidence: { toolResults: [], citations: [] }, confidence: "high" }],
+  measurementBasis: { sources: [], dates: [], units: [], scope: "a scripted check" },
+  artifacts: [],
+  gaps: [],
+  executionState: "completed",
+  confidence: "high",
+  caveats: [],
+};
+
+/** Main delegates one Child and answers as soon as its handoff is back: it has one request to see any reminder in. */
+const delegateThenAnswer: ScriptPolicy = (request) =>
+  request.tools.some((t) => t.name === "answer")
+    ? resultsOf(request, "delegate").length === 0
+      ? { content: [{ type: "tool_use", name: "delegate", input: { question: "Take one note.", context: "A governance test.", done_when: "Noted.", profile: "general", tools: ["note"] } }] }
+      : { content: [{ type: "tool_use", name: "answer", input: answer }] }
+    : { content: [{ type: "tool_use", name: "handoff", input: handoff }] };
+
 forEachEngine("a run under its governance", (ctx) => {
+  test("a fact raised before a model call (a Child finished) is in that very request, delivered with its turn", async () => {
+    const model = new ScriptedModel({ name: "both", policy: delegateThenAnswer });
+    const runtime = new Runtime({
+      store: ctx.store,
+      models: { main: model, child: model },
+      modelNames: { main: "scripted:main", child: "scripted:child" },
+      tools: new ToolRegistry().register(note),
+      governance: ({ post }) => createRunGovernance({ db: ctx.store.database, post }),
+    });
+    const run = await runtime.startRun("Does the Child's end reach Main in time?");
+    const outcome = await within(30_000, run.result);
+    assert.equal(outcome.kind, "answer");
+
+    const events = await ctx.store.readRun(run.runId);
+    const finished = ofType(events, "reminder_raised").filter((e) => e.data.key.startsWith("child_finished:"));
+    assert.equal(finished.length, 1, "one Child finished, one fact");
+    const [delivered] = ofType(events, "reminder_delivered").filter((e) => e.data.reminderId === finished[0]!.data.reminderId);
+    assert.ok(delivered, "the fact was delivered, although Main answered on the turn it was raised for");
+    const mainRequests = model.requests.filter((r) => r.tools.some((t) => t.name === "answer"));
+    assert.equal(mainRequests.length, 2);
+    assert.equal(delivered.data.turn, 2);
+    assert.ok(remindersIn(mainRequests[1]!).some((t) => t.includes(finished[0]!.data.text)), "the request Main answered carried it");
+    // Raised, delivered and the turn that carried it are one append, in that order.
+    const mainTurn2 = ofType(events, "turn").find((e) => e.metadata.executorId === delivered.metadata.executorId && e.data.turn === 2)!;
+    const inOrder = [finished[0]!, delivered, mainTurn2];
+    assert.equal(new Set(inOrder.map((e) => e.streamId)).size, 1);
+    assert.ok(inOrder.every((e, i) => i === 0 || e.streamVersion > inOrder[i - 1]!.streamVersion), "raised, then delivered, then the turn");
+    assert.equal(new Set(inOrder.map((e) => e.recordedAt.getTime())).size, 1, "one append");
+  });
+
+
   test("the 80% budget fact is raised once and delivered once, in the request the model then answered", async () => {
     const main = new ScriptedModel({ name: "main", policy: untilEightyPercent, usage: { inputTokens: 1_000, outputTokens: 0 } });
     const caps = resolveCaps({ run: { maxTokens: 10_000 } });
