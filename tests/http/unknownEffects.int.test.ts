@@ -1,56 +1,16 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { z } from "zod";
-import { Runtime } from "../../actors/index.ts";
 import { renderRunResult } from "../../cli/renderRunResult.ts";
 import { runView as cliRunView } from "../../cli/runView.ts";
 import { renderRun } from "../../cli/showRun.ts";
 import { handoffsOf } from "../../cli/renderAnswer.ts";
-import { ScriptedModel } from "../../models/index.ts";
 import { projectRun } from "../../projections/index.ts";
-import { type BuildRuntime, type HostResult, type RunLease, resumeRun, submitRun } from "../../runs/index.ts";
-import { exchanges } from "../../scenarios/requestView.ts";
-import { ToolRegistry, defineTool } from "../../tools/index.ts";
-import { gate, ofType } from "../actors/fixtures.ts";
+import { type HostResult, type RunLease, resumeRun, submitRun } from "../../runs/index.ts";
+import { ofType } from "../actors/fixtures.ts";
+import { slowOrderRun } from "../runs/slowOrderRun.ts";
 import { ariadne } from "../cli/ariadneProcess.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
 import { type Harness, bearer, openHarness } from "./harness.ts";
-
-/** Main places an order (effectful) and then answers; the order tool returns only once `opened` is. */
-function orderRun(opened: Promise<void>) {
-  const started = gate();
-  const placed = { orders: 0 };
-  const tool = defineTool({
-    name: "place_order",
-    description: "Places an order.",
-    input: z.object({ id: z.string() }),
-    effect: "effectful",
-    run: async () => {
-      placed.orders++;
-      started.open();
-      await opened;
-      return "order placed";
-    },
-  });
-  const model = new ScriptedModel({
-    name: "unknown-effects-test",
-    policy: (request) =>
-      exchanges(request).length === 0
-        ? { content: [{ type: "tool_use", name: "place_order", input: { id: "o-1" } }] }
-        : {
-            content: [
-              {
-                type: "tool_use",
-                name: "answer",
-                input: { summary: "(scripted) done", sections: [{ heading: "Order", claims: [{ text: "The order went out.", basis: "judgment", citations: [] }] }] },
-              },
-            ],
-          },
-  });
-  const build: BuildRuntime = (store) =>
-    new Runtime({ store, models: { main: model, child: model }, modelNames: { main: "m", child: "c" }, tools: new ToolRegistry().register(tool) });
-  return { build, started: started.opened, placed };
-}
 
 /**
  * A real recorded run with an effect of unknown outcome: a process starts a
@@ -71,13 +31,14 @@ forEachEngine("effects of unknown outcome are shown with the answer", (ctx) => d
     const tenant = h.tenant();
     admin = await h.key("admin", tenant);
     const run = await submitRun(ctx.store, { question: "Place the order.", tenant });
-    const crashed = orderRun(new Promise(() => {}));
+    const crashed = slowOrderRun(); // never opened: its process "dies" with the order in flight
     await (await crashed.build(ctx.store, undefined as never)).startRun("Place the order.", "", run);
-    await crashed.started; // the process "dies" here: the order's outcome is never recorded
-    const resumer = orderRun(Promise.resolve());
+    await crashed.counter.started.opened; // the process "dies" here: the order's outcome is never recorded
+    const resumer = slowOrderRun();
+    resumer.open();
     const hosted = await resumeRun({ database: ctx.db.database, store: ctx.store, buildRuntime: resumer.build, ttlMs: 60_000 }, run.runId);
     resumed = { result: await hosted.done, lease: hosted.lease };
-    assert.deepEqual([crashed.placed.orders, resumer.placed.orders], [1, 0], "the order was placed once, never again on resume");
+    assert.deepEqual([crashed.counter.runs, resumer.counter.runs], [1, 0], "the order was placed once, never again on resume");
     ({ runId, mainExecutorId } = run);
     const [unknown] = ofType(await ctx.store.readRun(runId), "effect_unknown");
     toolUseId = unknown.data.toolUseId;

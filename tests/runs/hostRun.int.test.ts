@@ -1,10 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { z } from "zod";
 import { Runtime } from "../../actors/index.ts";
-import { ScriptedModel } from "../../models/index.ts";
-import { exchanges } from "../../scenarios/requestView.ts";
-import { ToolRegistry, createCorpusTools, defineTool } from "../../tools/index.ts";
+import { ToolRegistry, createCorpusTools } from "../../tools/index.ts";
 import {
   type BuildRuntime,
   cancelByTakeover,
@@ -20,48 +17,13 @@ import {
 import { OFFLINE_QUESTION, offlineResearchModel } from "../../scenarios/offlineResearch.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
 import { gate, ofType } from "../actors/fixtures.ts";
-
-/** Main calls a slow effectful tool (it waits for the test's gate), then answers. */
-function slowToolRun() {
-  const opened = gate();
-  const counter = { runs: 0, started: gate() };
-  const tool = defineTool({
-    name: "place_order",
-    description: "Places an order (slow).",
-    input: z.object({ id: z.string() }),
-    effect: "effectful",
-    run: async () => {
-      counter.runs++;
-      counter.started.open();
-      await opened.opened;
-      return "order placed";
-    },
-  });
-  const model = new ScriptedModel({
-    name: "host-test",
-    policy: (request) =>
-      exchanges(request).length === 0
-        ? { content: [{ type: "tool_use", name: "place_order", input: { id: "o-1" } }] }
-        : {
-            content: [
-              {
-                type: "tool_use",
-                name: "answer",
-                input: { summary: "(scripted) done", sections: [{ heading: "Order", claims: [{ text: "The order went out.", basis: "judgment", citations: [] }] }] },
-              },
-            ],
-          },
-  });
-  const build: BuildRuntime = (store) =>
-    new Runtime({ store, models: { main: model, child: model }, modelNames: { main: "m", child: "c" }, tools: new ToolRegistry().register(tool) });
-  return { build, counter, open: opened.open };
-}
+import { slowOrderRun } from "./slowOrderRun.ts";
 
 forEachEngine("hosting a run under its lease", (ctx) => {
   const deps = (buildRuntime: BuildRuntime) => ({ database: ctx.db.database, store: ctx.store, buildRuntime, ttlMs: 60_000 });
 
   test("a submitted run is started under its lease, finished, and taken off the queue", async () => {
-    const s = slowToolRun();
+    const s = slowOrderRun();
     s.open();
     const { runId } = await submitRun(ctx.store, { question: "Place the order." });
     const lease = await takeLease(ctx.db.database, { owner: leaseOwner("test"), ttlMs: 60_000, runId });
@@ -72,7 +34,7 @@ forEachEngine("hosting a run under its lease", (ctx) => {
   });
 
   test("interrupted with a tool in flight: the tool's outcome is recorded, no new step starts, the run is marked interrupted; resume finishes it without re-running the tool", async () => {
-    const s = slowToolRun();
+    const s = slowOrderRun();
     const { runId, mainExecutorId } = await submitRun(ctx.store, { question: "Place the order." });
     const lease = await takeLease(ctx.db.database, { owner: leaseOwner("test"), ttlMs: 60_000, runId });
     const hosted = hostRun(deps(s.build), lease!);
@@ -96,7 +58,7 @@ forEachEngine("hosting a run under its lease", (ctx) => {
   });
 
   test("a host whose lease is taken over stops (fenced) and writes nothing more", async () => {
-    const s = slowToolRun();
+    const s = slowOrderRun();
     const { runId } = await submitRun(ctx.store, { question: "Place the order." });
     const lease = await takeLease(ctx.db.database, { owner: "old", ttlMs: 300, runId });
     const hosted = hostRun({ ...deps(s.build), ttlMs: 300 }, lease!);
@@ -114,10 +76,10 @@ forEachEngine("hosting a run under its lease", (ctx) => {
   });
 
   test("a run started before runs had rows (no row, its process gone) is adopted by resume and finished; the unknown effect is not re-run", async () => {
-    const s = slowToolRun();
+    const s = slowOrderRun();
     const crashed = await (await s.build(ctx.store, undefined as never)).startRun("Place the order.");
     await s.counter.started.opened; // the process "dies" here: its tool never returns
-    const resumed = await (await resumeRun(deps(slowToolRun().build), crashed.runId)).done;
+    const resumed = await (await resumeRun(deps(slowOrderRun().build), crashed.runId)).done;
     assert.equal(resumed.kind === "finished" && resumed.outcome.kind, "answer");
     const events = await ctx.store.readRun(crashed.runId);
     assert.equal(ofType(events, "effect_unknown").length, 1);
