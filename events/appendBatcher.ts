@@ -19,6 +19,12 @@ export interface AppendBatcher {
 export interface BatcherOptions {
   /** Calls to the database at once. */
   maxInFlight?: number;
+  /**
+   * A call beyond the first starts only when the appends waiting add up to this
+   * many characters: small appends are cheaper waiting for one shared commit,
+   * big ones (long batches from many writers) are worth a second core.
+   */
+  spillChars?: number;
   /** Appends in one call. */
   maxAppends?: number;
   /** Characters of canonical JSON in one call. */
@@ -41,8 +47,11 @@ export function createAppendBatcher(database: Database, options: BatcherOptions 
   const maxInFlight = options.maxInFlight ?? 1;
   const maxAppends = options.maxAppends ?? 128;
   const maxChars = options.maxChars ?? 4_000_000;
+  const spillChars = options.spillChars ?? 0;
   const queue: Waiting[] = [];
   let inFlight = 0;
+  /** Characters of the appends waiting in the queue. */
+  let queued = 0;
 
   const takeBatch = (): Waiting[] => {
     let chars = 0;
@@ -52,11 +61,12 @@ export function createAppendBatcher(database: Database, options: BatcherOptions 
       chars += queue[n].prepared.size;
       n++;
     }
+    queued -= chars;
     return queue.splice(0, n);
   };
 
   const pump = (): void => {
-    while (inFlight < maxInFlight && queue.length > 0) {
+    while (inFlight < maxInFlight && queue.length > 0 && (inFlight === 0 || queued >= spillChars)) {
       inFlight++;
       if (!options.gather) {
         void send(takeBatch());
@@ -90,6 +100,7 @@ export function createAppendBatcher(database: Database, options: BatcherOptions 
     append(prepared) {
       return new Promise<AppendResult>((resolve, reject) => {
         queue.push({ prepared, resolve, reject });
+        queued += prepared.size;
         pump();
       });
     },
@@ -97,12 +108,13 @@ export function createAppendBatcher(database: Database, options: BatcherOptions 
 }
 
 /**
- * PostgreSQL: two calls at once, so one commits while the next is sent (with
- * many big appends, one call at a time left a core idle). PGlite: one
+ * PostgreSQL: one call at a time while the appends waiting are small (a turn's
+ * appends are cheapest sharing one commit; bench/overhead), a second once 256 KB
+ * of them wait (many writers' long batches: bench/append). PGlite: one
  * connection on this thread, so one call, gathering for a turn of the loop.
  */
 export function batcherOptionsFor(database: Database): BatcherOptions {
-  return database.engine === "postgres" ? { maxInFlight: 2 } : { maxInFlight: 1, gather: true };
+  return database.engine === "postgres" ? { maxInFlight: 2, spillChars: 256_000 } : { maxInFlight: 1, gather: true };
 }
 
 const batchers = new WeakMap<Database, AppendBatcher>();
