@@ -4,10 +4,10 @@ import { type PreparedAppend, sendAppends } from "./appendToStream.ts";
 import type { AppendResult } from "./types.ts";
 
 /**
- * Group commit for one database. An append sent while fewer than
- * `maxInFlight` calls are running goes at once, alone; appends made while the
- * calls are busy wait, and the next free call takes all of them (up to a cap)
- * in one transaction. An idle runtime pays no added wait; a busy one, with many
+ * Group commit for one database. An append made while no call is running goes
+ * at once, alone; appends made while a call runs wait, and the next call takes
+ * all of them (up to a cap) in one transaction (see `spillChars` for when a
+ * second call may run beside the first). An idle runtime pays no added wait; a busy one, with many
  * executors appending at once, shares commits instead of queuing them on the
  * connection pool one by one. Every append still resolves only after its own
  * commit, with its own result or refusal.
