@@ -12,6 +12,11 @@ export interface TakeLeaseOptions {
   interrupted?: boolean;
   /** Owners known to be dead (same host, no such process): their leases count as expired. */
   deadOwner?: string | null;
+  /**
+   * Runs not to take: those the caller hosts already. A worker whose heartbeat
+   * was late must not take its own run over (a second hosting beside the first).
+   */
+  skip?: readonly string[];
 }
 
 /**
@@ -29,6 +34,7 @@ export async function takeLease(database: Database, options: TakeLeaseOptions): 
              OR (state = 'running' AND (lease_expires_at IS NULL OR lease_expires_at <= now() OR lease_owner = ${options.deadOwner ?? null}))
              OR (state = 'interrupted' AND ${options.interrupted ?? false}))
         AND (${options.runId ?? null}::text IS NULL OR run_id = ${options.runId ?? null})
+        AND NOT (run_id = ANY(${options.skip ?? []}::text[]))
       ORDER BY created_at
       LIMIT 1
       FOR UPDATE SKIP LOCKED`.execute(trx);

@@ -50,7 +50,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ owner: string
     if (hosted.size < o.concurrency) {
       let lease;
       try {
-        lease = await takeLease(o.database, { owner, ttlMs: o.ttlMs });
+        lease = await takeLease(o.database, { owner, ttlMs: o.ttlMs, skip: [...hosted.keys()] });
         backoffMs = 100;
       } catch (e) {
         log(`worker: cannot take runs (${(e as Error).message}); retrying in ${backoffMs} ms`);

@@ -41,7 +41,7 @@ describe("effects in flight at a crash, resolved by their effect class (PostgreS
 
   test("a read-only call in flight at the crash is run again on resume and completes", async () => {
     const r = await runCase({ url: scratch.url }, counter, "after_effect:read_counter", 1);
-    assert.ok(r.crashed, "the crash point was never reached");
+    assert.ok(r.crashed, `the crash point was never reached; the process printed:\n${r.firstOutput}`);
     assert.deepEqual(r.violations, [], `run ${r.runId}`);
     const events = await logOf(r.runId);
     const reruns = ofType(events, "recovered").filter((e) => e.data.rerun.length > 0);
@@ -60,7 +60,7 @@ describe("effects in flight at a crash, resolved by their effect class (PostgreS
 
   test("an effectful call in flight at the crash becomes effect_unknown, is never run again, and the Child's handoff lists it", async () => {
     const r = await runCase({ url: scratch.url }, counter, "after_effect:record_effect", 1);
-    assert.ok(r.crashed, "the crash point was never reached");
+    assert.ok(r.crashed, `the crash point was never reached; the process printed:\n${r.firstOutput}`);
     assert.deepEqual(r.violations, [], `run ${r.runId}`);
     const events = await logOf(r.runId);
     const [unknown, ...more] = ofType(events, "effect_unknown");

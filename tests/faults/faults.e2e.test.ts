@@ -36,7 +36,7 @@ describe("fault matrix (PostgreSQL, SIGKILL at named crash points)", { concurren
       for (const point of CRASH_POINTS) {
         const r = await runCase({ url: lanes[lane].url }, counter, point, seed);
         assert.deepEqual(r.violations, [], `${point} seed ${seed} (run ${r.runId})`);
-        assert.ok(r.crashed, `${point} seed ${seed}: the crash point was never reached`);
+        assert.ok(r.crashed, `${point} seed ${seed}: the crash point was never reached; the process printed:\n${r.firstOutput}`);
       }
     });
   }

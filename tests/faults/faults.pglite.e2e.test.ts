@@ -30,7 +30,7 @@ describe("fault matrix, single-process subset (PGlite data directory, SIGKILL)",
   for (const point of POINTS) {
     test(`${point}: killed there, resumed in a new process; the invariants hold`, async () => {
       const r = await runCase({ dataDir: join(dir, "data") }, counter, point, 1);
-      assert.ok(r.crashed, `${point}: the crash point was never reached`);
+      assert.ok(r.crashed, `${point}: the crash point was never reached; the process printed:\n${r.firstOutput}`);
       assert.deepEqual(r.violations, [], `run ${r.runId}`);
     });
   }

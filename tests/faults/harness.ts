@@ -31,6 +31,8 @@ export interface CaseResult {
   runId: string;
   crashed: boolean;
   restart: "worker" | "resume";
+  /** What the armed process printed: when it never crashed, this says how its run ended instead. */
+  firstOutput: string;
   violations: string[];
 }
 
@@ -71,7 +73,7 @@ export async function runCase(target: FaultTarget, counter: Counter, point: stri
     const again = await second.exited;
     if (again !== 0) throw new Error(`the restart (${restart}) failed (${again}):\n${second.output()}`);
   }
-  return { point, seed, runId, crashed, restart, violations: await withStore((o) => invariants(o, counter, runId)) };
+  return { point, seed, runId, crashed, restart, firstOutput: first.output(), violations: await withStore((o) => invariants(o, counter, runId)) };
 }
 
 /** Where the scenario's processes keep the log: a PostgreSQL database, or an embedded PGlite directory. */

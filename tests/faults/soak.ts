@@ -35,7 +35,7 @@ try {
           results.push(r);
           for (const v of r.violations) failures.push(`${c.point} seed ${c.seed} run ${r.runId}: ${v}`);
         } catch (e) {
-          results.push({ point: c.point, seed: c.seed, runId: "-", crashed: false, restart: "worker", violations: [(e as Error).message] });
+          results.push({ point: c.point, seed: c.seed, runId: "-", crashed: false, restart: "worker", firstOutput: "", violations: [(e as Error).message] });
           failures.push(`${c.point} seed ${c.seed}: harness error: ${(e as Error).message.split("\n")[0]}`);
         }
         process.stderr.write(".");
