@@ -91,7 +91,11 @@ export function hostRun(hostDeps: HostDeps, lease: RunLease): HostedRun {
     // Sealed by its owner once final: the root hash commits to every executor stream of the run.
     const { rootHash } = await sealRun(gate, { runId: lease.runId, mainExecutorId: lease.mainExecutorId });
     heartbeat.stop();
-    await releaseLease(deps.database, lease, "finished");
+    // Executors fold facts from outside, so a host whose run was taken over can see the new owner
+    // finish it: that host wrote none of it, and says so.
+    if (!(await releaseLease(deps.database, lease, "finished"))) {
+      return end({ kind: "fenced", reason: `run ${lease.runId} was taken over (epoch ${lease.epoch} is no longer the run's) and finished by its new owner` });
+    }
     end({ kind: "finished", outcome, rootHash });
   })().catch(async (error) => {
     if (ended || stopping) return;

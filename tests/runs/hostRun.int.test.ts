@@ -75,6 +75,28 @@ forEachEngine("hosting a run under its lease", (ctx) => {
     assert.equal((await ctx.store.readRun(runId)).length, before);
   });
 
+  test("a host whose run was taken over and finished by the new owner reports fenced, not finished, though its executors saw the run end", async () => {
+    const s = slowOrderRun();
+    const { runId } = await submitRun(ctx.store, { question: "Place the order." });
+    const lease = await takeLease(ctx.db.database, { owner: "old", ttlMs: 60_000, runId });
+    const old = hostRun(deps(s.build), lease!);
+    await s.counter.started.opened;
+    // Given: the lease ran out and a new owner took the run and finished it (the call in flight is unknown to it)
+    await renewLease(ctx.db.database, lease!, 0);
+    const taken = await takeLease(ctx.db.database, { owner: "new", ttlMs: 60_000, runId });
+    const next = await hostRun(deps(s.build), taken!).done;
+    assert.equal(next.kind, "finished");
+    // When: the old owner's tool returns, after the run has ended
+    s.open();
+    const result = await old.done;
+    assert.equal(result.kind, "fenced", JSON.stringify(result));
+    assert.match((result as { reason: string }).reason, /was taken over/);
+    const events = await ctx.store.readRun(runId);
+    assert.equal(ofType(events, "tool_completed").length, 0, "the old owner recorded nothing");
+    assert.equal(ofType(events, "settled").length, 1);
+    assert.equal((await findRun(ctx.db.database, runId)).state, "finished");
+  });
+
   test("a run started before runs had rows (no row, its process gone) is adopted by resume and finished; the unknown effect is not re-run", async () => {
     const s = slowOrderRun();
     const crashed = await (await s.build(ctx.store, undefined as never)).startRun("Place the order.");
