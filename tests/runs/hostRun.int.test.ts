@@ -60,8 +60,9 @@ forEachEngine("hosting a run under its lease", (ctx) => {
   test("a host whose lease is taken over stops (fenced) and writes nothing more", async () => {
     const s = slowOrderRun();
     const { runId } = await submitRun(ctx.store, { question: "Place the order." });
-    const lease = await takeLease(ctx.db.database, { owner: "old", ttlMs: 300, runId });
-    const hosted = hostRun({ ...deps(s.build), ttlMs: 300 }, lease!);
+    // A long time to live: a heartbeat between the expiry and the takeover below would renew the lease.
+    const lease = await takeLease(ctx.db.database, { owner: "old", ttlMs: 60_000, runId });
+    const hosted = hostRun(deps(s.build), lease!);
     await s.counter.started.opened;
     // Given: the owner's lease ran out and another took the run
     await renewLease(ctx.db.database, lease!, 0);
