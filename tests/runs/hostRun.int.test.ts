@@ -57,17 +57,23 @@ forEachEngine("hosting a run under its lease", (ctx) => {
     assert.equal(ofType(await ctx.store.readRun(runId), "effect_unknown").length, 0);
   });
 
-  test("a host whose lease is taken over stops (fenced) and writes nothing more", async () => {
+  /** A run hosted by "old" with its tool in flight, whose lease then ran out and was taken by "new". */
+  async function takenOverInFlight() {
     const s = slowOrderRun();
     const { runId } = await submitRun(ctx.store, { question: "Place the order." });
     // A long time to live: a heartbeat between the expiry and the takeover below would renew the lease.
     const lease = await takeLease(ctx.db.database, { owner: "old", ttlMs: 60_000, runId });
     const hosted = hostRun(deps(s.build), lease!);
     await s.counter.started.opened;
-    // Given: the owner's lease ran out and another took the run
     await renewLease(ctx.db.database, lease!, 0);
-    const other = await takeLease(ctx.db.database, { owner: "new", ttlMs: 60_000, runId });
-    assert.equal(other?.epoch, lease!.epoch + 1);
+    const taken = await takeLease(ctx.db.database, { owner: "new", ttlMs: 60_000, runId });
+    return { s, runId, lease: lease!, hosted, taken };
+  }
+
+  test("a host whose lease is taken over stops (fenced) and writes nothing more", async () => {
+    // Given: the owner's lease ran out and another took the run
+    const { s, runId, lease, hosted, taken: other } = await takenOverInFlight();
+    assert.equal(other?.epoch, lease.epoch + 1);
     const before = (await ctx.store.readRun(runId)).length;
     s.open(); // the old owner's tool finishes and tries to record its outcome
     const result = await hosted.done;
@@ -77,14 +83,8 @@ forEachEngine("hosting a run under its lease", (ctx) => {
   });
 
   test("a host whose run was taken over and finished by the new owner reports fenced, not finished, though its executors saw the run end", async () => {
-    const s = slowOrderRun();
-    const { runId } = await submitRun(ctx.store, { question: "Place the order." });
-    const lease = await takeLease(ctx.db.database, { owner: "old", ttlMs: 60_000, runId });
-    const old = hostRun(deps(s.build), lease!);
-    await s.counter.started.opened;
     // Given: the lease ran out and a new owner took the run and finished it (the call in flight is unknown to it)
-    await renewLease(ctx.db.database, lease!, 0);
-    const taken = await takeLease(ctx.db.database, { owner: "new", ttlMs: 60_000, runId });
+    const { s, runId, hosted: old, taken } = await takenOverInFlight();
     const next = await hostRun(deps(s.build), taken!).done;
     assert.equal(next.kind, "finished");
     // When: the old owner's tool returns, after the run has ended
