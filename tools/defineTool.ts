@@ -3,6 +3,7 @@ import { sanitizeText } from "../core/sanitizeText.ts";
 import type { ToolSpec } from "../models/types.ts";
 import { ToolDefinitionError } from "./toolErrors.ts";
 import { toolSpec } from "./toolSpec.ts";
+import type { ArtifactRecord, BlobStore, SourceRecord } from "../sources/types.ts";
 
 /**
  * What running the tool can do to the world. Grants and recovery depend on it:
@@ -22,6 +23,32 @@ export interface ToolContext {
    * (send it as the Idempotency-Key of the request that changes something).
    */
   idempotencyKey: string;
+  /**
+   * Where a tool stores what it read and what it wrote, content-addressed. Absent
+   * only where no run hosts the call (a tool that needs it then fails clearly).
+   */
+  blobs?: BlobStore;
+  /** The executor's own working folder (absolute path); file tools are scoped to it. */
+  workspaceDir?: string;
+  /** The clock a source's `fetchedAt` is read from (injectable for replay and tests). */
+  now?: () => Date;
+  /**
+   * Whether the run has seen this URL (the task, a search result, a page already
+   * fetched: all in the log). The runtime, not the model, decides what may be fetched.
+   */
+  isReachable?: (url: string) => boolean;
+}
+
+/** A tool's result with what it read and produced, for the log and the audit trail. */
+export interface ToolResult {
+  /** What the model is shown (text, or JSON text when structured). */
+  output: string;
+  /** Every outside source the result was built from, each stored as blobs. */
+  sources?: SourceRecord[];
+  /** Files the tool produced and published from the workspace. */
+  artifacts?: ArtifactRecord[];
+  /** URLs this result shows the model (search hits, a page's links): they become reachable. */
+  links?: string[];
 }
 
 export interface ToolDefinition<S extends z.ZodType> {
@@ -29,13 +56,12 @@ export interface ToolDefinition<S extends z.ZodType> {
   description: string;
   input: S;
   effect: ToolEffect;
-  /** Returns the tool_result content: plain text, or JSON text when structured. */
-  run(input: z.output<S>, ctx: ToolContext): Promise<string> | string;
+  /** Returns the tool_result content (plain text, or JSON text when structured), or a ToolResult naming its sources. */
+  run(input: z.output<S>, ctx: ToolContext): Promise<string | ToolResult> | string | ToolResult;
 }
 
 /** A tool's output as the log records it: cleaned, with what was replaced named (absent when nothing was). */
-export interface ToolOutput {
-  output: string;
+export interface ToolOutput extends ToolResult {
   sanitized?: string[];
 }
 
@@ -65,8 +91,10 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
     throw new ToolDefinitionError(`tool "${def.name}" input must be an object schema; model tool inputs are JSON objects`);
   }
   const runSanitized = async (input: z.output<S>, ctx: ToolContext): Promise<ToolOutput> => {
-    const { value, notes } = sanitizeText(await def.run(input, ctx), "output");
-    return notes.length ? { output: value, sanitized: notes } : { output: value };
+    const result = await def.run(input, ctx);
+    const { output, ...rest } = typeof result === "string" ? { output: result } : result;
+    const { value, notes } = sanitizeText(output, "output");
+    return notes.length ? { ...rest, output: value, sanitized: notes } : { ...rest, output: value };
   };
   return Object.freeze({ ...def, spec, runSanitized, run: async (input: z.output<S>, ctx: ToolContext) => (await runSanitized(input, ctx)).output });
 }
