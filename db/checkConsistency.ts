@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { DamagedStoreError } from "../core/errors.ts";
-import { readOrDamage } from "./damage.ts";
+import { readOrDamage } from "../core/damage.ts";
 import type { Database } from "./openDatabase.ts";
 
 /**

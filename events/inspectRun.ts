@@ -1,4 +1,4 @@
-import { readOrDamage } from "../db/damage.ts";
+import { readOrDamage } from "../core/damage.ts";
 import type { Database } from "../db/openDatabase.ts";
 import { NotFoundError } from "../core/errors.ts";
 import { rowToEvent } from "./rowToEvent.ts";

@@ -1,4 +1,4 @@
-import { DamagedStoreError, isAriadneError } from "../core/errors.ts";
+import { DamagedStoreError, isAriadneError } from "./errors.ts";
 
 /**
  * SQLSTATE classes that mean the stored files, not the request, are at fault:
