@@ -13,3 +13,4 @@ export { ToolDefinitionError, ToolError } from "./toolErrors.ts";
 export { ToolRegistry } from "./toolRegistry.ts";
 export { inputJsonSchema, toolSpec } from "./toolSpec.ts";
 export * from "./demo/index.ts";
+export * from "./workspace/index.ts";
