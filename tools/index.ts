@@ -14,3 +14,4 @@ export { ToolRegistry } from "./toolRegistry.ts";
 export { inputJsonSchema, toolSpec } from "./toolSpec.ts";
 export * from "./demo/index.ts";
 export * from "./workspace/index.ts";
+export * from "./documents/index.ts";
