@@ -15,3 +15,4 @@ export { inputJsonSchema, toolSpec } from "./toolSpec.ts";
 export * from "./demo/index.ts";
 export * from "./workspace/index.ts";
 export * from "./documents/index.ts";
+export * from "./compute/index.ts";
