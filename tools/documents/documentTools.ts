@@ -7,11 +7,13 @@ import { requireBlobs } from "../workspace/publishArtifact.ts";
 import { readWorkspaceBytes } from "../workspace/readWorkspaceBytes.ts";
 import { DOCUMENT_FORMATS, detectFormat } from "./detectFormat.ts";
 import { extractDocument } from "./extractDocument.ts";
+import { ExtractionCache } from "./extractionCache.ts";
 import { untrustedBlock } from "./untrustedBlock.ts";
 import { describeWindow, windowText } from "./windowText.ts";
 
 /** document_read: PDF (by page), HTML, Markdown, CSV and text, from a stored blob or a workspace file. */
 export function createDocumentTools(): Tool[] {
+  const cache = new ExtractionCache();
   const readTool = defineTool({
     name: "document_read",
     description:
@@ -44,14 +46,16 @@ export function createDocumentTools(): Tool[] {
         name = read.file.relative;
         url = `workspace:${read.file.relative}`;
       }
-      const doc = await extractDocument(bytes, format ?? detectFormat(bytes, name), pages);
+      const rawSha256 = await blobs.put(bytes);
+      const chosen = format ?? detectFormat(bytes, name);
+      const doc = await cache.get(`${rawSha256}\0${chosen}\0${pages ?? ""}`, () => extractDocument(bytes, chosen, pages));
       const window = windowText(doc.text, offset ?? 0);
       const source: SourceRecord = {
         kind: doc.kind,
         url,
         contentType: doc.contentType,
         fetchedAt: (ctx.now?.() ?? new Date()).toISOString(),
-        rawSha256: await blobs.put(bytes),
+        rawSha256,
         textSha256: await blobs.put(new TextEncoder().encode(doc.text)),
         bytes: bytes.byteLength,
       };
