@@ -81,7 +81,19 @@ async function executable(file: string | null | undefined, what: string): Promis
  * can be followed to the code that printed it and the inputs it read.
  */
 export async function runCompute(request: ComputeRequest, ctx: ToolContext, options: ComputeOptions = {}): Promise<ComputeOutcome> {
-  const o = { ...COMPUTE_DEFAULTS, ...options };
+  // Field by field, so an option passed as undefined keeps its default.
+  const d = COMPUTE_DEFAULTS;
+  const o = {
+    bwrapPath: options.bwrapPath ?? d.bwrapPath,
+    pythonPath: options.pythonPath ?? d.pythonPath,
+    timeLimitMs: options.timeLimitMs ?? d.timeLimitMs,
+    memoryLimitMb: options.memoryLimitMb ?? d.memoryLimitMb,
+    outputCapBytes: options.outputCapBytes ?? d.outputCapBytes,
+    maxPublishedFiles: options.maxPublishedFiles ?? d.maxPublishedFiles,
+    maxPublishedBytes: options.maxPublishedBytes ?? d.maxPublishedBytes,
+    scratchDir: options.scratchDir,
+    passEnv: options.passEnv,
+  };
   const blobs = requireBlobs(ctx, "compute");
   const bwrapPath = await executable(o.bwrapPath, "bubblewrap (the sandbox)");
   const pythonPath = request.language === "python" ? await executable(o.pythonPath, "Python") : o.pythonPath;
