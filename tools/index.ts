@@ -13,3 +13,6 @@ export { ToolDefinitionError, ToolError } from "./toolErrors.ts";
 export { ToolRegistry } from "./toolRegistry.ts";
 export { inputJsonSchema, toolSpec } from "./toolSpec.ts";
 export * from "./demo/index.ts";
+export * from "./workspace/index.ts";
+export * from "./documents/index.ts";
+export * from "./compute/index.ts";

@@ -1,0 +1,200 @@
+import { constants, promises as fs } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { ArtifactRecord, SourceRecord } from "../../sources/types.ts";
+import type { ToolContext } from "../defineTool.ts";
+import { ToolError } from "../toolErrors.ts";
+import { requireBlobs, storeArtifact } from "../workspace/publishArtifact.ts";
+import { workspaceRoot } from "../workspace/resolveWorkspacePath.ts";
+import { sha256Hex } from "../workspace/sha256Hex.ts";
+import { writeWorkspaceFile } from "../workspace/writeWorkspaceFile.ts";
+import { COMPUTE_DEFAULTS, type ComputeLanguage, type ComputeOptions } from "./computeOptions.ts";
+import { findDenoBinary } from "./findDenoBinary.ts";
+import { runSandboxed, type SandboxOutcome } from "./runSandboxed.ts";
+import { SANDBOX_INPUTS, sandboxArgs } from "./sandboxArgs.ts";
+import { changedFiles, snapshotFiles, type FileState } from "./snapshotFiles.ts";
+import { stageInputs, type ComputeInput } from "./stageInputs.ts";
+
+export interface ComputeRequest {
+  language: ComputeLanguage;
+  code: string;
+  inputs?: ComputeInput[];
+}
+
+export type ComputeStatus = "ok" | "error" | "time_limit" | "memory_limit" | "cancelled";
+
+export interface ComputeReport {
+  status: ComputeStatus;
+  exit_code: number | null;
+  signal: string | null;
+  duration_ms: number;
+  limits: { time_ms: number; memory_mb: number; output_bytes: number };
+  /** Each limit the run hit, said in words; empty when none. */
+  limits_hit: string[];
+  stdout: string;
+  stdout_bytes: number;
+  stdout_truncated: boolean;
+  stderr: string;
+  stderr_bytes: number;
+  stderr_truncated: boolean;
+  /** Where the run's record lives in the workspace: the code, stdout.txt and stderr.txt. */
+  record: { folder: string; code_sha256: string; stdout_sha256: string; stderr_sha256: string };
+  files_written: { path: string; sha256: string; bytes: number; artifact_id: string }[];
+  files_not_published: { path: string; reason: string }[];
+  inputs: { name: string; path: string; sha256: string }[];
+}
+
+export interface ComputeOutcome {
+  report: ComputeReport;
+  /** The code, stdout, stderr and every file the run wrote, each stored as a blob. */
+  artifacts: ArtifactRecord[];
+  /** The inputs the run read, and the stdout it printed (what the model is shown). */
+  sources: SourceRecord[];
+}
+
+const EXTENSION: Record<ComputeLanguage, string> = { python: "py", typescript: "ts", javascript: "js" };
+const RECORDS = ".compute";
+const OUT_OF_MEMORY: Record<ComputeLanguage, RegExp> = {
+  python: /MemoryError|Unable to allocate|Cannot allocate memory|std::bad_alloc|out of memory/,
+  typescript: /Reached heap limit|heap out of memory|Fatal JavaScript out of memory/,
+  javascript: /Reached heap limit|heap out of memory|Fatal JavaScript out of memory/,
+};
+
+function notRun(reason: string): ToolError {
+  return new ToolError(`compute did not run: ${reason}. No code was executed and there is no result; report this as a gap in your handoff and do not estimate the numbers.`);
+}
+
+async function executable(file: string | null | undefined, what: string): Promise<string> {
+  if (!file) throw notRun(`${what} is not installed`);
+  try {
+    await fs.access(file, constants.X_OK);
+  } catch {
+    throw notRun(`${what} is not installed at ${file}`);
+  }
+  return file;
+}
+
+/**
+ * Runs the Child's code in the sandbox over its workspace and records it: the
+ * code, stdout and stderr are written to `.compute/<call>/` and stored as
+ * blobs, and every file the run wrote is published, so a number in a table
+ * can be followed to the code that printed it and the inputs it read.
+ */
+export async function runCompute(request: ComputeRequest, ctx: ToolContext, options: ComputeOptions = {}): Promise<ComputeOutcome> {
+  // Field by field, so an option passed as undefined keeps its default.
+  const d = COMPUTE_DEFAULTS;
+  const o = {
+    bwrapPath: options.bwrapPath ?? d.bwrapPath,
+    pythonPath: options.pythonPath ?? d.pythonPath,
+    timeLimitMs: options.timeLimitMs ?? d.timeLimitMs,
+    memoryLimitMb: options.memoryLimitMb ?? d.memoryLimitMb,
+    outputCapBytes: options.outputCapBytes ?? d.outputCapBytes,
+    maxPublishedFiles: options.maxPublishedFiles ?? d.maxPublishedFiles,
+    maxPublishedBytes: options.maxPublishedBytes ?? d.maxPublishedBytes,
+    scratchDir: options.scratchDir,
+    passEnv: options.passEnv,
+  };
+  const blobs = requireBlobs(ctx, "compute");
+  const bwrapPath = await executable(o.bwrapPath, "bubblewrap (the sandbox)");
+  const pythonPath = request.language === "python" ? await executable(o.pythonPath, "Python") : o.pythonPath;
+  const denoPath = request.language === "python" ? null : await executable(options.denoPath ?? findDenoBinary(), "Deno (which runs TypeScript and JavaScript)");
+  const root = await workspaceRoot(ctx);
+  const fetchedAt = (ctx.now?.() ?? new Date()).toISOString();
+
+  // One record folder per call: a re-run of the same call after a crash rewrites the same files.
+  const folder = `${RECORDS}/${sha256Hex(ctx.idempotencyKey).slice(0, 16)}`;
+  const programPath = `${folder}/main.${EXTENSION[request.language]}`;
+  const code = new TextEncoder().encode(request.code);
+  await writeWorkspaceFile(ctx, programPath, code);
+
+  const scratch = await fs.mkdtemp(path.join(o.scratchDir ?? os.tmpdir(), "ariadne-compute-"));
+  let outcome: SandboxOutcome;
+  let inputSources: SourceRecord[];
+  let before: Awaited<ReturnType<typeof snapshotFiles>>;
+  try {
+    const inputsDir = path.join(scratch, "inputs");
+    await fs.mkdir(inputsDir);
+    inputSources = await stageInputs(blobs, request.inputs ?? [], inputsDir, fetchedAt);
+    before = await snapshotFiles(root, [RECORDS]);
+    const argv = sandboxArgs(request.language, {
+      bwrapPath, pythonPath, denoPath, workspace: root, inputs: inputsDir, programPath, memoryLimitMb: o.memoryLimitMb, passEnv: o.passEnv ?? {},
+    });
+    outcome = await runSandboxed(argv, { timeLimitMs: o.timeLimitMs, outputCapBytes: o.outputCapBytes, signal: ctx.signal });
+  } finally {
+    await fs.rm(scratch, { recursive: true, force: true });
+  }
+  if (outcome.spawnError) throw notRun(`the sandbox could not be started (${outcome.spawnError})`);
+  // bubblewrap reports its own failures (namespaces not allowed, a bind that fails) as "bwrap: …", exit 1, before any code ran.
+  if (outcome.exitCode === 1 && /^bwrap: /.test(outcome.stderr.text)) throw notRun(`the sandbox could not be set up (${outcome.stderr.text.trim()})`);
+
+  const limitsHit: string[] = [];
+  const memoryHit = !outcome.timedOut && OUT_OF_MEMORY[request.language].test(outcome.stderr.text);
+  if (outcome.timedOut) limitsHit.push(`time limit: the run passed ${o.timeLimitMs} ms and its process group was killed; results are incomplete`);
+  if (memoryHit) limitsHit.push(`memory limit: the run ran out of its ${o.memoryLimitMb} MB; results are incomplete`);
+  else if (outcome.signal === "SIGKILL" && !outcome.timedOut && !outcome.aborted) limitsHit.push("the run was killed (SIGKILL), possibly for using too much memory");
+  for (const [name, stream] of [["stdout", outcome.stdout], ["stderr", outcome.stderr]] as const) {
+    if (stream.truncated) limitsHit.push(`output cap: ${name} had ${stream.bytes} bytes; only the first ${o.outputCapBytes} are shown and kept. Print less, or write the full output to a file.`);
+  }
+  const status: ComputeStatus = outcome.aborted ? "cancelled" : outcome.timedOut ? "time_limit" : memoryHit ? "memory_limit" : outcome.exitCode === 0 ? "ok" : "error";
+
+  const artifacts: ArtifactRecord[] = [await storeArtifact(ctx, programPath, code)];
+  const stdoutBytes = new TextEncoder().encode(outcome.stdout.text);
+  const stderrBytes = new TextEncoder().encode(outcome.stderr.text);
+  for (const [name, bytes] of [["stdout.txt", stdoutBytes], ["stderr.txt", stderrBytes]] as const) {
+    await writeWorkspaceFile(ctx, `${folder}/${name}`, bytes);
+    artifacts.push(await storeArtifact(ctx, `${folder}/${name}`, bytes));
+  }
+  const stdoutSource: SourceRecord = {
+    kind: "workspace_file",
+    url: `workspace:${folder}/stdout.txt`,
+    contentType: "text/plain; charset=utf-8",
+    fetchedAt,
+    rawSha256: artifacts[1]!.sha256,
+    textSha256: artifacts[1]!.sha256,
+    bytes: stdoutBytes.byteLength,
+  };
+
+  const { written, skipped } = await publishWritten(ctx, root, before, o.maxPublishedFiles, o.maxPublishedBytes);
+  artifacts.push(...written);
+  const report: ComputeReport = {
+    status,
+    exit_code: outcome.exitCode,
+    signal: outcome.signal,
+    duration_ms: outcome.durationMs,
+    limits: { time_ms: o.timeLimitMs, memory_mb: o.memoryLimitMb, output_bytes: o.outputCapBytes },
+    limits_hit: limitsHit,
+    stdout: outcome.stdout.text,
+    stdout_bytes: outcome.stdout.bytes,
+    stdout_truncated: outcome.stdout.truncated,
+    stderr: outcome.stderr.text,
+    stderr_bytes: outcome.stderr.bytes,
+    stderr_truncated: outcome.stderr.truncated,
+    record: { folder, code_sha256: artifacts[0]!.sha256, stdout_sha256: artifacts[1]!.sha256, stderr_sha256: artifacts[2]!.sha256 },
+    files_written: written.map((a) => ({ path: a.path, sha256: a.sha256, bytes: a.bytes, artifact_id: a.id })),
+    files_not_published: skipped,
+    inputs: (request.inputs ?? []).map((i) => ({ name: i.name, path: `${SANDBOX_INPUTS}/${i.name}`, sha256: i.sha256.trim().toLowerCase() })),
+  };
+  return { report, artifacts, sources: [...inputSources, stdoutSource] };
+}
+
+/** Publishes the files the run created or changed (outside .compute/), within the count and size caps. */
+async function publishWritten(ctx: ToolContext, root: string, before: Map<string, FileState>, maxFiles: number, maxBytes: number) {
+  const after = await snapshotFiles(root, [RECORDS]);
+  const written: ArtifactRecord[] = [];
+  const skipped: { path: string; reason: string }[] = [];
+  for (const file of changedFiles(before, after)) {
+    const state = after.get(file)!;
+    if (state.link) skipped.push({ path: file, reason: "a symbolic link; links are never followed or published" });
+    else if (state.size > maxBytes) skipped.push({ path: file, reason: `${state.size} bytes, over the ${maxBytes} published per file` });
+    else if (written.length >= maxFiles) skipped.push({ path: file, reason: `over the ${maxFiles} files published per run; publish_artifact it if it matters` });
+    else {
+      const handle = await fs.open(path.join(root, file), constants.O_RDONLY | constants.O_NOFOLLOW);
+      try {
+        written.push(await storeArtifact(ctx, file, new Uint8Array(await handle.readFile())));
+      } finally {
+        await handle.close();
+      }
+    }
+  }
+  return { written, skipped };
+}

@@ -1,0 +1,96 @@
+import { spawn } from "node:child_process";
+
+export interface CapturedStream {
+  /** What was kept: at most the cap, decoded as UTF-8. */
+  text: string;
+  /** Everything the process wrote to the stream. */
+  bytes: number;
+  truncated: boolean;
+}
+
+export interface SandboxOutcome {
+  exitCode: number | null;
+  /** The signal that ended the process, e.g. SIGKILL. */
+  signal: string | null;
+  timedOut: boolean;
+  /** The call was cancelled (ctx.signal) and the process killed. */
+  aborted: boolean;
+  durationMs: number;
+  stdout: CapturedStream;
+  stderr: CapturedStream;
+  /** The process could not be started at all (ENOENT, EACCES). */
+  spawnError?: string;
+}
+
+function capture(cap: number) {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let total = 0;
+  return {
+    push(chunk: Buffer) {
+      total += chunk.length;
+      if (kept < cap) {
+        const part = chunk.subarray(0, cap - kept);
+        chunks.push(part);
+        kept += part.length;
+      }
+    },
+    done(): CapturedStream {
+      return { text: Buffer.concat(chunks).toString("utf8"), bytes: total, truncated: total > kept };
+    },
+  };
+}
+
+/**
+ * Runs argv in a process group of its own with an empty environment, keeping at
+ * most `outputCapBytes` of each stream; past `timeLimitMs` (or on abort) the
+ * whole group is killed with SIGKILL.
+ */
+export function runSandboxed(argv: string[], opts: { timeLimitMs: number; outputCapBytes: number; signal?: AbortSignal }): Promise<SandboxOutcome> {
+  const started = performance.now();
+  const out = capture(opts.outputCapBytes);
+  const err = capture(opts.outputCapBytes);
+  return new Promise((resolve) => {
+    const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ["ignore", "pipe", "pipe"], env: {} });
+    let timedOut = false;
+    let aborted = false;
+    let settled = false;
+    const killGroup = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, opts.timeLimitMs);
+    const onAbort = () => {
+      aborted = true;
+      killGroup();
+    };
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    const finish = (exitCode: number | null, signal: string | null, spawnError?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      opts.signal?.removeEventListener("abort", onAbort);
+      resolve({
+        exitCode,
+        signal,
+        timedOut,
+        aborted,
+        durationMs: Math.round(performance.now() - started),
+        stdout: out.done(),
+        stderr: err.done(),
+        ...(spawnError ? { spawnError } : {}),
+      });
+    };
+    child.stdout.on("data", (c: Buffer) => out.push(c));
+    child.stderr.on("data", (c: Buffer) => err.push(c));
+    child.on("error", (error: NodeJS.ErrnoException) => finish(null, null, `${error.code ?? "error"}: ${error.message}`));
+    child.on("close", (code, signal) => finish(code, signal));
+    if (opts.signal?.aborted) onAbort();
+  });
+}
