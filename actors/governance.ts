@@ -17,8 +17,9 @@ export const limitsGovernance: Governance = {
   async afterModelCall() {
     return [];
   },
-  async beforeToolCall(s): Promise<Verdict> {
-    if (s.toolCalls < s.limits.maxToolCalls) return allowed;
-    return { ok: false, limit: "executor_tool_calls", reason: `tool call limit reached (${s.limits.maxToolCalls} calls for this executor)`, events: [] };
+  async beforeToolCalls(s, calls): Promise<Verdict[]> {
+    // Each call allowed in this turn counts against the ones after it.
+    const refused = { ok: false as const, limit: "executor_tool_calls" as const, reason: `tool call limit reached (${s.limits.maxToolCalls} calls for this executor)`, events: [] };
+    return calls.map((_, i) => (s.toolCalls + i < s.limits.maxToolCalls ? allowed : refused));
   },
 };

@@ -371,33 +371,35 @@ export class ExecutorRunner {
 
   /**
    * Decides a turn's tool uses before any runs: a refusal (not granted,
-   * invalid input, governance) or an intent. After one governance refusal the
-   * rest of the turn is refused for the same limit.
+   * invalid input, governance) or an intent. Governance decides the calls that
+   * passed the checks in one call, against the state as recorded (it counts
+   * the turn's calls itself); after one refusal it refuses the rest of the turn.
    */
   private async planCalls(s: ExecutorState, turn: number, calls: readonly Call[]): Promise<Draft[]> {
-    const drafts: Draft[] = [];
-    let intents = 0;
-    let refusal: Extract<CallFact, { kind: "refused" }> | null = null;
+    type Checked = { call: Call; screened: Draft } | { call: Call; inspected: Awaited<ReturnType<ExecutorRunner["inspect"]>> };
+    const checked: Checked[] = [];
     for (const call of calls) {
       if (call.name === this.role.terminalTool) continue;
       const notGranted = screenCall(s, call);
-      if (notGranted) {
-        drafts.push(notGranted);
-        continue;
-      }
-      const inspected = call.name === DELEGATE_TOOL ? await this.inspectDelegation(call) : this.inspectTool(call);
-      let fact: CallFact;
-      if ("problem" in inspected) fact = { kind: "invalid", problem: inspected.problem };
-      else if (refusal) fact = { ...refusal, events: [] };
-      else {
-        const verdict = await this.services.governance.beforeToolCall({ ...s, toolCalls: s.toolCalls + intents }, call);
-        fact = verdict.ok ? { kind: "allowed", ...inspected, events: verdict.events } : { kind: "refused", limit: verdict.limit, reason: verdict.reason, events: verdict.events };
-        if (fact.kind === "refused") refusal = fact;
-        else intents++;
-      }
-      drafts.push(...decideCall(this.role, turn, call, fact));
+      checked.push(notGranted ? { call, screened: notGranted } : { call, inspected: await this.inspect(call) });
     }
-    return drafts;
+    const governed = checked.flatMap((c) => ("inspected" in c && !("problem" in c.inspected) ? [c.call] : []));
+    const verdicts = new Map((await this.services.governance.beforeToolCalls(s, governed)).map((v, i) => [governed[i]!.toolUseId, v]));
+    return checked.flatMap((c): Draft[] => {
+      if ("screened" in c) return [c.screened];
+      const { call, inspected } = c;
+      if ("problem" in inspected) return decideCall(this.role, turn, call, { kind: "invalid", problem: inspected.problem });
+      const verdict = verdicts.get(call.toolUseId);
+      if (!verdict) throw new Error(`governance gave no verdict on ${call.toolUseId}`);
+      const fact: CallFact = verdict.ok
+        ? { kind: "allowed", ...inspected, events: verdict.events }
+        : { kind: "refused", limit: verdict.limit, reason: verdict.reason, events: verdict.events };
+      return decideCall(this.role, turn, call, fact);
+    });
+  }
+
+  private inspect(call: Call) {
+    return call.name === DELEGATE_TOOL ? this.inspectDelegation(call) : Promise.resolve(this.inspectTool(call));
   }
 
   private inspectTool(call: Call): { effect: "read_only" | "idempotent" | "effectful" } | { problem: string } {

@@ -1,7 +1,7 @@
-import type { Call, ExecutorState } from "../actors/executorState.ts";
 import { DELEGATE_TOOL } from "../tools/index.ts";
 import type { Caps, ExecutorCaps } from "./config.ts";
 import type { BudgetTotals } from "./budgetTotals.ts";
+import type { ExecutorView, ToolCallRequest } from "./executorView.ts";
 import type { LimitName } from "./port.ts";
 
 /** A limit that stops something, with the sentence saying how far the executor got. */
@@ -29,7 +29,7 @@ export function clockStop(caps: Caps, executor: ExecutorCaps, t: Clocks): Stop |
 }
 
 /** Before a model call: the executor's turns (its own count, and the limit frozen at its admission). Pure. */
-export function turnStop(state: Pick<ExecutorState, "turn" | "limits">, executor: ExecutorCaps): Stop | null {
+export function turnStop(state: Pick<ExecutorView, "turn" | "limits">, executor: ExecutorCaps): Stop | null {
   const max = Math.min(executor.maxTurns, state.limits.maxTurns);
   return state.turn >= max ? { limit: "executor_turns", reason: `turn limit reached (${state.turn} of ${max} turns)` } : null;
 }
@@ -57,8 +57,8 @@ export function reservationStop(totals: BudgetTotals, executorSpent: number, exe
  * intents are appended together, after every call of the turn is checked). Pure.
  */
 export function toolStop(
-  state: Pick<ExecutorState, "toolCalls" | "limits" | "depth" | "children">,
-  call: Pick<Call, "name">,
+  state: Pick<ExecutorView, "toolCalls" | "limits" | "depth" | "children">,
+  call: Pick<ToolCallRequest, "name">,
   caps: Caps,
   executor: ExecutorCaps,
   pending: { toolCalls: number; delegations: number },
@@ -75,4 +75,25 @@ export function toolStop(
     return { limit: "delegation_fan_out", reason: `fan-out limit reached (${children} of ${caps.delegation.maxFanOut} Children admitted by this executor)` };
   }
   return null;
+}
+
+/**
+ * A turn's tool calls, in the model's order: how many are allowed before a
+ * limit stops the rest, and that stop. `state` is as recorded before the turn's
+ * intents; each call allowed counts against the ones after it, once. Pure.
+ */
+export function turnToolStop(
+  state: Pick<ExecutorView, "toolCalls" | "limits" | "depth" | "children">,
+  calls: readonly Pick<ToolCallRequest, "name">[],
+  caps: Caps,
+  executor: ExecutorCaps,
+): { allowed: number; stop: Stop | null } {
+  const pending = { toolCalls: 0, delegations: 0 };
+  for (const [i, call] of calls.entries()) {
+    const stop = toolStop(state, call, caps, executor, pending);
+    if (stop) return { allowed: i, stop };
+    pending.toolCalls++;
+    if (call.name === DELEGATE_TOOL) pending.delegations++;
+  }
+  return { allowed: calls.length, stop: null };
 }

@@ -1,18 +1,17 @@
-import type { Call, ExecutorState } from "../actors/executorState.ts";
 import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clock.ts";
 import type { Database } from "../db/openDatabase.ts";
 import type { RecordedEvent } from "../events/index.ts";
-import { DELEGATE_TOOL } from "../tools/index.ts";
-import { type Stop, clockStop, reservationStop, toolStop, turnStop } from "./checkLimits.ts";
+import { type Stop, clockStop, reservationStop, turnStop, turnToolStop } from "./checkLimits.ts";
 import { type Caps, CONFIGURED_CAPS, INVESTIGATE_PROFILES, REMIND_THRESHOLDS, executorCapsFor } from "./config.ts";
 import { type RunBudget, openRunBudget } from "./openRunBudget.ts";
+import type { ExecutorView, ToolCallRequest } from "./executorView.ts";
 import type { Draft, Governance, ModelCallPlan, Reservation, Verdict } from "./port.ts";
 import { PRICES, type PriceTable, costMicros, priceOf } from "./prices.ts";
 import { type Post, raiseReminders } from "./raiseReminders.ts";
 import { type Reminder, budgetReminders, childLimitReminder, childReminders, timeReminders } from "./remindRules.ts";
 import { reserveBudget } from "./reserveBudget.ts";
 import { DEFAULT_REVIEWER, type ReviewDecision, type ReviewRequest, type ReviewerConfig, foldReviews, reviewPolicy } from "./reviewPolicy.ts";
-import { type RunInfo, CACHE_LIMIT, runFacts } from "./runFacts.ts";
+import { type RunInfo, runFacts } from "./runFacts.ts";
 import { settleBudget } from "./settleBudget.ts";
 
 export interface RunGovernanceOptions {
@@ -44,8 +43,10 @@ export interface RunGovernance extends Governance {
  * 0004). Before a model call: wall clocks, turns, then a reservation of the
  * call's worst case against the run; after it: the settle, as `budget_reserved`
  * and `budget_settled` drafts for the turn's append. Before a tool call: wall
- * clocks, tool calls, delegation depth and fan-out. Remind facts ride along:
- * returned as drafts for Main, posted to Main for anyone else.
+ * clocks, tool calls, delegation depth and fan-out, for a turn's calls together.
+ * Remind facts ride along: returned as drafts for Main, posted to Main for
+ * anyone else. What an executor has done is read from the view of its log it
+ * is given, never remembered here: two processes governing a run agree.
  *
  * Call afterModelCall exactly once per reservation, and append the drafts it
  * returns (re-appending them on a version conflict, never settling again).
@@ -59,15 +60,13 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
   const thresholds = options.remindThresholds ?? REMIND_THRESHOLDS;
   const reviewer: ReviewerConfig = { ...DEFAULT_REVIEWER, ...options.reviewer };
   const facts = runFacts(db, clock, options.caps ?? CONFIGURED_CAPS);
-  /** Reservations taken and not yet settled, by id. */
+  /** Reservations taken and not yet settled, by id: only to refuse settling one twice, never to decide. */
   const open = new Map<string, { runId: string; executorId: string }>();
-  /** Tool uses approved at an executor's state version (tool use id -> tool), by executor. */
-  const approved = new Map<string, { version: number; calls: Map<string, string> }>();
 
-  const remind = (state: ExecutorState, run: RunInfo, candidates: Reminder[]) => raiseReminders({ db, post, newId, facts }, state, run, candidates);
+  const remind = (state: ExecutorView, run: RunInfo, candidates: Reminder[]) => raiseReminders({ db, post, newId, facts }, state, run, candidates);
 
   const refuse = async (
-    state: ExecutorState,
+    state: ExecutorView,
     run: RunInfo,
     purpose: "model" | "tool",
     stop: Stop,
@@ -90,7 +89,7 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
 
     review: (events, request) => reviewPolicy(foldReviews(events, reviewer), request, clock.now()),
 
-    async beforeModelCall(state: ExecutorState, plan: ModelCallPlan) {
+    async beforeModelCall(state: ExecutorView, plan: ModelCallPlan) {
       const run = await facts.run(state.runId);
       const now = clock.now();
       const executor = executorCapsFor(state, run.caps, investigate).caps;
@@ -126,7 +125,7 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
       return { ok: true, reservation, deadline, events: reminders };
     },
 
-    async afterModelCall(state: ExecutorState, reservation: Reservation | null, usage: { inputTokens: number; outputTokens: number } | null) {
+    async afterModelCall(state: ExecutorView, reservation: Reservation | null, usage: { inputTokens: number; outputTokens: number } | null) {
       if (!reservation) return [];
       const taken = open.get(reservation.reservationId);
       if (!taken || taken.executorId !== state.executorId) {
@@ -159,24 +158,17 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
       return [...drafts, ...(await remind(state, run, budgetReminders(totals, run.raised, thresholds)))];
     },
 
-    async beforeToolCall(state: ExecutorState, call: Call): Promise<Verdict> {
+    async beforeToolCalls(state: ExecutorView, calls: readonly ToolCallRequest[]): Promise<Verdict[]> {
+      if (calls.length === 0) return [];
       const run = await facts.run(state.runId);
       const executor = executorCapsFor(state, run.caps, investigate).caps;
-      // Calls approved against this same state version are intents not yet recorded (a turn's calls are
-      // checked one by one, then appended together): they count as made. A new version has folded them.
-      const known = approved.get(state.executorId);
-      const mine = known && known.version === state.version ? known.calls : new Map<string, string>();
-      mine.delete(call.toolUseId);
-      const pending = { toolCalls: mine.size, delegations: [...mine.values()].filter((name) => name === DELEGATE_TOOL).length };
-
-      const stop =
-        clockStop(run.caps, executor, { now: clock.now(), runOpenedAt: run.openedAt, executorAdmittedAt: await facts.admittedAt(state) }) ??
-        toolStop(state, call, run.caps, executor, pending);
-      if (stop) return refuse(state, run, "tool", stop, { toolUseId: call.toolUseId }, []);
-      mine.set(call.toolUseId, call.name);
-      if (approved.size >= CACHE_LIMIT) approved.clear();
-      approved.set(state.executorId, { version: state.version, calls: mine });
-      return { ok: true, events: [] };
+      const late = clockStop(run.caps, executor, { now: clock.now(), runOpenedAt: run.openedAt, executorAdmittedAt: await facts.admittedAt(state) });
+      // The turn's calls are counted here, against the intents the log holds; nothing is remembered for later.
+      const { allowed, stop } = late ? { allowed: 0, stop: late } : turnToolStop(state, calls, run.caps, executor);
+      const ok: Verdict = { ok: true, events: [] };
+      if (!stop) return calls.map(() => ok);
+      const refusal = await refuse(state, run, "tool", stop, { toolUseId: calls[allowed]!.toolUseId }, []);
+      return calls.map((_, i) => (i < allowed ? ok : i === allowed ? refusal : { ...refusal, events: [] }));
     },
   };
 }

@@ -1,4 +1,4 @@
-export type { Draft, Governance, LimitName, ModelCallPlan, Reservation, Verdict } from "./port.ts";
+export type { Draft, ExecutorView, Governance, LimitName, ModelCallPlan, Reservation, ToolCallRequest, Verdict } from "./port.ts";
 export {
   Caps,
   type CapsRequest,
@@ -17,7 +17,7 @@ export { type ReserveRequest, type ReserveResult, reserveBudget } from "./reserv
 export { type SettleRequest, settleBudget } from "./settleBudget.ts";
 export { releaseOpenReservations } from "./releaseOpenReservations.ts";
 export { claimReminderKeys, unclaimReminderKeys } from "./claimReminderKeys.ts";
-export { type Clocks, type Stop, clockStop, reservationStop, toolStop, turnStop } from "./checkLimits.ts";
+export { type Clocks, type Stop, clockStop, reservationStop, toolStop, turnStop, turnToolStop } from "./checkLimits.ts";
 export { type ChildrenView, type Reminder, budgetReminders, childLimitReminder, childReminders, thresholdKey, timeReminders } from "./remindRules.ts";
 export {
   DEFAULT_REVIEWER,

@@ -1,5 +1,7 @@
 import type { EventDataInput, EventType } from "../events/index.ts";
-import type { Call, ExecutorState } from "../actors/executorState.ts";
+import type { ExecutorView, ToolCallRequest } from "./executorView.ts";
+
+export type { ExecutorView, ToolCallRequest } from "./executorView.ts";
 
 /**
  * An event an executor is about to append to its own stream (metadata is added
@@ -42,21 +44,30 @@ export type Verdict<T = unknown> =
   | { ok: false; limit: LimitName; reason: string; events: Draft[] };
 
 /**
- * Governance in code: an async port consulted before every model call and every
- * tool call, and after each model call to settle. It never throws for a refusal;
- * it answers with a verdict and the events that record it.
+ * Governance in code: an async port consulted before every model call, after
+ * it to settle, and before a turn's tool calls. It never throws for a refusal;
+ * it answers with a verdict and the events that record it. It is given the
+ * executor as its log has it (ExecutorView) and keeps no memory of its own
+ * between calls: a decision that needs a fact finds it in the log.
  */
 export interface Governance {
   /**
    * `deadline` (epoch ms), when given, is when the executor's or the run's wall
    * clock runs out: the model call, its retries and the waits between them stop there.
    */
-  beforeModelCall(state: ExecutorState, plan: ModelCallPlan): Promise<Verdict<{ reservation: Reservation | null; deadline?: number }>>;
+  beforeModelCall(executor: ExecutorView, plan: ModelCallPlan): Promise<Verdict<{ reservation: Reservation | null; deadline?: number }>>;
   /** Settles the real usage (null when the call failed and spent nothing measurable) and releases the rest. */
   afterModelCall(
-    state: ExecutorState,
+    executor: ExecutorView,
     reservation: Reservation | null,
     usage: { inputTokens: number; outputTokens: number } | null,
   ): Promise<Draft[]>;
-  beforeToolCall(state: ExecutorState, call: Call): Promise<Verdict>;
+  /**
+   * Decides a turn's tool calls together, before any runs: one verdict per
+   * call, in the model's order. `executor` is as recorded before the turn's
+   * intents, so each call allowed counts against the calls after it; after a
+   * refusal the rest of the turn is refused for the same limit (its events ride
+   * with the first refusal only).
+   */
+  beforeToolCalls(executor: ExecutorView, calls: readonly ToolCallRequest[]): Promise<Verdict[]>;
 }

@@ -1,7 +1,7 @@
-import type { ExecutorState } from "../actors/executorState.ts";
 import type { IdGenerator } from "../core/clock.ts";
 import type { Database } from "../db/openDatabase.ts";
 import { claimReminderKeys, unclaimReminderKeys } from "./claimReminderKeys.ts";
+import type { ExecutorView } from "./executorView.ts";
 import type { Draft } from "./port.ts";
 import type { Reminder } from "./remindRules.ts";
 import type { RunFacts, RunInfo } from "./runFacts.ts";
@@ -17,7 +17,7 @@ export type Post = (executorId: string, drafts: Draft[]) => Promise<unknown>;
  */
 export async function raiseReminders(
   deps: { db: Database; post: Post; newId: IdGenerator; facts: RunFacts },
-  state: ExecutorState,
+  state: ExecutorView,
   run: RunInfo,
   candidates: readonly Reminder[],
 ): Promise<Draft[]> {

@@ -1,9 +1,9 @@
 import { sql } from "kysely";
-import type { ExecutorState } from "../actors/executorState.ts";
 import type { Clock } from "../core/clock.ts";
 import type { Database } from "../db/openDatabase.ts";
 import { readStream } from "../events/readStream.ts";
 import type { Caps } from "./config.ts";
+import type { ExecutorView } from "./executorView.ts";
 import { openRunBudget, readRunBudget } from "./openRunBudget.ts";
 
 /** What governance needs to know of a run that never changes once it started, plus the keys raised so far. */
@@ -45,7 +45,7 @@ export function runFacts(db: Database, clock: Clock, caps: Caps) {
         return { runId, caps: row.caps, openedAt: row.openedAt, raised: new Set<string>() };
       }),
 
-    admittedAt: (state: ExecutorState) =>
+    admittedAt: (state: Pick<ExecutorView, "executorId" | "streamId">) =>
       cached(admissions, state.executorId, async () => {
         const [admitted] = await readStream(db, state.streamId, { limit: 1 });
         if (!admitted) throw new Error(`executor ${state.executorId} has no admitted event in ${state.streamId}`);
@@ -53,7 +53,7 @@ export function runFacts(db: Database, clock: Clock, caps: Caps) {
       }),
 
     /** Main of the run: a depth-1 Child's parent, otherwise the run's admitted Main. */
-    mainOf: (run: RunInfo, state: ExecutorState): Promise<string> =>
+    mainOf: (run: RunInfo, state: Pick<ExecutorView, "depth" | "parentExecutorId">): Promise<string> =>
       (run.mainExecutorId ??=
         state.depth === 1 && state.parentExecutorId
           ? Promise.resolve(state.parentExecutorId)

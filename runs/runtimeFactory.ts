@@ -1,8 +1,8 @@
 import { Runtime } from "../actors/index.ts";
 import { ConfigError } from "../core/errors.ts";
 import type { RecordedEvent } from "../events/index.ts";
-import { createRunGovernance, parseCaps } from "../governance/index.ts";
-import { createModel, resolveModels } from "../models/index.ts";
+import { CONFIGURED_CAPS, createRunGovernance, parseCaps } from "../governance/index.ts";
+import { type Model, createModel, resolveModels } from "../models/index.ts";
 import { offlineResearchModel } from "../scenarios/offlineResearch.ts";
 import type { ToolRegistry } from "../tools/index.ts";
 import type { BuildRuntime } from "./hostRun.ts";
@@ -13,6 +13,8 @@ export interface RuntimeFactoryOptions {
   tools?: () => ToolRegistry;
   /** A fresh event sink per hosted run (the command line prints progress); default none. */
   progress?: () => (event: RecordedEvent) => void;
+  /** The scripted model of an offline run; default the offline scenario's. Tests script their own runs with it. */
+  offlineModel?: () => Model;
 }
 
 /**
@@ -30,8 +32,9 @@ export function runtimeFactory(env: Record<string, string | undefined>, options:
     }
     // The run's own hint (a test harness tags its runs) wins, so whichever worker takes it paces it alike.
     const latencyMs = Number(lease.options.tags.scriptedLatencyMs ?? env.ARIADNE_SCRIPTED_LATENCY_MS ?? 0) || undefined;
-    const model = real ?? offlineResearchModel({ latencyMs });
+    const model = real ?? options.offlineModel?.() ?? offlineResearchModel({ latencyMs });
     const names = resolveModels(env, models);
+    const runCaps = caps ? parseCaps(caps) : CONFIGURED_CAPS;
     return new Runtime({
       store,
       models: { main: model, child: model, reviewer: model },
@@ -40,8 +43,10 @@ export function runtimeFactory(env: Record<string, string | undefined>, options:
       allowedProfiles,
       onEvent: options.progress?.(),
       limits,
+      // Grants follow the run's depth cap (--max-depth): a Child may hold delegate only below it.
+      maxDepth: runCaps.delegation.maxDepth,
       // The run's shared budget, Remind and limits: consulted before every model and tool call.
-      governance: ({ post }) => createRunGovernance({ db: store.database, post, caps: caps ? parseCaps(caps) : undefined, epoch: lease.epoch }),
+      governance: ({ post }) => createRunGovernance({ db: store.database, post, caps: runCaps, epoch: lease.epoch }),
       reviewer,
     });
   };

@@ -1,4 +1,5 @@
-import { type Handoff, markUnknownEffects, partialHandoff, validateHandoff } from "../../handoff/index.ts";
+import { type GatheredResult, type Handoff, gatheredFindings, markUnknownEffects, partialHandoff, validateHandoff } from "../../handoff/index.ts";
+import { DELEGATE_TOOL } from "../../tools/index.ts";
 import { AnswerSchema } from "../answer.ts";
 import type { ExecutorState, Stop } from "../executorState.ts";
 import { type Draft, LIMIT_LABELS } from "./draft.ts";
@@ -34,18 +35,54 @@ function salvageLastAttempt(s: ExecutorState): Handoff | null {
 }
 
 /**
+ * The successful tool results no finding of `salvage` cites, in the order they
+ * came (the latest result of a reused tool use id), with the input that asked
+ * for each. A background delegation's "working" note is not a result.
+ */
+function uncitedResults(s: ExecutorState, salvage: Handoff | null): GatheredResult[] {
+  const cited = new Set(salvage?.findings.flatMap((f) => f.evidence.toolResults) ?? []);
+  const inputs = new Map<string, unknown>();
+  const results = new Map<string, GatheredResult>();
+  for (const m of s.messages) {
+    if (typeof m.content === "string") continue;
+    for (const b of m.content) {
+      if (b.type === "tool_use") inputs.set(b.id, b.input);
+      if (b.type !== "tool_result" || b.is_error) continue;
+      const recorded = s.toolResults[b.tool_use_id];
+      if (!recorded || recorded.tool === DELEGATE_TOOL || cited.has(b.tool_use_id)) continue;
+      results.delete(b.tool_use_id);
+      results.set(b.tool_use_id, { toolUseId: b.tool_use_id, tool: recorded.tool, input: inputs.get(b.tool_use_id), output: b.content });
+    }
+  }
+  return [...results.values()];
+}
+
+/**
  * Exhaustion is not a crash: a Child stopped by a limit (or out of repairs)
- * hands off what it has, partial and low confidence, with a caveat naming the stop.
+ * hands off what it has, partial and low confidence, with a caveat naming the
+ * stop. Tool results it gathered but never cited are not dropped: each becomes
+ * a low-confidence finding quoting its output (gatheredFindings).
  */
 export function exhaustWithHandoff(s: ExecutorState, stop: Stop): Draft[] {
   const caveat = stopCaveat(s, stop);
-  const base = partialHandoff(salvageLastAttempt(s), caveat);
-  const gathered = Object.keys(s.toolResults).length;
-  // Work it did but never wrote up is still partial work: say so rather than "not executed".
-  const handoff: Handoff =
-    base.executionState === "not_executed" && gathered > 0
-      ? { ...base, executionState: "partial", summary: `Stopped before writing a handoff (${caveat}); ${gathered} tool result(s) were gathered but not summarised.` }
-      : base;
+  const salvage = salvageLastAttempt(s);
+  const gathered = gatheredFindings(uncitedResults(s, salvage));
+  const withGathered: Handoff | null =
+    gathered.length === 0
+      ? salvage
+      : salvage
+        ? { ...salvage, findings: [...salvage.findings, ...gathered] }
+        : {
+            summary: `Stopped before writing a handoff (${caveat}); ${gathered.length} tool result(s) were gathered but not summarised: each is a finding quoting an excerpt of its output.`,
+            findings: gathered,
+            measurementBasis: { sources: [], dates: [], units: [], scope: "raw tool output gathered before the stop, not checked against the task" },
+            artifacts: [],
+            gaps: ["The gathered tool results were not summarised or checked against the task."],
+            executionState: "partial",
+            confidence: "low",
+            caveats: [],
+          };
+  const handoff = partialHandoff(withGathered, caveat);
   const caveats = stop.limit === null ? handoff.caveats : [...handoff.caveats, caveat];
   const marked = markUnknownEffects({ ...handoff, confidence: "low", caveats }, unknownEffectsOf(s));
   return [

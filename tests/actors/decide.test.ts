@@ -10,12 +10,14 @@ import {
   exhaustWithAnswer,
   exhaustWithHandoff,
   finishWithHandoff,
+  handoffFacts,
   idempotencyKeyOf,
   intentKey,
   stopCaveat,
   toolThrew,
 } from "../../actors/decide/index.ts";
 import type { EventData } from "../../events/index.ts";
+import { validateHandoff } from "../../handoff/index.ts";
 import { admittedData, handoffInput } from "./fixtures.ts";
 import { ev, spec } from "./deciderSpec.ts";
 
@@ -138,6 +140,36 @@ describe("decide: exhaustion is not a crash", () => {
         assert.equal(handoff.confidence, "low");
         assert.deepEqual(handoff.caveats, ["stopped at the tool call limit (25 of 25) after 7 turns"]);
         assert.equal(handoff.gaps.at(-1), "stopped at the tool call limit (25 of 25) after 7 turns");
+      });
+  });
+
+  test("given a Child stopped after two successful tool calls it never wrote up, when it hands off, then each result is a low-confidence finding quoting a bounded excerpt and citing its tool use", () => {
+    const long = `Ongoing charge 0.29% [[corpus:adiv-factsheet#fees]] ${"x".repeat(2_000)} [[corpus:adiv-factsheet#end]]`;
+    type Findings = { claim: string; evidence: { toolResults: string[]; citations: string[] }; confidence: string }[];
+    spec()
+      .given(
+        ev("executor_admitted", admittedData("child")),
+        ev("turn", toolTurn(1, [{ id: "toolu_a", name: "search_corpus", input: { query: "ADIV fees" } }])),
+        called(1, "toolu_a"),
+        completed("toolu_a", "The fee cut: 0.38% to 0.29% [[corpus:adiv-fee-announcement#announcement]]"),
+        ev("turn", toolTurn(2, [{ id: "toolu_b", name: "search_corpus" }, { id: "toolu_c", name: "search_corpus" }])),
+        called(2, "toolu_b"),
+        ev("tool_failed", { toolUseId: "toolu_c", tool: "search_corpus", reason: "governance", message: "tool call limit reached (2 of 2)", limit: "executor_tool_calls" }),
+        completed("toolu_b", long),
+      )
+      .when((s) => ({ drafts: exhaustWithHandoff(s, { limit: "executor_tool_calls", reason: "tool call limit reached" }), facts: handoffFacts(s) }))
+      .thenMatches(({ drafts: [committed], facts }) => {
+        const handoff = (committed.data as EventData<"handoff_committed">).handoff as { findings: Findings; executionState: string; confidence: string; summary: string };
+        assert.equal(handoff.executionState, "partial");
+        assert.equal(handoff.confidence, "low");
+        assert.deepEqual(handoff.findings.map((f) => [f.evidence.toolResults, f.confidence]), [[["toolu_a"], "low"], [["toolu_b"], "low"]]);
+        assert.match(handoff.findings[0].claim, /search_corpus \{"query":"ADIV fees"\} returned: "The fee cut: 0\.38% to 0\.29% \[\[corpus:adiv-fee-announcement#announcement\]\]"/);
+        assert.deepEqual(handoff.findings[0].evidence.citations, ["[[corpus:adiv-fee-announcement#announcement]]"]);
+        // The excerpt is bounded, and cites only the markers it quotes.
+        assert.ok(handoff.findings[1].claim.length < 700, `claim of ${handoff.findings[1].claim.length} characters`);
+        assert.match(handoff.findings[1].claim, /Ongoing charge 0\.29% \[\[corpus:adiv-factsheet#fees\]\] x+…"$/);
+        assert.deepEqual(handoff.findings[1].evidence.citations, ["[[corpus:adiv-factsheet#fees]]"]);
+        assert.ok(validateHandoff(handoff, facts).ok, "the salvaged handoff passes the ordinary handoff validation");
       });
   });
 

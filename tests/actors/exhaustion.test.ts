@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { createRunGovernance, resolveCaps } from "../../governance/index.ts";
 import { ScriptedModel, type ScriptPolicy } from "../../models/index.ts";
 import { citationsIn, resultsOf, turnsTaken } from "../../scenarios/requestView.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
@@ -8,6 +9,11 @@ import { answerOf, childrenOf, delegatingMain, delegation, handoffInput, handoff
 /** A Child that searches five times a turn and never hands off on its own. */
 const searchingForever: ScriptPolicy = (request) => ({
   content: Array.from({ length: 5 }, (_, i) => ({ type: "tool_use" as const, name: "search_corpus", input: { query: `ADIV fees ${turnsTaken(request)}-${i}` } })),
+});
+
+/** A Child that searches once a turn and never hands off on its own. */
+const searchingOncePerTurn: ScriptPolicy = (request) => ({
+  content: [{ type: "tool_use", name: "search_corpus", input: { query: `ADIV ongoing charge ${turnsTaken(request)}` } }],
 });
 
 /** A Child that searches once, then hands off a finding resting on that search. */
@@ -46,7 +52,53 @@ forEachEngine("exhaustion is not a crash", (ctx) => {
 
     const answer = answerOf(outcome);
     assert.equal((outcome as { partial?: boolean }).partial, undefined);
-    assert.match(answer.sections[0].claims[0].text, /^Nothing usable came back: Stopped before writing a handoff \(stopped at the tool call limit \(25 of 25\) after 6 turns\)/);
+    // The 25 results it gathered are not dropped: each is a finding Main cites.
+    assert.match((committed.data.handoff as { summary: string }).summary, /^Stopped before writing a handoff \(stopped at the tool call limit \(25 of 25\) after 6 turns\); 25 tool result\(s\) were gathered/);
+    assert.equal(answer.sections[0].claims.length, 25);
+    assert.ok(answer.sections[0].claims.every((c, finding) => c.basis === "observed" && c.citations[0]?.finding === finding));
+  });
+
+  /** A Child stopped by a limit after its searches: its partial handoff cites them, and so can Main's answer. */
+  async function stoppedAfterSearches(options: Parameters<typeof runtimeWith>[2], child: ScriptedModel) {
+    const main = new ScriptedModel({ name: "main", policy: delegatingMain([delegation("What is ADIV's ongoing charge?")]) });
+    const run = await runtimeWith(ctx.store, { main, child }, options).startRun("What does ADIV cost?");
+    const outcome = await within(20_000, run.result);
+    const [childId] = childrenOf(await ctx.store.readRun(run.runId), run.mainExecutorId);
+    const childStream = await streamOf(ctx.store, childId);
+    const searches = ofType(childStream, "tool_completed");
+    const [committed] = ofType(childStream, "handoff_committed");
+    const handoff = committed.data.handoff as { executionState: string; confidence: string; findings: { claim: string; evidence: { toolResults: string[] } }[] };
+    assert.equal(committed.data.forced, true);
+    assert.equal(handoff.executionState, "partial");
+    assert.equal(handoff.confidence, "low");
+    assert.deepEqual(handoff.findings.map((f) => f.evidence.toolResults), searches.map((e) => [e.data.toolUseId]), "each gathered result is a finding citing it");
+    for (const [i, f] of handoff.findings.entries()) assert.ok(f.claim.includes(searches[i]!.data.output.slice(0, 40)), "the finding quotes the tool output");
+    // Main's answer cites the salvaged findings as observed, and validation accepts them.
+    const answer = answerOf(outcome);
+    assert.deepEqual(
+      answer.sections[0].claims.map((c) => [c.basis, c.citations]),
+      handoff.findings.map((_, finding) => ["observed", [{ executor: childId, finding }]]),
+    );
+    return { searches, childStream };
+  }
+
+  test("a Child stopped at its tool call limit after two searches hands off both results as findings Main can cite", async () => {
+    const child = new ScriptedModel({ name: "child", policy: searchingOncePerTurn });
+    const { searches, childStream } = await stoppedAfterSearches({ limits: { child: { maxToolCalls: 2 } } }, child);
+    assert.equal(searches.length, 2);
+    assert.equal(ofType(childStream, "tool_failed")[0]?.data.limit, "executor_tool_calls");
+  });
+
+  test("a Child stopped at its token limit after one search hands off that result as a finding Main can cite", async () => {
+    // Each Child call reports 3,000 tokens against a Child cap of 5,000: the second call does not fit.
+    const child = new ScriptedModel({ name: "child", policy: searchingOncePerTurn, usage: { inputTokens: 3_000, outputTokens: 0 } });
+    const caps = resolveCaps({ investigate: { maxTokens: 5_000 } });
+    const { searches, childStream } = await stoppedAfterSearches(
+      { maxTokens: 1_000, governance: ({ post }) => createRunGovernance({ db: ctx.store.database, post, caps }) },
+      child,
+    );
+    assert.equal(searches.length, 1);
+    assert.equal(ofType(childStream, "budget_refused")[0]?.data.limit, "executor_tokens");
   });
 
   test("Main at its own turn limit settles with a partial answer built from the handoffs it holds", async () => {

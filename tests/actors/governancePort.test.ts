@@ -32,7 +32,7 @@ function allowanceGovernance(allowance: number) {
       left += reservation.tokens - spent;
       return [{ type: "budget_settled", data: { reservationId: reservation.reservationId, actual: { tokens: spent } } }];
     },
-    beforeToolCall: limitsGovernance.beforeToolCall,
+    beforeToolCalls: limitsGovernance.beforeToolCalls,
   };
   return { governance, plans };
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { clockStop, reservationStop, resolveCaps, toolStop, turnStop } from "../../governance/index.ts";
+import { clockStop, reservationStop, resolveCaps, toolStop, turnStop, turnToolStop } from "../../governance/index.ts";
 
 const caps = resolveCaps({ delegation: { maxDepth: 2, maxFanOut: 3 } });
 const limits = { maxTurns: 12, maxToolCalls: 40, maxHandoffRepairs: 2, maxFailedModelCalls: 3 };
@@ -34,6 +34,18 @@ describe("limit checks (pure)", () => {
     const twoChildren = { ...executor, children: { a: { toolUseId: "1", consumed: true }, b: { toolUseId: "2", consumed: false } } };
     assert.equal(toolStop(twoChildren, call("delegate"), caps, caps.main, none), null);
     assert.equal(toolStop(twoChildren, call("delegate"), caps, caps.main, { toolCalls: 1, delegations: 1 })?.limit, "delegation_fan_out");
+  });
+
+  it("a turn's calls: each allowed call counts once against the ones after it", () => {
+    const three = ["search_corpus", "search_corpus", "search_corpus"].map(call);
+    assert.deepEqual(turnToolStop({ ...executor, toolCalls: 22 }, three, caps, caps.child), { allowed: 3, stop: null });
+    assert.deepEqual(turnToolStop({ ...executor, toolCalls: 23 }, three, caps, caps.child), {
+      allowed: 2,
+      stop: { limit: "executor_tool_calls", reason: "tool call limit reached (25 of 25 calls for this executor)" },
+    });
+    const delegations = ["delegate", "search_corpus", "delegate", "delegate", "delegate"].map(call);
+    const fanned = turnToolStop(executor, delegations, caps, caps.main);
+    assert.deepEqual([fanned.allowed, fanned.stop?.limit], [4, "delegation_fan_out"]);
   });
 
   it("names the narrowest cap a refused reservation would break", () => {

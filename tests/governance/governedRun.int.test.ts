@@ -7,7 +7,7 @@ import { type ModelRequest, ScriptedModel, type ScriptPolicy } from "../../model
 import { ToolRegistry, defineTool } from "../../tools/index.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
 import { ofType, within } from "../actors/fixtures.ts";
-import { resultsOf } from "../../scenarios/requestView.ts";
+import { resultsOf, turnsTaken } from "../../scenarios/requestView.ts";
 
 /** A tool whose output is tiny, so requests barely grow and the budget moves by the scripted usage alone. */
 const note = defineTool({
@@ -51,6 +51,46 @@ const delegateThenAnswer: ScriptPolicy = (request) =>
     : { content: [{ type: "tool_use", name: "handoff", input: handoff }] };
 
 forEachEngine("a run under its governance", (ctx) => {
+  /** Main asks for `calls` notes in its first turn, then answers: a turn's calls are decided together, before any runs. */
+  async function notesInOneTurn(calls: number, maxToolCalls: number) {
+    const main = new ScriptedModel({
+      name: "main",
+      policy: (request) =>
+        turnsTaken(request) === 0
+          ? { content: Array.from({ length: calls }, (_, i) => ({ type: "tool_use" as const, name: "note", input: { text: `note ${i}` } })) }
+          : { content: [{ type: "tool_use", name: "answer", input: answer }] },
+    });
+    const runtime = new Runtime({
+      store: ctx.store,
+      models: { main, child: main },
+      modelNames: { main: "scripted:main", child: "scripted:child" },
+      tools: new ToolRegistry().register(note),
+      governance: ({ post }) => createRunGovernance({ db: ctx.store.database, post, caps: resolveCaps({ main: { maxToolCalls } }) }),
+    });
+    const run = await runtime.startRun("How many notes fit?");
+    const outcome = await within(30_000, run.result);
+    return { outcome, events: await ctx.store.readRun(run.runId) };
+  }
+
+  test("a turn's tool calls are counted once: three calls in one turn under a limit of three all run", async () => {
+    const { outcome, events } = await notesInOneTurn(3, 3);
+    assert.equal(ofType(events, "tool_called").length, 3);
+    assert.deepEqual(ofType(events, "tool_failed").map((e) => e.data.message), []);
+    assert.equal(ofType(events, "tool_completed").length, 3);
+    assert.equal(outcome.kind, "answer");
+    assert.notEqual((outcome as { partial?: boolean }).partial, true, "Main answered on its own");
+  });
+
+  test("four calls in one turn under a limit of three: exactly the fourth is refused, naming 3 of 3", async () => {
+    const { events } = await notesInOneTurn(4, 3);
+    assert.equal(ofType(events, "tool_called").length, 3);
+    const refused = ofType(events, "tool_failed");
+    assert.equal(refused.length, 1);
+    assert.equal(refused[0]!.data.limit, "executor_tool_calls");
+    assert.match(refused[0]!.data.message, /tool call limit reached \(3 of 3 calls/);
+    assert.equal(ofType(events, "budget_refused").length, 1);
+  });
+
   test("a fact raised before a model call (a Child finished) is in that very request, delivered with its turn", async () => {
     const model = new ScriptedModel({ name: "both", policy: delegateThenAnswer });
     const runtime = new Runtime({

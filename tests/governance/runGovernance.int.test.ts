@@ -110,39 +110,38 @@ forEachEngine("run governance", (ctx) => {
     assert.match(eighty.data.text, /8,000 of its 10,000 tokens \(80%/);
   });
 
-  it("stops an executor at its turns, tool calls, delegation depth and fan-out, counting this turn's approvals", async () => {
+  it("stops an executor at its turns, tool calls, delegation depth and fan-out, counting a turn's calls once", async () => {
     const { governance, main } = await setup({ delegation: { maxFanOut: 2, maxDepth: 1 }, child: { maxToolCalls: 25 } });
     const turnsDone = { ...main, turn: 5, limits: { ...main.limits, maxTurns: 5 } };
     assert.equal(refused(await governance.beforeModelCall(turnsDone, { model: SONNET, inputTokens: 10, maxTokens: 10 })).limit, "executor_turns");
+    const oks = (vs: Verdict[]) => vs.map((v) => v.ok);
 
     const c = await child(main, "compute-analyst");
-    const at25 = { ...c, toolCalls: 25 };
-    const v = refused(await governance.beforeToolCall(at25, { toolUseId: "t1", name: "search_corpus", input: {}, phase: "requested" }));
-    assert.equal(v.limit, "executor_tool_calls");
-    assert.match(v.reason, /tool call limit reached \(25 of 25 calls for this executor\)/);
-    assert.deepEqual(v.events[0].data, { purpose: "tool", limit: "executor_tool_calls", reason: v.reason, toolUseId: "t1" });
+    const [v] = await governance.beforeToolCalls({ ...c, toolCalls: 25 }, [{ toolUseId: "t1", name: "search_corpus" }]);
+    assert.equal(refused(v!).limit, "executor_tool_calls");
+    assert.match(refused(v!).reason, /tool call limit reached \(25 of 25 calls for this executor\)/);
+    assert.deepEqual(v!.events[0].data, { purpose: "tool", limit: "executor_tool_calls", reason: refused(v!).reason, toolUseId: "t1" });
 
-    const calls = ["a", "b", "c"].map((id) => ({ toolUseId: id, name: "search_corpus", input: {}, phase: "requested" as const }));
-    const at23 = { ...c, toolCalls: 23, calls };
-    assert.equal((await governance.beforeToolCall(at23, calls[0])).ok, true);
-    assert.equal((await governance.beforeToolCall(at23, calls[1])).ok, true);
-    assert.equal(refused(await governance.beforeToolCall(at23, calls[2])).limit, "executor_tool_calls");
+    // A turn's calls, decided against the intents recorded before it: each allowed call counts once.
+    const calls = ["a", "b", "c"].map((id) => ({ toolUseId: id, name: "search_corpus" }));
+    const at22 = await governance.beforeToolCalls({ ...c, toolCalls: 22 }, calls);
+    assert.deepEqual(oks(at22), [true, true, true]);
+    const at23 = await governance.beforeToolCalls({ ...c, toolCalls: 23 }, calls);
+    assert.deepEqual(oks(at23), [true, true, false]);
+    assert.match(refused(at23[2]!).reason, /\(25 of 25 calls/);
+    assert.deepEqual(at23[2]!.events.map((e) => e.type), ["budget_refused"]);
+    // Nothing is remembered between calls: asking again about the same state gives the same answer.
+    assert.deepEqual(oks(await governance.beforeToolCalls({ ...c, toolCalls: 23 }, calls)), [true, true, false]);
+    const at24 = await governance.beforeToolCalls({ ...c, toolCalls: 24 }, calls);
+    assert.deepEqual(oks(at24), [true, false, false], "after a refusal the rest of the turn is refused");
+    assert.deepEqual(at24.map((x) => x.events.length), [0, 1, 0], "the refusal is recorded once");
 
-    // The same, when the runner checks a new turn's calls against the state before that turn is folded.
-    const next = { ...c, toolCalls: 24, version: c.version + 7 };
-    assert.equal((await governance.beforeToolCall(next, calls[0])).ok, true);
-    assert.equal((await governance.beforeToolCall(next, calls[0])).ok, true, "checking the same call again is not a second call");
-    assert.equal(refused(await governance.beforeToolCall(next, calls[1])).limit, "executor_tool_calls");
-    assert.equal((await governance.beforeToolCall({ ...next, toolCalls: 24, version: next.version + 1 }, calls[1])).ok, true, "a new version has folded the intents");
-
-    assert.equal(refused(await governance.beforeToolCall(c, { toolUseId: "d", name: "delegate", input: {}, phase: "requested" })).limit, "delegation_depth");
-    const delegates = ["d1", "d2", "d3"].map((id) => ({ toolUseId: id, name: "delegate", input: {}, phase: "requested" as const }));
-    const withCalls = { ...main, calls: delegates };
-    assert.equal((await governance.beforeToolCall(withCalls, delegates[0])).ok, true);
-    assert.equal((await governance.beforeToolCall(withCalls, delegates[1])).ok, true);
-    const fan = refused(await governance.beforeToolCall(withCalls, delegates[2]));
-    assert.equal(fan.limit, "delegation_fan_out");
-    assert.match(fan.reason, /2 of 2 Children/);
+    const [deep] = await governance.beforeToolCalls(c, [{ toolUseId: "d", name: "delegate" }]);
+    assert.equal(refused(deep!).limit, "delegation_depth");
+    const fan = await governance.beforeToolCalls(main, ["d1", "d2", "d3"].map((id) => ({ toolUseId: id, name: "delegate" })));
+    assert.deepEqual(oks(fan), [true, true, false]);
+    assert.equal(refused(fan[2]!).limit, "delegation_fan_out");
+    assert.match(refused(fan[2]!).reason, /2 of 2 Children/);
   });
 
   it("stops at wall clocks by the injected clock and raises time left for Main", async () => {
