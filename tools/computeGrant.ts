@@ -1,3 +1,4 @@
+import { type Capability, capabilityConflict } from "./capabilities.ts";
 import type { ToolEffect } from "./defineTool.ts";
 
 /** The one tool that creates executors; its reach is limited by depth. */
@@ -20,9 +21,11 @@ export interface GrantInput {
   depth: number;
   /** Executors at depth >= maxDepth may not delegate. Default 1: only Main delegates. */
   maxDepth?: number;
+  /** Each tool's capability classes (ToolRegistry.capabilities()); absent classes count as none. */
+  capabilities?: Readonly<Record<string, readonly Capability[]>>;
 }
 
-export type GrantRefusalReason = "unknown_tool" | "delegation_depth" | "not_allowed_by_root" | "not_held_by_parent";
+export type GrantRefusalReason = "unknown_tool" | "delegation_depth" | "not_allowed_by_root" | "not_held_by_parent" | "capability_triad";
 
 export interface GrantRefusal {
   name: string;
@@ -34,6 +37,12 @@ export interface Grant {
   granted: string[];
   /** Requested names that were not granted, so the runtime can record why. */
   refused: GrantRefusal[];
+  /**
+   * Set when the tools asked for would give one executor all three capability
+   * classes (tools/capabilities.ts): a delegation asking for them is refused with
+   * this reason, and nothing of the triad is granted.
+   */
+  conflict?: string;
 }
 
 /**
@@ -56,7 +65,7 @@ export function computeGrant(input: GrantInput): Grant {
         (!isChild || catalog[name] === "read_only") &&
         (name !== DELEGATE_TOOL || depth < maxDepth),
     );
-    return { granted, refused: [] };
+    return withoutTriad({ granted, refused: [] }, input.capabilities);
   }
 
   const granted: string[] = [];
@@ -66,7 +75,7 @@ export function computeGrant(input: GrantInput): Grant {
     if (refusal) refused.push(refusal);
     else granted.push(name);
   }
-  return { granted, refused };
+  return withoutTriad({ granted, refused }, input.capabilities);
 
   function refuse(name: string): GrantRefusal | null {
     if (!Object.hasOwn(catalog, name)) return { name, reason: "unknown_tool", detail: `no tool named "${name}" is registered` };
@@ -83,4 +92,20 @@ export function computeGrant(input: GrantInput): Grant {
     }
     return null;
   }
+}
+
+/**
+ * A grant covering network, private data and effects at once loses its effects
+ * tools (the class an injected instruction would use to do harm) and says why.
+ */
+function withoutTriad(grant: Grant, capabilities: GrantInput["capabilities"]): Grant {
+  if (!capabilities) return grant;
+  const conflict = capabilityConflict(grant.granted, capabilities);
+  if (!conflict) return grant;
+  const acting = grant.granted.filter((name) => capabilities[name]?.includes("effects"));
+  return {
+    granted: grant.granted.filter((name) => !acting.includes(name)),
+    refused: [...grant.refused, ...acting.map((name) => ({ name, reason: "capability_triad" as const, detail: conflict }))],
+    conflict,
+  };
 }

@@ -4,6 +4,7 @@ import type { ToolSpec } from "../models/types.ts";
 import { ToolDefinitionError } from "./toolErrors.ts";
 import { toolSpec } from "./toolSpec.ts";
 import type { ArtifactRecord, BlobStore, SourceRecord } from "../sources/types.ts";
+import { type Capability, capabilitiesOf } from "./capabilities.ts";
 
 /**
  * What running the tool can do to the world. Grants and recovery depend on it:
@@ -56,6 +57,11 @@ export interface ToolDefinition<S extends z.ZodType> {
   description: string;
   input: S;
   effect: ToolEffect;
+  /**
+   * `network` for a tool that reads untrusted outside content, `private_data` for one
+   * that reads the user's own data; `effects` is implied by an effectful tool.
+   */
+  capabilities?: readonly Capability[];
   /** Returns the tool_result content (plain text, or JSON text when structured), or a ToolResult naming its sources. */
   run(input: z.output<S>, ctx: ToolContext): Promise<string | ToolResult> | string | ToolResult;
 }
@@ -70,6 +76,8 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   readonly description: string;
   readonly input: S;
   readonly effect: ToolEffect;
+  /** Its capability classes, effects included (tools/capabilities.ts). */
+  readonly capabilities: readonly Capability[];
   // Method syntax on purpose: a registry holds tools of many input types as Tool.
   /** The definition's run, its output cleaned of what the event log cannot hold (U+0000, lone surrogates). */
   run(input: z.output<S>, ctx: ToolContext): Promise<string>;
@@ -96,5 +104,6 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
     const { value, notes } = sanitizeText(output, "output");
     return notes.length ? { ...rest, output: value, sanitized: notes } : { ...rest, output: value };
   };
-  return Object.freeze({ ...def, spec, runSanitized, run: async (input: z.output<S>, ctx: ToolContext) => (await runSanitized(input, ctx)).output });
+  const capabilities = Object.freeze(capabilitiesOf(def.capabilities, def.effect));
+  return Object.freeze({ ...def, capabilities, spec, runSanitized, run: async (input: z.output<S>, ctx: ToolContext) => (await runSanitized(input, ctx)).output });
 }

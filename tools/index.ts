@@ -7,7 +7,8 @@ export {
   type GrantRefusal,
   type GrantRefusalReason,
 } from "./computeGrant.ts";
-export { defineTool, type Tool, type ToolContext, type ToolDefinition, type ToolEffect, type ToolOutput } from "./defineTool.ts";
+export { CAPABILITIES, type Capability, capabilitiesOf, capabilityConflict } from "./capabilities.ts";
+export { defineTool, type Tool, type ToolContext, type ToolDefinition, type ToolEffect, type ToolOutput, type ToolResult } from "./defineTool.ts";
 export { parseToolInput, type ToolInputCheck } from "./parseToolInput.ts";
 export { ToolDefinitionError, ToolError } from "./toolErrors.ts";
 export { ToolRegistry } from "./toolRegistry.ts";

@@ -1,6 +1,7 @@
 import { NotFoundError } from "../core/errors.ts";
 import type { ToolSpec } from "../models/types.ts";
 import type { Tool, ToolEffect } from "./defineTool.ts";
+import type { Capability } from "./capabilities.ts";
 import { ToolDefinitionError } from "./toolErrors.ts";
 
 /** The tools this host can run, by name. Granting happens elsewhere (computeGrant). */
@@ -26,6 +27,11 @@ export class ToolRegistry {
   /** Name to effect, the shape computeGrant needs to pick read-only defaults. */
   catalog(): Record<string, ToolEffect> {
     return Object.fromEntries([...this.#tools].map(([name, t]) => [name, t.effect]));
+  }
+
+  /** Name to capability classes, for the rule that no executor holds all three (tools/capabilities.ts). */
+  capabilities(): Record<string, readonly Capability[]> {
+    return Object.fromEntries([...this.#tools].map(([name, t]) => [name, t.capabilities]));
   }
 
   /** Specs in the order asked. An unknown name is a wiring bug, so it throws. */

@@ -91,3 +91,35 @@ test("a profile cannot widen a grant: requesting a tool the parent lacks is refu
   assert.deepEqual(granted, []);
   assert.equal(refused[0]?.reason, "not_held_by_parent");
 });
+
+test("no executor is granted network, private data and effects at once: the effectful tools are refused with the reason", () => {
+  const catalog: Record<string, ToolEffect> = { web_fetch: "read_only", read_portfolio: "read_only", place_order: "effectful", write_file: "idempotent" };
+  const capabilities = { web_fetch: ["network"], read_portfolio: ["private_data"], place_order: ["effects"], write_file: [] } as const;
+  const grant = computeGrant({
+    requested: ["web_fetch", "read_portfolio", "place_order", "write_file"],
+    parentGrant: Object.keys(catalog),
+    rootAllowed: Object.keys(catalog),
+    catalog,
+    capabilities,
+    isChild: true,
+    depth: 1,
+  });
+  assert.deepEqual(grant.granted, ["web_fetch", "read_portfolio", "write_file"]);
+  assert.deepEqual(grant.refused.map((r) => [r.name, r.reason]), [["place_order", "capability_triad"]]);
+  assert.match(grant.conflict ?? "", /network \(web_fetch\), private_data \(read_portfolio\), effects \(place_order\)/);
+
+  // Any two classes are fine.
+  const two = computeGrant({ requested: ["web_fetch", "place_order"], parentGrant: null, rootAllowed: Object.keys(catalog), catalog, capabilities, isChild: false, depth: 0 });
+  assert.deepEqual(two.granted, ["web_fetch", "place_order"]);
+  assert.equal(two.conflict, undefined);
+  // Main's default grant is held to the rule too.
+  const main = computeGrant({ parentGrant: null, rootAllowed: Object.keys(catalog), catalog, capabilities, isChild: false, depth: 0 });
+  assert.ok(!main.granted.includes("place_order") && main.conflict);
+});
+
+test("a tool's capability classes: declared ones, plus effects for every effectful tool", async () => {
+  const { capabilitiesOf } = await import("../../tools/index.ts");
+  assert.deepEqual(capabilitiesOf(["network"], "read_only"), ["network"]);
+  assert.deepEqual(capabilitiesOf(undefined, "effectful"), ["effects"]);
+  assert.deepEqual(capabilitiesOf(["private_data", "network"], "effectful"), ["network", "private_data", "effects"]);
+});

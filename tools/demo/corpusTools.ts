@@ -20,6 +20,7 @@ export function createCorpusTools(dir: string = DEFAULT_CORPUS_DIR): Tool[] {
       limit: z.number().int().min(1).max(20).optional().describe("Maximum results, default 5."),
     }),
     effect: "read_only",
+    capabilities: ["private_data"],
     async run({ query, limit }) {
       if (searchTerms(query).length === 0) throw new ToolError(`The query "${query}" has no searchable words; use content words such as a name, ticker or term.`);
       const results = searchCorpus(await loadCorpus(dir), query, limit ?? 5);
@@ -36,6 +37,7 @@ export function createCorpusTools(dir: string = DEFAULT_CORPUS_DIR): Tool[] {
       section: z.string().min(1).optional().describe('Section anchor such as "fees" or "p17"; omit to read the whole document.'),
     }),
     effect: "read_only",
+    capabilities: ["private_data"],
     async run({ doc_id, section }) {
       return renderDocument(findDocument(await loadCorpus(dir), doc_id), section);
     },
@@ -50,6 +52,7 @@ export function createCorpusTools(dir: string = DEFAULT_CORPUS_DIR): Tool[] {
       contains: z.string().min(3).max(300).describe("A phrase that occurs in the passage."),
     }),
     effect: "read_only",
+    capabilities: ["private_data"],
     async run({ doc_id, contains }) {
       const passage = findPassage(findDocument(await loadCorpus(dir), doc_id), contains);
       if (!passage) {
@@ -68,6 +71,7 @@ export function createCorpusTools(dir: string = DEFAULT_CORPUS_DIR): Tool[] {
       etf_doc: docId.describe('Document id of the ETF holdings, e.g. "adiv-holdings".'),
     }),
     effect: "read_only",
+    capabilities: ["private_data"],
     async run({ portfolio_doc, etf_doc }) {
       const corpus = await loadCorpus(dir);
       const holdings = (id: string) => {
