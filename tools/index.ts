@@ -7,9 +7,9 @@ export {
   type GrantRefusal,
   type GrantRefusalReason,
 } from "./computeGrant.ts";
-export { defineTool, type Tool, type ToolContext, type ToolDefinition, type ToolEffect, type ToolOutput } from "./defineTool.ts";
+export { defineTool, type Tool, type ToolContext, type ToolDefinition, type ToolEffect, type ToolOutput, type ToolResult } from "./defineTool.ts";
 export { parseToolInput, type ToolInputCheck } from "./parseToolInput.ts";
-export { ToolDefinitionError, ToolError } from "./toolErrors.ts";
+export { ToolDefinitionError, ToolError, ToolRefusedError, isToolRefused } from "./toolErrors.ts";
 export { ToolRegistry } from "./toolRegistry.ts";
 export { inputJsonSchema, toolSpec } from "./toolSpec.ts";
 export * from "./demo/index.ts";
