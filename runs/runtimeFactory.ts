@@ -4,6 +4,7 @@ import type { RecordedEvent } from "../events/index.ts";
 import { createRunGovernance, parseCaps } from "../governance/index.ts";
 import { createModel, resolveModels } from "../models/index.ts";
 import { offlineResearchModel } from "../scenarios/offlineResearch.ts";
+import { createDatabaseBlobStore } from "../sources/index.ts";
 import type { ToolRegistry } from "../tools/index.ts";
 import type { BuildRuntime } from "./hostRun.ts";
 import { runTools } from "./runTools.ts";
@@ -13,6 +14,8 @@ export interface RuntimeFactoryOptions {
   tools?: () => ToolRegistry;
   /** A fresh event sink per hosted run (the command line prints progress); default none. */
   progress?: () => (event: RecordedEvent) => void;
+  /** Executors' working folders live under `<workspaceRoot>/<runId>/<executorId>/`; default none (tools get no workspace). */
+  workspaceRoot?: string;
 }
 
 /**
@@ -43,6 +46,9 @@ export function runtimeFactory(env: Record<string, string | undefined>, options:
       // The run's shared budget, Remind and limits: consulted before every model and tool call.
       governance: ({ post }) => createRunGovernance({ db: store.database, post, caps: caps ? parseCaps(caps) : undefined, epoch: lease.epoch }),
       reviewer,
+      // What the run's tools read and wrote, content-addressed beside its log (verify checks them).
+      blobs: createDatabaseBlobStore(store.database.db),
+      workspaceRoot: options.workspaceRoot,
     });
   };
 }

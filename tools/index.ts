@@ -13,3 +13,4 @@ export { ToolDefinitionError, ToolError, ToolRefusedError, isToolRefused } from 
 export { ToolRegistry } from "./toolRegistry.ts";
 export { inputJsonSchema, toolSpec } from "./toolSpec.ts";
 export * from "./demo/index.ts";
+export * from "./web/index.ts";
