@@ -3,6 +3,7 @@ import type { ToolEffect } from "../tools/index.ts";
 import type { AssistantBlock, Message, ToolResultBlock, ToolUseBlock, UserBlock } from "../models/types.ts";
 import { extractCitationMarkers } from "../handoff/index.ts";
 import { renderAdvice, renderBackgroundHandoff, renderChildEnded, renderConsumedHandoff, renderReminder } from "./prompts.ts";
+import { urlsInTask } from "./reachableUrls.ts";
 import { roleOf } from "./roles.ts";
 
 /** One tool use of the current turn, followed from request to result. */
@@ -60,6 +61,12 @@ export interface ExecutorState {
   toolResults: Record<string, { tool: string; eventId: string }>;
   citationsSeen: string[];
   artifacts: Record<string, { path: string; sha256: string }>;
+  /**
+   * URLs this executor has seen and may fetch, as written: those in its task and the
+   * `links` its own tool results showed (search hits, a page's links). Normalised only
+   * when a fetch asks (reachableUrls.ts), so the fold stays a cheap append.
+   */
+  reachable: string[];
   /** Children admitted by this executor's delegate calls, by executor id; consumed once their result reached this executor. */
   children: Record<string, { toolUseId: string; consumed: boolean; handoff?: Record<string, unknown> }>;
   /** Deliveries (background handoffs) waiting for the next user message of the conversation. */
@@ -124,6 +131,7 @@ export function admittedState(event: RecordedEvent<"executor_admitted">): Execut
     toolResults: {},
     citationsSeen: [],
     artifacts: {},
+    reachable: urlsInTask(d.task),
     children: {},
     inbox: [],
     unknownEffects: [],
@@ -165,6 +173,7 @@ function nextState(s: ExecutorState, version: number, lastEventId: string): Exec
     toolResults: s.toolResults,
     citationsSeen: s.citationsSeen,
     artifacts: s.artifacts,
+    reachable: s.reachable,
     children: s.children,
     inbox: s.inbox,
     unknownEffects: s.unknownEffects,
@@ -239,6 +248,7 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
       if (d.artifacts.length) {
         s.artifacts = { ...state.artifacts, ...Object.fromEntries(d.artifacts.map((a) => [a.id, { path: a.path, sha256: a.sha256 }])) };
       }
+      if (d.links?.length) s.reachable = [...state.reachable, ...d.links];
       return resolve(s, d.toolUseId, { type: "tool_result", tool_use_id: d.toolUseId, content: d.output });
     }
     case "tool_failed": {

@@ -3,7 +3,7 @@ import type { NewEvent, RecordedEvent } from "../events/index.ts";
 import type { Reservation } from "../governance/port.ts";
 import { isModelCallError } from "../models/index.ts";
 import type { Model, ModelResponse } from "../models/types.ts";
-import { DELEGATE_TOOL, type ToolOutput, parseToolInput } from "../tools/index.ts";
+import { DELEGATE_TOOL, type ToolContext, type ToolOutput, isToolRefused, parseToolInput } from "../tools/index.ts";
 import { buildRequest, canonicalRequest, digestOf, estimateInputTokens, type RequestContext } from "./buildRequest.ts";
 import {
   type CallFact,
@@ -24,8 +24,9 @@ import {
 import { DelegateInput } from "./delegation.ts";
 import { type ExecutorFold, foldExecutor } from "./executorMachine.ts";
 import { type Call, type ExecutorState, type Outcome, deliverReminder, deliverReview, isBackgroundDelegation, raiseReminder } from "./executorState.ts";
+import { reachableCheck } from "./reachableUrls.ts";
 import type { RoleRecord } from "./roles.ts";
-import type { RuntimeServices } from "./runtimeServices.ts";
+import { type RuntimeServices, workspaceDirOf } from "./runtimeServices.ts";
 
 /** Appends retried after a version conflict before giving up (each retry first folds what the other writer wrote). */
 const MAX_CONFLICTS = 50;
@@ -425,15 +426,35 @@ export class ExecutorRunner {
     this.inFlight.set(call.toolUseId, { kind: "tool", toolUseId: call.toolUseId, tool: call.name });
     let output: ToolOutput;
     try {
-      const ctx = { runId: s.runId, executorId: s.executorId, signal: this.abort.signal, idempotencyKey: idempotencyKeyOf(call) };
-      output = await this.abortable(Promise.resolve(tool.runSanitized(input.value, ctx)));
+      output = await this.abortable(Promise.resolve(tool.runSanitized(input.value, this.toolContext(s, call))));
     } catch (error) {
-      await this.record([toolThrew(call, tool.effect, `${call.name} failed: ${(error as Error).message ?? String(error)}`, this.cancelling)]);
+      const message = (error as Error).message ?? String(error);
+      if (isToolRefused(error)) await this.record([toolThrew(call, tool.effect, `${call.name} refused (${error.reason}): ${message}`, this.cancelling, error.reason)]);
+      else await this.record([toolThrew(call, tool.effect, `${call.name} failed: ${message}`, this.cancelling)]);
       return;
     } finally {
       this.inFlight.delete(call.toolUseId);
     }
     await this.record([toolCompleted(call, output)]);
+  }
+
+  /**
+   * What a tool run is lent: the run's blobs, the runtime's clock, the
+   * executor's workspace (when the runtime has a workspace root) and the check
+   * of which URLs this executor has seen, from its folded state.
+   */
+  private toolContext(s: ExecutorState, call: Call): ToolContext {
+    const { blobs, workspaceRoot, clock } = this.services;
+    return {
+      runId: s.runId,
+      executorId: s.executorId,
+      signal: this.abort.signal,
+      idempotencyKey: idempotencyKeyOf(call),
+      blobs,
+      workspaceDir: workspaceRoot === undefined ? undefined : workspaceDirOf(workspaceRoot, s.runId, s.executorId),
+      now: () => clock.now(),
+      isReachable: reachableCheck(s.reachable),
+    };
   }
 
   /** Admits the Child of a recorded delegate intent (a no-op if it already was) and lets it run. */

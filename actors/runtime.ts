@@ -4,6 +4,7 @@ import { NotFoundError } from "../core/errors.ts";
 import { EVENTS_CHANNEL, type EventData, type EventStore, type RecordedEvent } from "../events/index.ts";
 import type { Governance } from "../governance/port.ts";
 import type { Model, ToolSpec } from "../models/types.ts";
+import type { BlobStore } from "../sources/types.ts";
 import { UnknownProfileError, assertBindingMatches, listProfiles, loadProfile, profileBinding } from "../profiles/index.ts";
 import { DELEGATE_TOOL, type ToolEffect, ToolRegistry, computeGrant } from "../tools/index.ts";
 import type { RequestContext } from "./buildRequest.ts";
@@ -58,6 +59,10 @@ export interface RuntimeOptions {
   reviewer?: ReviewMode;
   /** When to start a review (pure); default: once per distinct set of findings, one at a time. */
   reviewPolicy?: ReviewPolicy;
+  /** Where tools keep what they read and write, content-addressed (the run's blob table); absent, tools needing it fail clearly. */
+  blobs?: BlobStore;
+  /** Executors' working folders live under `<workspaceRoot>/<runId>/<executorId>/`; absent, tools get no workspace. */
+  workspaceRoot?: string;
 }
 
 export interface RunHandle {
@@ -111,6 +116,14 @@ export class Runtime implements RuntimeServices {
 
   get clock(): Clock {
     return this.options.clock ?? systemClock;
+  }
+
+  get blobs(): BlobStore | undefined {
+    return this.options.blobs;
+  }
+
+  get workspaceRoot(): string | undefined {
+    return this.options.workspaceRoot;
   }
 
   private limitsFor(role: Role): Limits {

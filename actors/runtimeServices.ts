@@ -1,6 +1,8 @@
-import type { IdGenerator } from "../core/clock.ts";
+import { join } from "node:path";
+import type { Clock, IdGenerator } from "../core/clock.ts";
 import type { EventData, EventStore, RecordedEvent } from "../events/index.ts";
 import type { Governance } from "../governance/port.ts";
+import type { BlobStore } from "../sources/types.ts";
 import type { ToolEffect, ToolRegistry } from "../tools/index.ts";
 import type { DelegateInput } from "./delegation.ts";
 import type { Outcome } from "./executorState.ts";
@@ -12,6 +14,12 @@ export interface RuntimeServices {
   readonly tools: ToolRegistry;
   readonly governance: Governance;
   readonly newId: IdGenerator;
+  /** The clock tools read (a source's fetchedAt). */
+  readonly clock: Clock;
+  /** The run's content-addressed store of what tools read and wrote; absent, tools that need it fail clearly. */
+  readonly blobs?: BlobStore;
+  /** Where executors' working folders live: `<workspaceRoot>/<runId>/<executorId>/`; absent, tools get no workspace. */
+  readonly workspaceRoot?: string;
   emit(event: RecordedEvent): void;
   effectOf(tool: string): ToolEffect;
   /** A reason the delegation cannot be admitted (unknown profile), or null. */
@@ -31,3 +39,6 @@ export interface RuntimeServices {
   /** A finished review as advice text for Main. */
   renderReview(outcome: Outcome): string;
 }
+
+/** An executor's own working folder under the runtime's workspace root. */
+export const workspaceDirOf = (workspaceRoot: string, runId: string, executorId: string): string => join(workspaceRoot, runId, executorId);

@@ -12,6 +12,7 @@ import { resumeCommand } from "./resumeCommand.ts";
 import { statusCommand } from "./statusCommand.ts";
 import { submitCommand } from "./submitCommand.ts";
 import { workerCommand } from "./workerCommand.ts";
+import { toolsCommand } from "./toolsCommand.ts";
 
 import { serve } from "./serve.ts";
 
@@ -22,6 +23,7 @@ const RUN_LIFECYCLE: Record<string, (argv: string[], out: (line: string) => void
   resume: resumeCommand,
   status: statusCommand,
   cancel: cancelCommand,
+  tools: toolsCommand,
 };
 
 const USAGE = `usage: ariadne <command> [options]
@@ -41,6 +43,10 @@ commands:
   serve              the HTTP API [--port 8787] [--host 127.0.0.1] [--no-workers] [--concurrency N] [--no-auth]
   keys create        an API key: --role client|auditor|admin --tenant T (printed once)
   keys revoke ID     revoke an API key
+  tools list         the tools runs are hosted with (name, effect, description)
+  tools run TOOL --input JSON [--corpus DIR] [--allow-loopback] [--json]
+                     run one tool once outside any run (no model, no database); prints its result as
+                     the model would see it and the sources it recorded
 
 options:
   --data-dir DIR     embedded store directory when DATABASE_URL is unset (default .ariadne/data)

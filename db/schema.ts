@@ -61,6 +61,14 @@ export interface IdempotencyKeysTable {
   created_at: ColumnType<Date, string | undefined, never>;
 }
 
+/** Write-once, content-addressed bytes of sources and artifacts (migration 0010). */
+export interface SourceBlobsTable {
+  sha256: string;
+  bytes: Uint8Array;
+  size: number;
+  created_at: ColumnType<Date, string | undefined, never>;
+}
+
 export interface Schema {
   ariadne_events: EventsTable;
   ariadne_streams: StreamsTable;
@@ -68,4 +76,5 @@ export interface Schema {
   ariadne_runs: RunsTable;
   ariadne_api_keys: ApiKeysTable;
   ariadne_idempotency_keys: IdempotencyKeysTable;
+  ariadne_source_blobs: SourceBlobsTable;
 }

@@ -58,6 +58,23 @@ const Limits = z.object({
   maxFailedModelCalls: z.number().int().positive().default(3),
 });
 
+/** sources/types.ts SourceRecord, as the log records it (tool_completed v2). */
+const SourceRecord = z.object({
+  kind: z.enum(["web_page", "search_results", "document", "data", "workspace_file"]),
+  url: z.string().min(1),
+  normalizedUrl: z.string().optional(),
+  finalUrl: z.string().optional(),
+  status: z.number().int().optional(),
+  contentType: z.string(),
+  fetchedAt: z.string(),
+  rawSha256: Sha256,
+  textSha256: Sha256,
+  bytes: z.number().int().nonnegative(),
+});
+
+/** sources/types.ts ArtifactRecord: a file a tool produced, its bytes a blob. */
+const ArtifactRecord = z.object({ id: Id, path: z.string(), sha256: Sha256, bytes: z.number().int().nonnegative() });
+
 /** Payload schemas, by event type then schema version. */
 export const payloadSchemas = {
   executor_admitted: {
@@ -126,12 +143,25 @@ export const payloadSchemas = {
       /** What the tool layer replaced in `output` because the log cannot hold it, e.g. "U+0000 x1 in output". */
       sanitized: z.array(z.string()).optional(),
     }),
+    /** v2: what the result was built from (sources, each stored as blobs), artifacts with their size, and the URLs it showed. */
+    2: z.object({
+      toolUseId: Id,
+      tool: z.string(),
+      output: z.string(),
+      artifacts: z.array(ArtifactRecord).default([]),
+      sources: z.array(SourceRecord).default([]),
+      /** URLs the result showed the model (search hits, a page's links): the executor may fetch them next. */
+      links: z.array(z.string()).optional(),
+      /** What the tool layer replaced in `output` because the log cannot hold it, e.g. "U+0000 x1 in output". */
+      sanitized: z.array(z.string()).optional(),
+    }),
   },
   tool_failed: {
     1: z.object({
       toolUseId: Id,
       tool: z.string(),
-      reason: z.enum(["not_granted", "invalid_input", "error", "governance", "rejected_result", "cancelled"]),
+      /** not_reachable: a fetch of a URL the executor has not seen (not in its task, a search result or a page's links). */
+      reason: z.enum(["not_granted", "invalid_input", "error", "governance", "rejected_result", "cancelled", "not_reachable"]),
       message: z.string(),
       /** For a governance refusal: the limit that stopped the call (the executor then finishes with what it has). */
       limit: z.string().optional(),
@@ -275,7 +305,12 @@ export type EventType = keyof typeof payloadSchemas;
 export const eventTypes = Object.keys(payloadSchemas) as EventType[];
 
 type Versions<T extends EventType> = (typeof payloadSchemas)[T];
-type Latest<T extends EventType> = Versions<T>[keyof Versions<T> & number];
+/** The highest version's schema (add a branch when a type reaches version 4). */
+type Latest<T extends EventType> = 3 extends keyof Versions<T>
+  ? Versions<T>[3 & keyof Versions<T>]
+  : 2 extends keyof Versions<T>
+    ? Versions<T>[2 & keyof Versions<T>]
+    : Versions<T>[1 & keyof Versions<T>];
 
 /** The data of an event type at its current schema version. */
 export type EventData<T extends EventType> = z.output<Latest<T>>;
@@ -294,7 +329,13 @@ export function payloadSchema(type: EventType, version: number): z.ZodType | und
 
 export const isEventType = (t: string): t is EventType => Object.hasOwn(payloadSchemas, t);
 
-/** Upcasts older payloads to the current version. Only v1 exists so far. */
-export function upcast(_type: EventType, _fromVersion: number, data: unknown): unknown {
+/**
+ * Upcasts older payloads to the current version: tool_completed v1 had no
+ * sources (v1 tools read nothing outside the run that was kept). Its artifacts
+ * never had a producer (the runtime wrote [] for every v1 outcome), so they are
+ * carried over as they are; only their id, path and sha256 are read.
+ */
+export function upcast(type: EventType, fromVersion: number, data: unknown): unknown {
+  if (type === "tool_completed" && fromVersion === 1) return { ...(data as object), sources: [] };
   return data;
 }

@@ -1,4 +1,5 @@
 import type { Database } from "../db/openDatabase.ts";
+import { blobProblems } from "./blobProblems.ts";
 import { type RunProblem, type StreamFound, inspectRun, problemAt } from "./inspectRun.ts";
 import { type StreamHead, rootHashOf } from "./rootHash.ts";
 import { isExecutorStream, runStreamId } from "./runStreams.ts";
@@ -24,7 +25,8 @@ export interface RunVerification {
  * exactly the ones sealed, at the sealed heads: a rewound head, a deleted or
  * added stream, an event appended after the seal are all named. With
  * `expectedRoot` (the root printed with the answer), a rewritten seal is found
- * too. Throws NotFoundError for an unknown run, DamagedStoreError when the
+ * too. Every blob the run's tool outcomes name (sources, artifacts) must be
+ * stored and hash to its name. Throws NotFoundError for an unknown run, DamagedStoreError when the
  * store cannot be read back.
  */
 export async function verifyRun(database: Database, runId: string, options: { expectedRoot?: string } = {}): Promise<RunVerification> {
@@ -34,6 +36,7 @@ export async function verifyRun(database: Database, runId: string, options: { ex
   const rootHash = rootHashOf(heads);
   const seal = lastSeal(inspection.events.get(runStreamId(runId)) ?? []);
   if (seal) problems.push(...sealProblems(seal, heads, inspection.events));
+  problems.push(...(await blobProblems(database, inspection.events)));
   if (options.expectedRoot !== undefined && options.expectedRoot !== rootHash) {
     problems.push({
       streamId: runStreamId(runId),

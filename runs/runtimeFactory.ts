@@ -4,6 +4,7 @@ import type { RecordedEvent } from "../events/index.ts";
 import { CONFIGURED_CAPS, createRunGovernance, parseCaps } from "../governance/index.ts";
 import { type Model, createModel, resolveModels } from "../models/index.ts";
 import { offlineResearchModel } from "../scenarios/offlineResearch.ts";
+import { createDatabaseBlobStore } from "../sources/index.ts";
 import type { ToolRegistry } from "../tools/index.ts";
 import type { BuildRuntime } from "./hostRun.ts";
 import { runTools } from "./runTools.ts";
@@ -15,6 +16,8 @@ export interface RuntimeFactoryOptions {
   progress?: () => (event: RecordedEvent) => void;
   /** The scripted model of an offline run; default the offline scenario's. Tests script their own runs with it. */
   offlineModel?: () => Model;
+  /** Executors' working folders live under `<workspaceRoot>/<runId>/<executorId>/`; default none (tools get no workspace). */
+  workspaceRoot?: string;
 }
 
 /**
@@ -48,6 +51,9 @@ export function runtimeFactory(env: Record<string, string | undefined>, options:
       // The run's shared budget, Remind and limits: consulted before every model and tool call.
       governance: ({ post }) => createRunGovernance({ db: store.database, post, caps: runCaps, epoch: lease.epoch }),
       reviewer,
+      // What the run's tools read and wrote, content-addressed beside its log (verify checks them).
+      blobs: createDatabaseBlobStore(store.database.db),
+      workspaceRoot: options.workspaceRoot,
     });
   };
 }

@@ -16,3 +16,18 @@ export class ToolDefinitionError extends AriadneError {
     super("TOOL_DEFINITION", 500, message);
   }
 }
+
+/**
+ * A call the tool refuses for a reason the log names (`tool_failed.reason`),
+ * such as a fetch of a URL the executor has not seen (`not_reachable`).
+ */
+export class ToolRefusedError extends ToolError {
+  constructor(
+    readonly reason: "not_reachable",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const isToolRefused = (e: unknown): e is ToolRefusedError => e instanceof ToolRefusedError;

@@ -40,7 +40,7 @@ function toolTurn(turn: number, uses: { id: string; name: string; input?: unknow
 
 const called = (turn: number, id: string, tool = "search_corpus", extra: Partial<EventData<"tool_called">> = {}) =>
   ev("tool_called", { turn, toolUseId: id, tool, input: { query: "q" }, effect: "read_only", ...extra });
-const completed = (id: string, output = "result [[corpus:doc#p1]]") => ev("tool_completed", { toolUseId: id, tool: "search_corpus", output, artifacts: [] });
+const completed = (id: string, output = "result [[corpus:doc#p1]]") => ev("tool_completed", { toolUseId: id, tool: "search_corpus", output, artifacts: [], sources: [] });
 
 /** A Child that has made `calls` tool calls, `perTurn` a turn. */
 function busyChild(calls: number, perTurn: number) {
@@ -404,7 +404,7 @@ describe("decide: Children and cancellation", () => {
       ev("executor_admitted", admittedData("main", { grantedTools: ["delegate"] })),
       ev("turn", toolTurn(1, [{ id: "toolu_d", name: "delegate", input: { wait: false } }])),
       called(1, "toolu_d", "delegate", { childExecutorId: "child-1", effect: "idempotent", input: { wait: false } }),
-      ev("tool_completed", { toolUseId: "toolu_d", tool: "delegate", output: "working in the background", artifacts: [] }),
+      ev("tool_completed", { toolUseId: "toolu_d", tool: "delegate", output: "working in the background", artifacts: [], sources: [] }),
     ];
     const draft = decideChildOutcome({
       childExecutorId: "child-1",

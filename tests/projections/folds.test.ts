@@ -23,7 +23,7 @@ function delegatedRun() {
   log.add(CHILD, "executor_admitted", admittedData("child", { parentExecutorId: MAIN, profile: { id: "web-explorer", version: "1", sha256: "a".repeat(64) } }));
   log.add(CHILD, "turn", toolTurn(1, "toolu_s"));
   log.add(CHILD, "tool_called", { turn: 1, toolUseId: "toolu_s", tool: "search_corpus", input: {}, effect: "read_only" });
-  log.add(CHILD, "tool_completed", { toolUseId: "toolu_s", tool: "search_corpus", output: "found [c1]", artifacts: [] });
+  log.add(CHILD, "tool_completed", { toolUseId: "toolu_s", tool: "search_corpus", output: "found [c1]", artifacts: [], sources: [] });
   return log;
 }
 
@@ -66,7 +66,7 @@ describe("executor progress", () => {
   test("an event the executor fold refuses is reported on that executor, and the others go on", () => {
     const log = delegatedRun();
     // A tool outcome for a call that was never made cannot happen.
-    log.add(CHILD, "tool_completed", { toolUseId: "toolu_never", tool: "search_corpus", output: "", artifacts: [] });
+    log.add(CHILD, "tool_completed", { toolUseId: "toolu_never", tool: "search_corpus", output: "", artifacts: [], sources: [] });
     log.add(MAIN, "reminder_raised", { reminderId: "r", key: "k", text: "t", facts: {} });
     const state = foldAll(executorProgress, log.events);
     assert.match(state.executors[CHILD].foldError ?? "", /tool_completed v5/);

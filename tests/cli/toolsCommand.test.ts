@@ -1,0 +1,45 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { main } from "../../cli/main.ts";
+import { corpusDir } from "../support/corpus.ts";
+
+async function ariadne(...argv: string[]): Promise<{ code: number; lines: string[] }> {
+  const lines: string[] = [];
+  const code = await main(argv, (line) => lines.push(line));
+  return { code, lines };
+}
+
+test("ariadne tools list names every hosted tool with its effect class", async () => {
+  const { code, lines } = await ariadne("tools", "list");
+  assert.equal(code, 0);
+  for (const name of ["search_corpus", "web_search", "web_fetch"]) assert.ok(lines.some((l) => l.startsWith(name) && l.includes("read_only")), name);
+  const json = await ariadne("tools", "list", "--json");
+  assert.ok((JSON.parse(json.lines[0]) as { name: string; input_schema: unknown }[]).some((t) => t.name === "web_fetch" && t.input_schema));
+});
+
+test("ariadne tools run web_fetch over the corpus prints the page as the model sees it and the source it recorded", async () => {
+  const { code, lines } = await ariadne("tools", "run", "web_fetch", "--input", '{"url": "https://pages.corpus.test/wikipedia/"}', "--corpus", corpusDir());
+  assert.equal(code, 0);
+  const text = lines.join("\n");
+  assert.match(text, /<untrusted_source url="https:\/\/pages\.corpus\.test\/wikipedia\/"/);
+  assert.match(text, /\| Founded \| February 28, 1998; 18 years ago \|/);
+  assert.match(text, /sources \(1\):\n {2}- web_page https:\/\/pages\.corpus\.test\/wikipedia\/ · text\/html.* raw 7104f5945907560ed185063f6e469b1150b462eceb14be092b84f8b11368cf8c/);
+
+  const json = await ariadne("tools", "run", "web_search", "--input", '{"query": "Mozilla"}', "--corpus", corpusDir(), "--json");
+  const result = JSON.parse(json.lines[0]) as { ok: boolean; sources: { kind: string }[]; links: string[] };
+  assert.equal(json.code, 0);
+  assert.equal(result.sources[0].kind, "search_results");
+  assert.ok(result.links.includes("https://pages.corpus.test/wikipedia/"));
+});
+
+test("a failing tool exits 1 with what the model would be told; bad usage exits 2", async () => {
+  const refused = await ariadne("tools", "run", "web_fetch", "--input", '{"url": "http://127.0.0.1:9/"}');
+  assert.equal(refused.code, 1);
+  assert.match(refused.lines[0], /^web_fetch failed: Refused to fetch http:\/\/127\.0\.0\.1:9\/: .*loopback/);
+  assert.equal((await ariadne("tools", "run", "web_fetch", "--input", "{not json")).code, 2);
+  assert.equal((await ariadne("tools", "run", "web_fetch", "--input", '{"offset": 1}')).code, 2);
+  assert.equal((await ariadne("tools", "run", "no_such_tool", "--input", "{}")).code, 2);
+  const help = await ariadne("tools", "--help");
+  assert.equal(help.code, 0);
+  assert.match(help.lines[0], /--corpus DIR/);
+});

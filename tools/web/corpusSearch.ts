@@ -1,0 +1,60 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import MiniSearch from "minisearch";
+import { readManifest } from "./corpusManifest.ts";
+import { extractReadable } from "./extractReadable.ts";
+import type { SearchBackend, SearchHit } from "./searchBackend.ts";
+
+interface IndexedPage {
+  id: string;
+  url: string;
+  title: string;
+  text: string;
+}
+
+/**
+ * Offline search over the corpus pages (web/manifest.jsonl): a MiniSearch index
+ * of each page's title and extracted text, built once on first use. Hits carry
+ * the corpus URL (https://pages.corpus.test/<name>/), which web_fetch reads.
+ */
+export function corpusSearchBackend(corpusDir: string): SearchBackend {
+  let index: Promise<{ search: MiniSearch<IndexedPage>; pages: Map<string, IndexedPage> }> | undefined;
+  const build = async () => {
+    const manifest = await readManifest(join(corpusDir, "web"));
+    const pages = new Map<string, IndexedPage>();
+    for (const entry of manifest) {
+      const html = await readFile(join(corpusDir, "web", entry.file), "utf8");
+      const page = extractReadable(html, entry.url);
+      pages.set(entry.url, { id: entry.url, url: entry.url, title: page.title || entry.title || entry.url, text: page.text });
+    }
+    const search = new MiniSearch<IndexedPage>({ fields: ["title", "text"], storeFields: ["url", "title"], searchOptions: { boost: { title: 2 }, prefix: true, fuzzy: 0.15 } });
+    search.addAll([...pages.values()]);
+    return { search, pages };
+  };
+  return {
+    name: "corpus",
+    async search(query, limit) {
+      index ??= build().catch((e) => {
+        index = undefined;
+        throw e;
+      });
+      const { search, pages } = await index;
+      return search
+        .search(query)
+        .slice(0, limit)
+        .map((r): SearchHit => {
+          const page = pages.get(r.id as string)!;
+          return { title: page.title, url: page.url, snippet: snippetOf(page.text, r.terms) };
+        });
+    },
+  };
+}
+
+/** About 240 characters around the first place a matched term occurs, on one line. */
+function snippetOf(text: string, terms: string[]): string {
+  const lower = text.toLowerCase();
+  const at = Math.min(...terms.map((t) => lower.indexOf(t.toLowerCase())).filter((i) => i >= 0), Number.MAX_SAFE_INTEGER);
+  const start = at === Number.MAX_SAFE_INTEGER ? 0 : Math.max(0, at - 80);
+  const piece = text.slice(start, start + 240).replace(/\s+/g, " ").trim();
+  return `${start > 0 ? "…" : ""}${piece}${start + 240 < text.length ? "…" : ""}`;
+}

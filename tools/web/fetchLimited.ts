@@ -1,0 +1,116 @@
+import { ToolError } from "../toolErrors.ts";
+import { type AddressPolicy, refusedAddress } from "./checkAddress.ts";
+
+export interface FetchLimits extends AddressPolicy {
+  /** The fetch to use (tests inject one); default the platform's. */
+  fetch?: typeof fetch;
+  /**
+   * Where a URL is really fetched from, when not from itself: maps the corpus
+   * hosts (https://pages.corpus.test/…) to a local server, so the recorded URL
+   * stays the corpus URL. A mapped URL is trusted configuration: its address is not checked.
+   */
+  mapUrl?: (url: string) => string | undefined;
+  /** Milliseconds for the whole fetch, redirects and body included (default 20 s). */
+  timeoutMs?: number;
+  /** Largest body read, in bytes (default 10 MB). */
+  maxBytes?: number;
+  /** Redirects followed (default 5); one more is refused. */
+  maxRedirects?: number;
+}
+
+export interface Fetched {
+  /** After redirects, as the run knows it (the corpus URL, not the local server's). */
+  finalUrl: string;
+  status: number;
+  contentType: string;
+  bytes: Uint8Array;
+  redirects: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 20_000;
+export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_MAX_REDIRECTS = 5;
+
+/**
+ * GETs a URL with the limits a research run needs: a deadline, a size limit,
+ * at most `maxRedirects` redirects (followed here, each target checked), and
+ * no private or loopback address unless allowed. Failures are ToolErrors that
+ * say what to do next.
+ */
+export async function fetchLimited(url: string, limits: FetchLimits, signal?: AbortSignal): Promise<Fetched> {
+  const timeoutMs = limits.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = limits.maxBytes ?? DEFAULT_MAX_BYTES;
+  const maxRedirects = limits.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const abort = signal ? AbortSignal.any([signal, deadline]) : deadline;
+  const doFetch = limits.fetch ?? fetch;
+  let current = url;
+  try {
+    for (let redirects = 0; ; redirects++) {
+      const mapped = limits.mapUrl?.(current);
+      if (mapped === undefined) {
+        const refused = await refusedAddress(new URL(current).hostname, limits);
+        if (refused) throw new ToolError(`Refused to fetch ${current}: ${refused}. Fetch a public http(s) URL instead.`);
+      }
+      const response = await doFetch(mapped ?? current, {
+        redirect: "manual",
+        signal: abort,
+        headers: { accept: "text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8,*/*;q=0.5", "user-agent": "Ariadne research agent (web_fetch)" },
+      });
+      const location = response.headers.get("location");
+      if (response.status >= 300 && response.status < 400 && location) {
+        await response.body?.cancel();
+        if (redirects >= maxRedirects) {
+          throw new ToolError(`Stopped at ${current}: more than ${maxRedirects} redirects. The page keeps redirecting; try another source.`);
+        }
+        // Relative to the URL the run knows, so a mapped host's redirects stay on the corpus host.
+        current = new URL(location, current).href;
+        if (!/^https?:$/.test(new URL(current).protocol)) throw new ToolError(`${url} redirects to ${current}, which is not an http(s) URL.`);
+        continue;
+      }
+      const contentType = response.headers.get("content-type") ?? "";
+      const bytes = await readBody(response, maxBytes, current);
+      return { finalUrl: current, status: response.status, contentType, bytes, redirects };
+    }
+  } catch (error) {
+    if (deadline.aborted && !signal?.aborted) {
+      throw new ToolError(`Fetching ${url} timed out after ${Math.round(timeoutMs / 1000)} s. The site is slow or not answering; try again later or use another source.`);
+    }
+    if (error instanceof ToolError || signal?.aborted) throw error;
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new ToolError(`Could not fetch ${current}: ${cause?.code ?? cause?.message ?? (error as Error).message}. Check the URL, or try another source.`);
+  }
+}
+
+/** The body, refused as soon as it passes maxBytes (a declared length too big is refused before reading). */
+async function readBody(response: Response, maxBytes: number, url: string): Promise<Uint8Array> {
+  const tooBig = () => new ToolError(`${url} is larger than the ${formatBytes(maxBytes)} size limit; it was not read. Look for a smaller page (a summary, or one section).`);
+  const declared = Number(response.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel();
+    throw tooBig();
+  }
+  if (!response.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooBig();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  return bytes;
+}
+
+export const formatBytes = (n: number): string => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(n % (1024 * 1024) ? 1 : 0)} MB` : `${Math.round(n / 1024)} KB`);

@@ -1,0 +1,28 @@
+import type { Tool } from "../defineTool.ts";
+import type { SearchBackend } from "./searchBackend.ts";
+import { type WebFetchOptions, createWebFetchTool } from "./webFetchTool.ts";
+import { createWebSearchTool } from "./webSearchTool.ts";
+
+export interface WebToolOptions extends WebFetchOptions {
+  /** Where web_search looks; without one, web_search says none is configured. */
+  search?: SearchBackend;
+}
+
+/** web_search and web_fetch, configured alike for a host (the fetch, URL map, limits, address policy, search backend). */
+export function createWebTools(options: WebToolOptions = {}): Tool[] {
+  const { search, ...fetchOptions } = options;
+  return [createWebSearchTool(search), createWebFetchTool(fetchOptions)];
+}
+
+export { addressKind, refusedAddress, type AddressPolicy } from "./checkAddress.ts";
+export { classifyContent, type ContentClass } from "./classifyContent.ts";
+export { readManifest, type ManifestEntry } from "./corpusManifest.ts";
+export { corpusSearchBackend } from "./corpusSearch.ts";
+export { type CorpusServer, corpusUrlMap, serveCorpus } from "./corpusServer.ts";
+export { extractReadable, type ReadablePage } from "./extractReadable.ts";
+export { DEFAULT_MAX_BYTES, DEFAULT_MAX_REDIRECTS, DEFAULT_TIMEOUT_MS, type FetchLimits, fetchLimited } from "./fetchLimited.ts";
+export { normalizeUrl } from "./normalizeUrl.ts";
+export { PAGE_CHARS, renderPage } from "./renderPage.ts";
+export type { SearchBackend, SearchHit as WebSearchHit } from "./searchBackend.ts";
+export { type WebFetchOptions, createWebFetchTool } from "./webFetchTool.ts";
+export { createWebSearchTool } from "./webSearchTool.ts";

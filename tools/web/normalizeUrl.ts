@@ -1,0 +1,58 @@
+/**
+ * One spelling per page, so the same page asked for under two URLs is fetched
+ * once and a link seen under one spelling makes the other reachable: scheme and
+ * host lower case, default port dropped, fragment dropped, tracking parameters
+ * dropped (utm_*, gclid, fbclid, ...), the rest of the query sorted, and an
+ * empty path written "/" while a trailing slash on a longer path is dropped.
+ * Returns null for what is not an absolute http(s) URL.
+ */
+export function normalizeUrl(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  // URL already lower-cases scheme and host and drops a default port; credentials never belong in a source's URL.
+  url.hash = "";
+  url.username = "";
+  url.password = "";
+  const kept = [...url.searchParams].filter(([name]) => !isTracking(name));
+  kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  url.search = new URLSearchParams(kept).toString();
+  if (url.pathname.length > 1 && url.pathname.endsWith("/")) url.pathname = url.pathname.replace(/\/+$/, "") || "/";
+  if (url.hostname.endsWith(".")) url.hostname = url.hostname.slice(0, -1);
+  return url.href;
+}
+
+const TRACKING = new Set([
+  "gclid",
+  "gclsrc",
+  "dclid",
+  "gbraid",
+  "wbraid",
+  "fbclid",
+  "msclkid",
+  "twclid",
+  "ttclid",
+  "li_fat_id",
+  "igshid",
+  "yclid",
+  "mc_cid",
+  "mc_eid",
+  "_ga",
+  "_gl",
+  "_hsenc",
+  "_hsmi",
+  "mkt_tok",
+  "oly_anon_id",
+  "oly_enc_id",
+  "vero_id",
+  "ref_src",
+]);
+
+function isTracking(name: string): boolean {
+  const n = name.toLowerCase();
+  return n.startsWith("utm_") || TRACKING.has(n);
+}

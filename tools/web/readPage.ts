@@ -1,0 +1,56 @@
+import type { BlobStore, SourceRecord } from "../../sources/types.ts";
+import { ToolError } from "../toolErrors.ts";
+import { classifyContent } from "./classifyContent.ts";
+import { decodeText } from "./decodeText.ts";
+import { extractReadable } from "./extractReadable.ts";
+import { type FetchLimits, fetchLimited, formatBytes } from "./fetchLimited.ts";
+import type { CachedPage } from "./pageCache.ts";
+
+/**
+ * Fetches a page and keeps it as a source: raw bytes and the extracted text
+ * both stored as blobs. HTML is read to its article (tables as Markdown) with
+ * the page's links listed after it; text is kept as it is; a PDF is stored for
+ * document_read; other binary content is refused.
+ */
+export async function readPage(
+  url: string,
+  normalizedUrl: string,
+  options: { limits: FetchLimits; blobs: BlobStore; now: () => Date; signal?: AbortSignal },
+): Promise<CachedPage> {
+  const fetched = await fetchLimited(url, options.limits, options.signal);
+  const { finalUrl, status, contentType, bytes } = fetched;
+  if (status >= 400) {
+    throw new ToolError(`${url} answered HTTP ${status}${status === 404 || status === 410 ? " (no such page)" : ""}; nothing was read. Check the URL, or search for the page again.`);
+  }
+  const kind = classifyContent(contentType, bytes);
+  if (kind === "binary") {
+    throw new ToolError(
+      `${url} is ${contentType.split(";")[0] || "binary content"} (${formatBytes(bytes.byteLength)}), not text: web_fetch reads web pages and text (HTML, plain text, JSON, XML, CSV) and stores PDFs for document_read. Look for an HTML or text version.`,
+    );
+  }
+  const fetchedAt = options.now().toISOString();
+  const base = { url, normalizedUrl, finalUrl, status, contentType, fetchedAt, bytes: bytes.byteLength };
+  const rawSha256 = await options.blobs.put(bytes);
+  const ownUrls = finalUrl === url ? [url] : [url, finalUrl];
+  if (kind === "pdf") {
+    const notice = [
+      `${url} is a PDF (${formatBytes(bytes.byteLength)}), not a web page, so web_fetch does not read it.`,
+      `It is stored as blob sha256 ${rawSha256}: open it with document_read, giving {"sha256": "${rawSha256}"}.`,
+    ].join("\n");
+    const source: SourceRecord = { kind: "document", ...base, rawSha256, textSha256: await options.blobs.put(new TextEncoder().encode(notice)) };
+    return { source, title: "", links: ownUrls, notice };
+  }
+  const decoded = decodeText(bytes, contentType);
+  let title = "";
+  let text = decoded;
+  let links: string[] = [];
+  if (kind === "html") {
+    const page = extractReadable(decoded, finalUrl);
+    title = page.title;
+    links = page.links.map((l) => l.url);
+    const listed = page.links.map((l) => `- ${l.text ? `[${l.text.replace(/[[\]]/g, "")}](${l.url})` : l.url}`);
+    text = page.text + (listed.length ? `\n\n## Links on the page\n\n${listed.join("\n")}` : "");
+  }
+  const textSha256 = await options.blobs.put(new TextEncoder().encode(text));
+  return { source: { kind: "web_page", ...base, rawSha256, textSha256 }, title, links: [...ownUrls, ...links] };
+}
