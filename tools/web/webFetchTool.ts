@@ -31,6 +31,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool {
       offset: z.number().int().min(0).optional().describe("Character offset to read from, as next_offset of an earlier result said; default 0."),
     }),
     effect: "read_only",
+    capabilities: ["network"],
     async run({ url, offset = 0 }, ctx) {
       const normalizedUrl = normalizeUrl(url);
       if (!normalizedUrl) throw new ToolError(`"${url}" is not an absolute http(s) URL. Give the full URL, e.g. https://example.com/page, as a search result or link showed it.`);

@@ -19,6 +19,7 @@ export function createWebSearchTool(backend: SearchBackend | undefined): Tool {
       limit: z.number().int().min(1).max(20).optional().describe("Maximum results, default 8."),
     }),
     effect: "read_only",
+    capabilities: ["network"],
     async run({ query, limit = 8 }, ctx) {
       if (!backend) throw new ToolError("web_search has no search backend configured on this host; use the URLs in your task, or report the gap.");
       if (!ctx.blobs) throw new ToolError("web_search needs the run's blob store to keep its result list, and this host lent none; report the gap.");
