@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { isAriadneError, isValidationError } from "../core/errors.ts";
 import { createAuthenticator } from "./auth/authenticate.ts";
 import { ANONYMOUS } from "./auth/principal.ts";
 import type { AppDeps, AppEnv } from "./deps.ts";
 import { HttpProblem, problemBody, problemResponse } from "./problem.ts";
+import { bodyLimit } from "./middleware/bodyLimit.ts";
 import { createRateLimiter } from "./rateLimit.ts";
 import { docsRoutes } from "./routes/docsRoutes.ts";
 import { eventRoutes } from "./routes/eventRoutes.ts";
@@ -72,12 +72,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }
     await next();
   });
-  const limitBody = bodyLimit({
-    maxSize: deps.maxBodyBytes ?? 64 * 1024,
-    onError: (c) => problemResponse(c, problemBody(413, "TOO_LARGE", `the body exceeds ${deps.maxBodyBytes ?? 64 * 1024} bytes`)),
-  });
-  // Only where a body can come: the check reads the raw Request, which @hono/node-server otherwise never builds.
-  app.use("/v1/*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
+  app.use("/v1/*", bodyLimit({ maxBytes: deps.maxBodyBytes ?? 64 * 1024 }));
 
   runRoutes(deps, app);
   eventRoutes(deps, app);
