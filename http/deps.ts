@@ -1,5 +1,6 @@
 import type { Database } from "../db/index.ts";
 import type { Principal } from "./auth/principal.ts";
+import type { IdempotencyWindows } from "./middleware/idempotency.ts";
 import type { EventHub } from "./live/eventHub.ts";
 import type { RunReads } from "./runs/auditReads.ts";
 import type { RunsPort } from "./runs/runsPort.ts";
@@ -17,6 +18,8 @@ export interface AppDeps {
   maxBodyBytes?: number;
   /** Per-key token bucket. Default 20/s, burst 40. */
   rateLimit?: { perSecond: number; burst: number };
+  /** Idempotency-Key reservations: in progress 10 minutes, completed 24 hours by default; past that a request may take the key over. */
+  idempotency?: IdempotencyWindows;
   /** SSE heartbeat while idle. Default 15 s. */
   heartbeatMs?: number;
   /** Aborted at shutdown: live streams end so the server can close. */

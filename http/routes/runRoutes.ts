@@ -2,7 +2,7 @@ import { OpenAPIHono, createRoute, type z } from "@hono/zod-openapi";
 import { tenantScope } from "../auth/principal.ts";
 import { executorOf, renderRun, requireAction, visibleRun } from "../access.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
-import { bodyDigest, completeKey, releaseKey, reserveKey } from "../idempotency.ts";
+import { type Held, bodyDigest, completeKey, releaseKey, reserveKey, retryAfterSeconds } from "../middleware/idempotency.ts";
 import { HttpProblem } from "../problem.ts";
 import { ExecutorParams, IdempotencyHeaders, ListRunsQuery, SubmitRunBody, RunIdParams, RunListSchema, RunSchema, VerifySchema } from "../schemas.ts";
 import { errors, json } from "./responses.ts";
@@ -67,24 +67,33 @@ export function runRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>): void {
     const body = c.req.valid("json");
     const tenant = c.get("principal").tenant;
     const key = c.req.valid("header")["idempotency-key"];
+    let held: Held | undefined;
     if (key) {
-      const reservation = await reserveKey(deps.database, tenant, key, bodyDigest(body));
+      const reservation = await reserveKey(deps.database, tenant, key, bodyDigest(body), deps.idempotency);
       if (reservation.kind === "conflict") throw new HttpProblem(409, "IDEMPOTENCY_CONFLICT", `Idempotency-Key "${key}" was used with a different body; use a new key for a new run`);
-      if (reservation.kind === "in_progress") throw new HttpProblem(409, "IDEMPOTENCY_IN_PROGRESS", `a request with Idempotency-Key "${key}" is still being processed; retry shortly`);
+      if (reservation.kind === "in_progress") {
+        throw new HttpProblem(
+          409,
+          "IDEMPOTENCY_IN_PROGRESS",
+          `a request with Idempotency-Key "${key}" is still being processed; retry shortly (the reservation expires in ${reservation.expiresInSeconds} s if that request never finishes)`,
+          { headers: { "Retry-After": String(retryAfterSeconds(reservation)) } },
+        );
+      }
       if (reservation.kind === "replay") {
         const run = await visibleRun(deps, c, reservation.runId);
         c.header("Idempotent-Replayed", "true");
         return c.json(renderRun(run), 201);
       }
+      held = reservation.held;
     }
     let run;
     try {
       run = await deps.runs.submit(body, tenant);
     } catch (e) {
-      if (key) await releaseKey(deps.database, tenant, key);
+      if (held) await releaseKey(deps.database, held);
       throw e;
     }
-    if (key) await completeKey(deps.database, tenant, key, run.id);
+    if (held) await completeKey(deps.database, held, run.id);
     c.header("Location", `/v1/runs/${run.id}`);
     return c.json(renderRun(run), 201);
   });
