@@ -86,7 +86,16 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer", description: "An API key from `ariadne keys create`" });
 
-  app.notFound((c) => problemResponse(c, problemBody(404, "NOT_FOUND", `no route ${c.req.method} ${c.req.path}`)));
+  const allowed = allowedMethods(app);
+  app.notFound((c) => {
+    const allow = allowed(c.req.path);
+    // A route of this method that found nothing (an unknown /docs file) is a 404, not a 405.
+    if (allow.length && !allow.includes(c.req.method)) {
+      const detail = `${c.req.method} is not allowed on ${c.req.path}; allowed: ${allow.join(", ")}`;
+      return problemResponse(c, problemBody(405, "METHOD_NOT_ALLOWED", detail), { Allow: allow.join(", ") });
+    }
+    return problemResponse(c, problemBody(404, "NOT_FOUND", `no route ${c.req.method} ${c.req.path}`));
+  });
   app.onError((error, c) => {
     if (error instanceof HttpProblem) {
       return problemResponse(c, problemBody(error.status, error.code, error.message, error.extra.issues), error.extra.headers);
@@ -105,4 +114,17 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     return problemResponse(c, problemBody(500, "INTERNAL", `the server failed to handle this request; quote request id ${requestId}`));
   });
   return app;
+}
+
+/** The methods routed for a path, from the app's own route table (built on first use, after every route is added). */
+function allowedMethods(app: OpenAPIHono<AppEnv>): (path: string) => string[] {
+  let table: { pattern: RegExp; method: string }[] | undefined;
+  return (path) => {
+    table ??= app.routes
+      .filter((r) => r.method !== "ALL" && !r.path.includes("*"))
+      .map((r) => ({ method: r.method, pattern: new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+")}$`) }));
+    const methods = new Set(table.filter((r) => r.pattern.test(path)).map((r) => r.method));
+    if (methods.has("GET")) methods.add("HEAD");
+    return [...methods].sort();
+  };
 }
