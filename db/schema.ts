@@ -47,6 +47,8 @@ export interface RunsTable {
   epoch: ColumnType<string, string | number | undefined, string | number>;
   created_at: ColumnType<Date, string | undefined, never>;
   tenant: string | null;
+  /** The API key that submitted the run (migration 0012); null from the command line. */
+  key_id: string | null;
 }
 
 export interface ApiKeysTable {

@@ -1,7 +1,7 @@
 import { OpenAPIHono, createRoute, type z } from "@hono/zod-openapi";
 import { tenantScope } from "../auth/principal.ts";
 import { executorOf, renderRun, requireAction, visibleRun } from "../access.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
+import type { AppDeps, AppEnv, Guards } from "../deps.ts";
 import { type Held, bodyDigest, completeKey, releaseKey, reserveKey, retryAfterSeconds } from "../middleware/idempotency.ts";
 import { HttpProblem } from "../problem.ts";
 import { ExecutorParams, IdempotencyHeaders, ListRunsQuery, SubmitRunBody, RunIdParams, RunListSchema, RunSchema, VerifySchema } from "../schemas.ts";
@@ -14,6 +14,7 @@ const createRun = createRoute({
   summary: "Start a research run",
   request: { headers: IdempotencyHeaders, body: { required: true, content: { "application/json": { schema: SubmitRunBody } } } },
   responses: { 201: json(RunSchema, "The run, started"), ...errors(400, 401, 403, 409, 413, 415, 422, 429) },
+  description: "429 also when the key or tenant has too many queued runs (the problem names the cap).",
 });
 
 const listRuns = createRoute({
@@ -61,7 +62,7 @@ const verifyRun = createRoute({
   responses: { 200: json(VerifySchema, "Per-stream results; `ok` only when every chain holds"), ...errors(400, 401, 404, 429) },
 });
 
-export function runRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>): void {
+export function runRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>, guards: Guards): void {
   app.openapi(createRun, async (c) => {
     requireAction(c, "create");
     const body = c.req.valid("json");
@@ -88,7 +89,8 @@ export function runRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>): void {
     }
     let run;
     try {
-      run = await deps.runs.submit(body, tenant);
+      const principal = c.get("principal");
+      run = await guards.admitQueued(principal, () => deps.runs.submit(body, tenant, principal.keyId));
     } catch (e) {
       if (held) await releaseKey(deps.database, held);
       throw e;

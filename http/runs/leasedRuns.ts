@@ -59,9 +59,9 @@ export function createLeasedRuns(options: LeasedRunsOptions): RunsPort {
       if (known) return known.tenant;
       return (await readRows(database, { runId, scope: null, limit: 1 }))[0]?.tenant ?? null;
     },
-    async submit(input, tenant) {
+    async submit(input, tenant, keyId) {
       const runOptions = await optionsOf(input, env, options.profilesDir, options.maximum, options.tags);
-      const { runId } = await submitRun(store, { question: input.question, options: runOptions, tenant });
+      const { runId } = await submitRun(store, { question: input.question, options: runOptions, tenant, keyId });
       return (await get(tenant, runId))!;
     },
     async list(scope, page, state) {
