@@ -31,17 +31,24 @@ export interface CheckpointsTable {
   updated_at: ColumnType<Date, string | undefined, string>;
 }
 
+/** queued, running (a lease was taken; alive or not), interrupted, or final. */
+export type RunRowStatus = "queued" | "running" | "interrupted" | "settled" | "failed" | "cancelled";
+
 export interface RunsTable {
   run_id: string;
   main_executor_id: string;
   question: string;
   options: ColumnType<unknown, string | undefined, string>;
   state: "submitted" | "running" | "interrupted" | "finished";
+  /** Kept by a trigger from `state` (migration 0011): what the API filters runs by. */
+  status: ColumnType<RunRowStatus, never, never>;
   lease_owner: string | null;
   lease_expires_at: ColumnType<Date | null, string | null | undefined, string | null>;
   epoch: ColumnType<string, string | number | undefined, string | number>;
   created_at: ColumnType<Date, string | undefined, never>;
   tenant: string | null;
+  /** The API key that submitted the run (migration 0012); null from the command line. */
+  key_id: string | null;
 }
 
 export interface ApiKeysTable {

@@ -1,13 +1,16 @@
-import { randomUUID } from "node:crypto";
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { isAriadneError, isValidationError } from "../core/errors.ts";
 import { createAuthenticator } from "./auth/authenticate.ts";
-import { ANONYMOUS } from "./auth/principal.ts";
-import type { AppDeps, AppEnv } from "./deps.ts";
+import type { AppDeps, AppEnv, Guards } from "./deps.ts";
+import { openStreams } from "./live/openStreams.ts";
+import { authentication } from "./middleware/authenticate.ts";
+import { DEFAULT_LIMITS, type Limits } from "./middleware/limits.ts";
+import { queueAdmission } from "./middleware/queueCaps.ts";
+import { requestLog } from "./middleware/requestLog.ts";
 import { HttpProblem, problemBody, problemResponse } from "./problem.ts";
-import { createRateLimiter } from "./rateLimit.ts";
+import { bodyLimit } from "./middleware/bodyLimit.ts";
+import { createRateLimiter, rateLimitPerKey } from "./middleware/rateLimit.ts";
 import { docsRoutes } from "./routes/docsRoutes.ts";
 import { eventRoutes } from "./routes/eventRoutes.ts";
 import { executorRoutes } from "./routes/executorRoutes.ts";
@@ -34,53 +37,27 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     },
   });
 
-  app.use("*", async (c, next) => {
-    const started = performance.now();
-    const requestId = randomUUID();
-    c.set("requestId", requestId);
-    // Set before the response exists: setting a header afterwards makes Hono copy the response.
-    c.header("X-Request-Id", requestId);
-    await next();
-    const p = c.get("principal");
-    // Method, path, outcome and who (by key id): never headers, bodies or the key itself.
-    log(
-      JSON.stringify({
-        time: new Date().toISOString(),
-        level: c.res.status >= 500 ? "error" : "info",
-        msg: "request",
-        requestId,
-        method: c.req.method,
-        path: c.req.path,
-        status: c.res.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-        keyId: p?.keyId ?? null,
-        tenant: p?.tenant ?? null,
-      }),
-    );
-  });
+  app.use("*", requestLog(log));
 
-  const authenticate = createAuthenticator(deps.database, { cacheMs: deps.keyCacheMs });
-  const limiter = createRateLimiter(deps.rateLimit ?? { perSecond: 20, burst: 40 });
-  app.use("/v1/*", async (c, next) => {
-    const principal = deps.auth === "none" ? ANONYMOUS : await authenticate(c.req.header("authorization"));
-    c.set("principal", principal);
-    const admission = limiter.take(principal.keyId ?? "anonymous");
-    if (!admission.ok) {
-      throw new HttpProblem(429, "RATE_LIMITED", `too many requests for this key; retry after ${admission.retryAfterSeconds} s`, {
-        headers: { "Retry-After": String(admission.retryAfterSeconds) },
-      });
-    }
-    await next();
-  });
-  const limitBody = bodyLimit({
-    maxSize: deps.maxBodyBytes ?? 64 * 1024,
-    onError: (c) => problemResponse(c, problemBody(413, "TOO_LARGE", `the body exceeds ${deps.maxBodyBytes ?? 64 * 1024} bytes`)),
-  });
-  // Only where a body can come: the check reads the raw Request, which @hono/node-server otherwise never builds.
-  app.use("/v1/*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
+  const limits: Limits = { ...DEFAULT_LIMITS, ...deps.limits };
+  const authenticate = createAuthenticator(deps.database, { cacheMs: deps.keyCacheMs, cacheSize: limits.keyCacheSize });
+  const failures = createRateLimiter(limits.failedAuth);
+  app.use("/v1/*", authentication({ auth: deps.auth ?? "keys", authenticate, failures }));
+  app.use("/v1/*", rateLimitPerKey(createRateLimiter(deps.rateLimit ?? { perSecond: 20, burst: 40 })));
+  const guards: Guards = {
+    streams: openStreams({
+      database: deps.database,
+      perKey: limits.streamsPerKey,
+      perTenant: limits.streamsPerTenant,
+      checkMs: limits.revocationCheckMs,
+      onRevoked: (keyId) => authenticate.forget(keyId),
+    }),
+    admitQueued: queueAdmission(deps.database, { perKey: limits.queuedRunsPerKey, perTenant: limits.queuedRunsPerTenant }),
+  };
+  app.use("/v1/*", bodyLimit({ maxBytes: deps.maxBodyBytes ?? 64 * 1024 }));
 
-  runRoutes(deps, app);
-  eventRoutes(deps, app);
+  runRoutes(deps, app, guards);
+  eventRoutes(deps, app, guards);
   executorRoutes(deps, app);
   healthRoutes(deps, app);
   docsRoutes(app);
@@ -91,7 +68,16 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer", description: "An API key from `ariadne keys create`" });
 
-  app.notFound((c) => problemResponse(c, problemBody(404, "NOT_FOUND", `no route ${c.req.method} ${c.req.path}`)));
+  const allowed = allowedMethods(app);
+  app.notFound((c) => {
+    const allow = allowed(c.req.path);
+    // A route of this method that found nothing (an unknown /docs file) is a 404, not a 405.
+    if (allow.length && !allow.includes(c.req.method)) {
+      const detail = `${c.req.method} is not allowed on ${c.req.path}; allowed: ${allow.join(", ")}`;
+      return problemResponse(c, problemBody(405, "METHOD_NOT_ALLOWED", detail), { Allow: allow.join(", ") });
+    }
+    return problemResponse(c, problemBody(404, "NOT_FOUND", `no route ${c.req.method} ${c.req.path}`));
+  });
   app.onError((error, c) => {
     if (error instanceof HttpProblem) {
       return problemResponse(c, problemBody(error.status, error.code, error.message, error.extra.issues), error.extra.headers);
@@ -110,4 +96,17 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     return problemResponse(c, problemBody(500, "INTERNAL", `the server failed to handle this request; quote request id ${requestId}`));
   });
   return app;
+}
+
+/** The methods routed for a path, from the app's own route table (built on first use, after every route is added). */
+function allowedMethods(app: OpenAPIHono<AppEnv>): (path: string) => string[] {
+  let table: { pattern: RegExp; method: string }[] | undefined;
+  return (path) => {
+    table ??= app.routes
+      .filter((r) => r.method !== "ALL" && !r.path.includes("*"))
+      .map((r) => ({ method: r.method, pattern: new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+")}$`) }));
+    const methods = new Set(table.filter((r) => r.pattern.test(path)).map((r) => r.method));
+    if (methods.has("GET")) methods.add("HEAD");
+    return [...methods].sort();
+  };
 }

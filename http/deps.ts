@@ -1,5 +1,9 @@
 import type { Database } from "../db/index.ts";
 import type { Principal } from "./auth/principal.ts";
+import type { IdempotencyWindows } from "./middleware/idempotency.ts";
+import type { Limits } from "./middleware/limits.ts";
+import type { openStreams } from "./live/openStreams.ts";
+import type { queueAdmission } from "./middleware/queueCaps.ts";
 import type { EventHub } from "./live/eventHub.ts";
 import type { RunReads } from "./runs/auditReads.ts";
 import type { RunsPort } from "./runs/runsPort.ts";
@@ -15,8 +19,12 @@ export interface AppDeps {
   keyCacheMs?: number;
   /** Largest request body accepted. Default 64 KiB. */
   maxBodyBytes?: number;
+  /** Limits across requests: live streams and queued runs per key and tenant, failed authentication per address, the key cache, the revocation window (middleware/limits.ts). */
+  limits?: Partial<Limits>;
   /** Per-key token bucket. Default 20/s, burst 40. */
   rateLimit?: { perSecond: number; burst: number };
+  /** Idempotency-Key reservations: in progress 10 minutes, completed 24 hours by default; past that a request may take the key over. */
+  idempotency?: IdempotencyWindows;
   /** SSE heartbeat while idle. Default 15 s. */
   heartbeatMs?: number;
   /** Aborted at shutdown: live streams end so the server can close. */
@@ -27,4 +35,10 @@ export interface AppDeps {
 
 export interface AppEnv {
   Variables: { principal: Principal; requestId: string };
+}
+
+/** What the app keeps across requests, for the routes that are limited by it. */
+export interface Guards {
+  streams: ReturnType<typeof openStreams>;
+  admitQueued: ReturnType<typeof queueAdmission>;
 }

@@ -26,6 +26,7 @@ const TITLES: Record<number, string> = {
   415: "Unsupported Media Type",
   422: "Unprocessable Content",
   429: "Too Many Requests",
+  431: "Request Header Fields Too Large",
   500: "Internal Server Error",
   503: "Service Unavailable",
 };
@@ -53,7 +54,11 @@ export function problemBody(status: number, code: string, detail: string, issues
   };
 }
 
-/** Through the context, so headers set earlier in the request (X-Request-Id) stay on the response. */
+/**
+ * Through the context, so headers set earlier in the request (X-Request-Id)
+ * stay on the response; the body names the request id too, for the caller to quote.
+ */
 export function problemResponse(c: Context, problem: Problem, headers: Record<string, string> = {}): Response {
-  return c.body(JSON.stringify(problem), problem.status as ContentfulStatusCode, { "content-type": PROBLEM_TYPE, ...headers });
+  const requestId = c.get("requestId") as string | undefined;
+  return c.body(JSON.stringify(requestId ? { ...problem, requestId } : problem), problem.status as ContentfulStatusCode, { "content-type": PROBLEM_TYPE, ...headers });
 }

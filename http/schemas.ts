@@ -129,6 +129,7 @@ export const ProblemSchema = z
     status: z.number(),
     detail: z.string(),
     issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    requestId: z.string().optional().openapi({ description: "The request's id (also X-Request-Id), to quote when reporting a problem" }),
   })
   .openapi("Problem");
 

@@ -1,3 +1,5 @@
+import { answerClientError } from "./middleware/clientErrors.ts";
+
 /** A listening HTTP server, whichever runtime hosts it. */
 export interface RunningServer {
   port: number;
@@ -37,6 +39,8 @@ export async function startServer(fetch: Fetch, options: { port: number; host: s
       }),
     );
     server.once("error", reject);
+    // Headers over Node's limit and unparsable requests: a problem, not a bare status line.
+    server.on("clientError", answerClientError);
   });
 }
 

@@ -8,6 +8,8 @@ import * as httpApi from "./0007_http_api.ts";
 import * as budgetFencing from "./0008_budget_fencing.ts";
 import * as appendBatch from "./0009_append_batch.ts";
 import * as sourceBlobs from "./0010_source_blobs.ts";
+import * as runStatus from "./0011_run_status.ts";
+import * as runSubmitter from "./0012_run_submitter.ts";
 
 /**
  * Migrations are listed in code rather than read from disk, so the same
@@ -23,6 +25,8 @@ export const migrations: Record<string, Migration> = {
   "0008_budget_fencing": budgetFencing,
   "0009_append_batch": appendBatch,
   "0010_source_blobs": sourceBlobs,
+  "0011_run_status": runStatus,
+  "0012_run_submitter": runSubmitter,
 };
 
 export const migrationProvider: MigrationProvider = {

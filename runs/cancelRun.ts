@@ -43,8 +43,10 @@ export type CancelRun = (request: CancelRequest) => Promise<CancelResult>;
  */
 export function cancelRun(deps: { database: Database; store: EventStore }): CancelRun {
   const takeover = cancelByTakeover(deps);
-  return async (request) => {
-    const row = await findRun(deps.database, request.runId);
+  return async (asked) => {
+    const row = await findRun(deps.database, asked.runId);
+    // Cancelling Main is cancelling the run, whether or not Main has been admitted yet.
+    const request = asked.executorId === row.mainExecutorId ? { ...asked, executorId: undefined } : asked;
     const hosted = row.state === "running" && row.leaseOwner !== null && (row.leaseRemainingMs ?? 0) > 0;
     if (!hosted) return takeover(request);
     const target = request.executorId ?? row.mainExecutorId;

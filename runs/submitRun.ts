@@ -21,7 +21,7 @@ export interface SubmittedRun {
  */
 export async function submitRun(
   store: EventStore,
-  input: { question: string; options?: unknown; tenant?: string | null },
+  input: { question: string; options?: unknown; tenant?: string | null; keyId?: string | null },
   newId: IdGenerator = randomId,
   hold?: { owner: string; ttlMs: number },
 ): Promise<SubmittedRun> {
@@ -44,8 +44,8 @@ export async function submitRun(
     return { ...run, lease: { ...run, question, options: parsed.data, owner: hold.owner, epoch: 1, fresh: true } };
   }
   await sql`
-    INSERT INTO ariadne_runs (run_id, main_executor_id, question, options, state, tenant)
-    VALUES (${run.runId}, ${run.mainExecutorId}, ${question}, ${JSON.stringify(parsed.data)}::jsonb, 'submitted', ${input.tenant ?? null})`.execute(
+    INSERT INTO ariadne_runs (run_id, main_executor_id, question, options, state, tenant, key_id)
+    VALUES (${run.runId}, ${run.mainExecutorId}, ${question}, ${JSON.stringify(parsed.data)}::jsonb, 'submitted', ${input.tenant ?? null}, ${input.keyId ?? null})`.execute(
     store.database.db,
   );
   store.database.notify?.(RUNS_CHANNEL);

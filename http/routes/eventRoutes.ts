@@ -2,7 +2,8 @@ import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
 import { streamSSE } from "hono/streaming";
 import { START } from "../../events/index.ts";
 import { requireAction, visibleRun } from "../access.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
+import type { AppDeps, AppEnv, Guards } from "../deps.ts";
+import { limitReached } from "../middleware/rateLimit.ts";
 import { finishedRunReplays } from "../live/finishedRunReplays.ts";
 import { END_OF_LOG, checkpointAt, readRunEvents } from "../live/readRunEvents.ts";
 import { FINAL_STATES } from "../runs/runsPort.ts";
@@ -29,8 +30,9 @@ const runEvents = createRoute({
     ...errors(400, 401, 404, 429),
   },
 });
+// 429 on an SSE request also when the key or tenant holds too many live streams (the problem names the cap).
 
-export function eventRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>): void {
+export function eventRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>, guards: Guards): void {
   const replays = finishedRunReplays(deps.database);
   app.openapi(runEvents, async (c) => {
     requireAction(c, "read");
@@ -54,7 +56,17 @@ export function eventRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>): void {
     const from = after === 0 ? START : await checkpointAt(deps.database, after, id);
     if (!from) throw badPosition();
     if (sse) {
-      return streamSSE(c, (stream) => streamRunEvents(stream, { database: deps.database, hub: deps.hub, runId: id, from, heartbeatMs: deps.heartbeatMs ?? 15_000, signal: deps.shutdown })) as never;
+      const slot = guards.streams.open(c.get("principal"));
+      if (!slot.ok) throw limitReached(slot.detail, slot.retryAfterSeconds, slot.fields);
+      // Ends at shutdown, or when the key is revoked (within the revocation window).
+      const signal = deps.shutdown ? AbortSignal.any([deps.shutdown, slot.signal]) : slot.signal;
+      return streamSSE(c, async (stream) => {
+        try {
+          await streamRunEvents(stream, { database: deps.database, hub: deps.hub, runId: id, from, heartbeatMs: deps.heartbeatMs ?? 15_000, signal });
+        } finally {
+          slot.close();
+        }
+      }) as never;
     }
     // A stopped run appends nothing more, so its page need not wait behind other transactions in the cluster.
     const stopped = FINAL_STATES.includes(run.state);

@@ -19,17 +19,21 @@ const readyz = createRoute({
   path: "/readyz",
   tags: ["operations"],
   summary: "The database is reachable and its migrations are current",
-  responses: { 200: json(z.object({ status: z.literal("ready"), database: z.string(), migrations: z.number() }), "Ready"), ...errors(503) },
+  description: "Unauthenticated, so it says only ready or not and why in words: never the database's host, user, name or path (the server's log has the cause).",
+  responses: { 200: json(z.object({ status: z.literal("ready"), migrations: z.number() }), "Ready"), ...errors(503) },
 });
 
 export function healthRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>): void {
   app.openapi(healthz, (c) => c.json({ status: "ok" as const }, 200));
   app.openapi(readyz, async (c) => {
+    const log = deps.log ?? ((line: string) => console.log(line));
     const pending = await pendingMigrations(deps.database).catch((e) => {
-      throw new HttpProblem(503, "NOT_READY", `database ${deps.database.location} is not reachable: ${(e as Error).message}`);
+      // The cause (which names the host) goes to the log only.
+      log(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: "not ready", requestId: c.get("requestId"), database: deps.database.location, error: String((e as Error)?.message ?? e) }));
+      throw new HttpProblem(503, "NOT_READY", "not ready: the database is not reachable");
     });
-    if (pending.length) throw new HttpProblem(503, "NOT_READY", `migrations pending: ${pending.join(", ")}; run \`ariadne migrate\``);
-    return c.json({ status: "ready" as const, database: deps.database.location, migrations: Object.keys(migrations).length }, 200);
+    if (pending.length) throw new HttpProblem(503, "NOT_READY", `not ready: ${pending.length} database migration(s) pending; run \`ariadne migrate\``);
+    return c.json({ status: "ready" as const, migrations: Object.keys(migrations).length }, 200);
   });
 }
 

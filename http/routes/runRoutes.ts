@@ -1,8 +1,8 @@
 import { OpenAPIHono, createRoute, type z } from "@hono/zod-openapi";
 import { tenantScope } from "../auth/principal.ts";
 import { executorOf, renderRun, requireAction, visibleRun } from "../access.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
-import { bodyDigest, completeKey, releaseKey, reserveKey } from "../idempotency.ts";
+import type { AppDeps, AppEnv, Guards } from "../deps.ts";
+import { type Held, bodyDigest, completeKey, releaseKey, reserveKey, retryAfterSeconds } from "../middleware/idempotency.ts";
 import { HttpProblem } from "../problem.ts";
 import { ExecutorParams, IdempotencyHeaders, ListRunsQuery, SubmitRunBody, RunIdParams, RunListSchema, RunSchema, VerifySchema } from "../schemas.ts";
 import { errors, json } from "./responses.ts";
@@ -14,6 +14,7 @@ const createRun = createRoute({
   summary: "Start a research run",
   request: { headers: IdempotencyHeaders, body: { required: true, content: { "application/json": { schema: SubmitRunBody } } } },
   responses: { 201: json(RunSchema, "The run, started"), ...errors(400, 401, 403, 409, 413, 415, 422, 429) },
+  description: "429 also when the key or tenant has too many queued runs (the problem names the cap).",
 });
 
 const listRuns = createRoute({
@@ -61,30 +62,40 @@ const verifyRun = createRoute({
   responses: { 200: json(VerifySchema, "Per-stream results; `ok` only when every chain holds"), ...errors(400, 401, 404, 429) },
 });
 
-export function runRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>): void {
+export function runRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>, guards: Guards): void {
   app.openapi(createRun, async (c) => {
     requireAction(c, "create");
     const body = c.req.valid("json");
     const tenant = c.get("principal").tenant;
     const key = c.req.valid("header")["idempotency-key"];
+    let held: Held | undefined;
     if (key) {
-      const reservation = await reserveKey(deps.database, tenant, key, bodyDigest(body));
+      const reservation = await reserveKey(deps.database, tenant, key, bodyDigest(body), deps.idempotency);
       if (reservation.kind === "conflict") throw new HttpProblem(409, "IDEMPOTENCY_CONFLICT", `Idempotency-Key "${key}" was used with a different body; use a new key for a new run`);
-      if (reservation.kind === "in_progress") throw new HttpProblem(409, "IDEMPOTENCY_IN_PROGRESS", `a request with Idempotency-Key "${key}" is still being processed; retry shortly`);
+      if (reservation.kind === "in_progress") {
+        throw new HttpProblem(
+          409,
+          "IDEMPOTENCY_IN_PROGRESS",
+          `a request with Idempotency-Key "${key}" is still being processed; retry shortly (the reservation expires in ${reservation.expiresInSeconds} s if that request never finishes)`,
+          { headers: { "Retry-After": String(retryAfterSeconds(reservation)) } },
+        );
+      }
       if (reservation.kind === "replay") {
         const run = await visibleRun(deps, c, reservation.runId);
         c.header("Idempotent-Replayed", "true");
         return c.json(renderRun(run), 201);
       }
+      held = reservation.held;
     }
     let run;
     try {
-      run = await deps.runs.submit(body, tenant);
+      const principal = c.get("principal");
+      run = await guards.admitQueued(principal, () => deps.runs.submit(body, tenant, principal.keyId));
     } catch (e) {
-      if (key) await releaseKey(deps.database, tenant, key);
+      if (held) await releaseKey(deps.database, held);
       throw e;
     }
-    if (key) await completeKey(deps.database, tenant, key, run.id);
+    if (held) await completeKey(deps.database, held, run.id);
     c.header("Location", `/v1/runs/${run.id}`);
     return c.json(renderRun(run), 201);
   });

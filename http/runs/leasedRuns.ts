@@ -9,7 +9,7 @@ import { projectRun } from "../../projections/index.ts";
 import { RunOptions, cancelRun, submitRun } from "../../runs/index.ts";
 import { HttpProblem } from "../problem.ts";
 import { type RunRow, runViewOf } from "./runViewOf.ts";
-import { FINAL_STATES, type CancelOutcome, type RunView, type RunsPort, type SubmitRunInput } from "./runsPort.ts";
+import { FINAL_STATES, type CancelOutcome, type RunState, type RunView, type RunsPort, type SubmitRunInput } from "./runsPort.ts";
 
 export interface LeasedRunsOptions {
   store: EventStore;
@@ -59,27 +59,20 @@ export function createLeasedRuns(options: LeasedRunsOptions): RunsPort {
       if (known) return known.tenant;
       return (await readRows(database, { runId, scope: null, limit: 1 }))[0]?.tenant ?? null;
     },
-    async submit(input, tenant) {
+    async submit(input, tenant, keyId) {
       const runOptions = await optionsOf(input, env, options.profilesDir, options.maximum, options.tags);
-      const { runId } = await submitRun(store, { question: input.question, options: runOptions, tenant });
+      const { runId } = await submitRun(store, { question: input.question, options: runOptions, tenant, keyId });
       return (await get(tenant, runId))!;
     },
     async list(scope, page, state) {
+      const cursor = page.cursor ? decodeCursor(page.cursor) : undefined;
+      // Filtered and paged in SQL on the row's status; one row more than the page says whether another follows.
+      const rows = await readRows(database, { scope, limit: page.limit + 1, cursor, state });
+      const shown = rows.slice(0, page.limit);
       const runs: RunView[] = [];
-      let cursor = page.cursor ? decodeCursor(page.cursor) : undefined;
-      // The row says finished or not; which final state (or queued vs running) the projection says.
-      const finished = state === undefined ? undefined : FINAL_STATES.includes(state);
-      for (let round = 0; round < 20 && runs.length < page.limit; round++) {
-        const rows = await readRows(database, { scope, limit: page.limit, cursor, finished });
-        for (const row of rows) {
-          cursor = { us: row.createdUs, id: row.runId };
-          const v = await view(row);
-          if (!state || v.state === state) runs.push(v);
-          if (runs.length === page.limit) break;
-        }
-        if (rows.length < page.limit) return { runs, next: null };
-      }
-      return { runs, next: runs.length === page.limit && cursor ? encodeCursor(cursor) : null };
+      for (const row of shown) runs.push(await view(row));
+      const last = shown.at(-1);
+      return { runs, next: rows.length > page.limit && last ? encodeCursor({ us: last.createdUs, id: last.runId }) : null };
     },
     async cancel(scope, runId, executorId): Promise<CancelOutcome> {
       const run = await get(scope, runId);
@@ -161,11 +154,33 @@ interface RowQuery {
   limit: number;
   runId?: string;
   cursor?: Cursor;
-  finished?: boolean;
+  state?: RunState;
+}
+
+/** A live process holds the run's lease now. */
+const OWNER_LIVE = sql`(status = 'running' AND lease_owner IS NOT NULL AND lease_expires_at > now())`;
+
+/**
+ * The API's states on the row's status (migration 0011): running while a live
+ * process holds the lease, queued when waiting for a worker or an operator
+ * (a lease that ran out or was released counts as queued), final as recorded.
+ */
+function stateFilter(state: RunState) {
+  if (state === "running") return OWNER_LIVE;
+  if (state === "queued") return sql`(status IN ('queued', 'interrupted') OR (status = 'running' AND NOT ${OWNER_LIVE}))`;
+  return sql`status = ${state}`;
 }
 
 /** Rows of ariadne_runs the API may show (submitted through it: a tenant is set), newest first. */
 async function readRows(database: Database, q: RowQuery): Promise<RunRow[]> {
+  // Conditions are added only when asked for, so the planner sees each filter (and picks its index).
+  const where = [sql`tenant IS NOT NULL`];
+  if (q.scope !== null) where.push(sql`tenant = ${q.scope}`);
+  if (q.runId !== undefined) where.push(sql`run_id = ${q.runId}`);
+  if (q.state !== undefined) where.push(stateFilter(q.state));
+  if (q.cursor) {
+    where.push(sql`(created_at, run_id) < (timestamptz 'epoch' + ${q.cursor.us}::bigint * interval '1 microsecond', ${q.cursor.id})`);
+  }
   const r = await sql<{
     run_id: string;
     main_executor_id: string;
@@ -173,20 +188,16 @@ async function readRows(database: Database, q: RowQuery): Promise<RunRow[]> {
     question: string;
     options: unknown;
     state: RunRow["state"];
+    status: RunRow["status"];
     created_at: Date | string;
     created_us: string;
     owner_live: boolean;
   }>`
-    SELECT run_id, main_executor_id, tenant, question, options, state, created_at,
+    SELECT run_id, main_executor_id, tenant, question, options, state, status, created_at,
            (extract(epoch FROM created_at) * 1000000)::bigint::text AS created_us,
-           (state = 'running' AND lease_owner IS NOT NULL AND lease_expires_at > now()) AS owner_live
+           ${OWNER_LIVE} AS owner_live
     FROM ariadne_runs
-    WHERE tenant IS NOT NULL
-      AND (${q.scope}::text IS NULL OR tenant = ${q.scope})
-      AND (${q.runId ?? null}::text IS NULL OR run_id = ${q.runId ?? null})
-      AND (${q.finished ?? null}::boolean IS NULL OR (state = 'finished') = ${q.finished ?? null})
-      AND (${q.cursor?.us ?? null}::bigint IS NULL
-           OR (created_at, run_id) < (timestamptz 'epoch' + ${q.cursor?.us ?? null}::bigint * interval '1 microsecond', ${q.cursor?.id ?? null}))
+    WHERE ${sql.join(where, sql` AND `)}
     ORDER BY created_at DESC, run_id DESC
     LIMIT ${q.limit}`.execute(database.db);
   return r.rows.map((row) => ({
@@ -196,6 +207,7 @@ async function readRows(database: Database, q: RowQuery): Promise<RunRow[]> {
     question: row.question,
     options: RunOptions.parse(row.options),
     state: row.state,
+    status: row.status,
     createdAt: new Date(row.created_at),
     createdUs: row.created_us,
     ownerLive: row.owner_live,

@@ -1,4 +1,5 @@
 import type { RunView as Projected } from "../../projections/index.ts";
+import type { RunRowStatus } from "../../db/schema.ts";
 import type { RunOptions, RunRowState } from "../../runs/index.ts";
 import type { ExecutorNode, RunState, RunView } from "./runsPort.ts";
 
@@ -10,6 +11,8 @@ export interface RunRow {
   question: string;
   options: RunOptions;
   state: RunRowState;
+  /** The row's status (migration 0011), kept by a trigger; final once the row is finished. */
+  status: RunRowStatus;
   createdAt: Date;
   /** created_at in microseconds since the epoch, as text (a page cursor). */
   createdUs: string;
@@ -81,6 +84,8 @@ export function runViewOf(row: RunRow, p: Projected): RunView {
  */
 function apiState(row: RunRow, p: Projected): RunState {
   if (row.state === "finished") {
+    // The row's final status is what the list filters by; the projection answers for rows it cannot tell.
+    if (row.status === "settled" || row.status === "failed" || row.status === "cancelled") return row.status;
     if (p.status === "settled" || p.status === "failed" || p.status === "cancelled") return p.status;
     return "cancelled";
   }

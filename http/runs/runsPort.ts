@@ -5,8 +5,8 @@
  * `ariadne worker` processes, never by the port itself.
  */
 export interface RunsPort {
-  /** Records a run for a tenant (queued for workers); answers with its view. */
-  submit(input: SubmitRunInput, tenant: string): Promise<RunView>;
+  /** Records a run for a tenant (queued for workers), naming the key that submitted it; answers with its view. */
+  submit(input: SubmitRunInput, tenant: string, keyId?: string | null): Promise<RunView>;
   /** Runs visible in a scope (null = every tenant), newest first. */
   list(scope: string | null, page: { limit: number; cursor?: string }, state?: RunState): Promise<{ runs: RunView[]; next: string | null }>;
   /** A run's view, or null when it does not exist in this scope (a tenant never learns of another's runs). */

@@ -62,6 +62,8 @@ export async function openHarness(store: EventStore, options: HarnessOptions = {
     hub,
     keyCacheMs: 0,
     rateLimit: { perSecond: 10_000, burst: 10_000 },
+    // Suites try many bad keys on purpose, from one (unknown) address, with no key cache.
+    limits: { failedAuth: { perSecond: 10_000, burst: 10_000 } },
     heartbeatMs: 200,
     log: (line) => logs.push(line),
     ...deps,
