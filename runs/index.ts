@@ -1,4 +1,5 @@
 export { adoptRun } from "./adoptRun.ts";
+export { BLANK_QUESTION, type ChosenRun, ModelNotConfiguredError, type RunRequest, RunRequestError, chooseRun } from "./chooseRun.ts";
 export { appendRunFact } from "./appendRunFact.ts";
 export { type CancelRequest, type CancelResult, type CancelRun, cancelByTakeover, cancelRun } from "./cancelRun.ts";
 export { type DrainingStore, drainingStore } from "./drainingStore.ts";

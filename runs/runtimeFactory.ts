@@ -3,7 +3,7 @@ import { ConfigError } from "../core/errors.ts";
 import type { RecordedEvent } from "../events/index.ts";
 import { createRunGovernance, parseCaps } from "../governance/index.ts";
 import { createModel, resolveModels } from "../models/index.ts";
-import { offlineResearchModel } from "../scenarios/offlineResearch.ts";
+import { DEFAULT_SCENARIO, findScenario } from "../scenarios/index.ts";
 import type { ToolRegistry } from "../tools/index.ts";
 import type { BuildRuntime } from "./hostRun.ts";
 import { runTools } from "./runTools.ts";
@@ -30,7 +30,9 @@ export function runtimeFactory(env: Record<string, string | undefined>, options:
     }
     // The run's own hint (a test harness tags its runs) wins, so whichever worker takes it paces it alike.
     const latencyMs = Number(lease.options.tags.scriptedLatencyMs ?? env.ARIADNE_SCRIPTED_LATENCY_MS ?? 0) || undefined;
-    const model = real ?? offlineResearchModel({ latencyMs });
+    const scenario = real ? null : findScenario(lease.options.scenario ?? DEFAULT_SCENARIO);
+    if (!real && !scenario) throw new ConfigError(`run ${lease.runId} asks for scenario "${lease.options.scenario}", which this host does not have`);
+    const model = real ?? scenario!.model({ latencyMs });
     const names = resolveModels(env, models);
     return new Runtime({
       store,
