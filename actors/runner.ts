@@ -24,6 +24,7 @@ import {
 import { DelegateInput } from "./delegation.ts";
 import { type ExecutorFold, foldExecutor } from "./executorMachine.ts";
 import { type Call, type ExecutorState, type Outcome, deliverReminder, deliverReview, isBackgroundDelegation, raiseReminder } from "./executorState.ts";
+import { ADVICE_WAIT_MS } from "./reviewPolicy.ts";
 import type { RoleRecord } from "./roles.ts";
 import type { RuntimeServices } from "./runtimeServices.ts";
 
@@ -256,6 +257,7 @@ export class ExecutorRunner {
   private async callModel(): Promise<void> {
     if (await this.deliverBackgroundResults()) return;
     await this.services.considerReview(this);
+    await this.awaitAdvice();
     const s = this.state;
     const deliveries = await this.pendingDeliveries(s);
     let preview = deliveries.reduce(
@@ -324,6 +326,24 @@ export class ExecutorRunner {
       ...decisions,
       ...settlement,
     ]);
+  }
+
+  /**
+   * Advisory reviews requested before this call are waited for (at most
+   * ADVICE_WAIT_MS, or until a cancel), so their advice reaches this request
+   * rather than a Reviewer being cancelled when Main answers first.
+   */
+  private async awaitAdvice(): Promise<void> {
+    const pending = Object.values(this.state.reviews).filter((r) => r.mode === "advisory" && !r.delivered);
+    if (pending.length === 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const bound = new Promise<null>((resolve) => (timer = setTimeout(resolve, ADVICE_WAIT_MS, null)));
+    const reviewed = Promise.all(pending.map((r) => this.services.childResult(r.reviewerExecutorId).catch(() => null)));
+    try {
+      await this.during(Promise.race([this.interrupted, bound, reviewed]));
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** A failed (or aborted) model call: nothing was delivered; the reservation is settled with no usage. */
