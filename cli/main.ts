@@ -179,7 +179,7 @@ function secondsToMs(raw: string | undefined): number | undefined | null {
 }
 
 /** Errors that mean the command was asked for something it cannot do as given: exit 2. */
-const USAGE_ERRORS = new Set(["RUN_REQUEST", "MODEL_NOT_CONFIGURED"]);
+const USAGE_ERRORS = new Set(["VALIDATION", "RUN_REQUEST", "MODEL_NOT_CONFIGURED"]);
 
 /** One clear line by default; the stack only when asked for. Bad usage exits 2, anything else 1. */
 function reportError(e: unknown): number {

@@ -7,6 +7,7 @@ import * as runsLeases from "./0006_runs_leases.ts";
 import * as httpApi from "./0007_http_api.ts";
 import * as budgetFencing from "./0008_budget_fencing.ts";
 import * as appendBatch from "./0009_append_batch.ts";
+import * as leaseHeartbeat from "./0010_lease_heartbeat.ts";
 
 /**
  * Migrations are listed in code rather than read from disk, so the same
@@ -21,6 +22,7 @@ export const migrations: Record<string, Migration> = {
   "0007_http_api": httpApi,
   "0008_budget_fencing": budgetFencing,
   "0009_append_batch": appendBatch,
+  "0010_lease_heartbeat": leaseHeartbeat,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -16,7 +16,7 @@ export { type ResumeOptions, resumeRun } from "./resumeRun.ts";
 export { RUNS_CHANNEL, RunOptions, type RunLease, type RunRowState, runStreamId } from "./runLease.ts";
 export { type RuntimeFactoryOptions, leaseMs, runtimeFactory } from "./runtimeFactory.ts";
 export { runTools } from "./runTools.ts";
-export { type ExecutorNode, type RunState, type RunStatus, runStatus } from "./runStatus.ts";
+export { type ExecutorNode, type LeaseStatus, type RunState, type RunStatus, runStatus } from "./runStatus.ts";
 export { type SubmittedRun, submitRun } from "./submitRun.ts";
 export { type TakeLeaseOptions, takeLease } from "./takeLease.ts";
 export { RunDamagedError, verifyRun } from "./verifyRun.ts";
