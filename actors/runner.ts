@@ -1,4 +1,4 @@
-import { isConcurrencyError } from "../core/errors.ts";
+import { formatZodIssues, isConcurrencyError } from "../core/errors.ts";
 import type { NewEvent, RecordedEvent } from "../events/index.ts";
 import type { Reservation } from "../governance/port.ts";
 import { isModelCallError } from "../models/index.ts";
@@ -515,5 +515,5 @@ export class ExecutorRunner {
 }
 
 function describeIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
-  return `Invalid input for delegate: ${issues.map((i) => `${i.path.map(String).join(".") || "(root)"}: ${i.message}`).join("; ")}. Correct these fields and delegate again.`;
+  return `Invalid input for delegate: ${formatZodIssues(issues)}. Correct these fields and delegate again.`;
 }

@@ -14,10 +14,12 @@ import { submitCommand } from "./submitCommand.ts";
 import { workerCommand } from "./workerCommand.ts";
 
 import { serve } from "./serve.ts";
+import { type AriadneConfig, readConfig } from "./config.ts";
+import { armCrashPoint } from "../core/crashPoint.ts";
 import { scenarioNames } from "../scenarios/index.ts";
 
 /** Commands that parse their own arguments (each has --help). */
-const RUN_LIFECYCLE: Record<string, (argv: string[], out: (line: string) => void) => Promise<number>> = {
+const RUN_LIFECYCLE: Record<string, (argv: string[], out: (line: string) => void, config: AriadneConfig) => Promise<number>> = {
   submit: submitCommand,
   worker: workerCommand,
   resume: resumeCommand,
@@ -68,9 +70,11 @@ environment:
 const COMMAND_USAGE: Record<string, string> = { show: SHOW_USAGE, transcript: TRANSCRIPT_USAGE };
 
 /** The CLI's entry: returns the exit code instead of exiting, so it can be tested in-process. */
-export async function main(argv: string[], out: (line: string) => void = console.log): Promise<number> {
+export async function main(argv: string[], out: (line: string) => void = console.log, config: AriadneConfig = readConfig()): Promise<number> {
+  armCrashPoint(config.crashAt);
+  const reportError = (e: unknown) => report(e, config.debug);
   const lifecycle = RUN_LIFECYCLE[argv[0]];
-  if (lifecycle) return lifecycle(argv.slice(1), out).catch(reportError);
+  if (lifecycle) return lifecycle(argv.slice(1), out, config).catch(reportError);
   let parsed;
   try {
     parsed = parseArgs({
@@ -118,7 +122,7 @@ export async function main(argv: string[], out: (line: string) => void = console
     out(USAGE);
     return command || parsed.values.help ? 0 : 2;
   }
-  const storeOptions = { url: process.env.DATABASE_URL || undefined, dataDir: parsed.values["data-dir"] };
+  const storeOptions = { url: config.databaseUrl, dataDir: parsed.values["data-dir"] };
   try {
     switch (command) {
       case "migrate": {
@@ -131,7 +135,7 @@ export async function main(argv: string[], out: (line: string) => void = console
         const caps = capsFromFlags(parsed.values);
         const limits = runtimeLimitsFromFlags(parsed.values);
         // An empty or blank question given is refused by runResearch, never taken for "no question".
-        return await runResearch({ ...storeOptions, question: rest.length ? rest.join(" ") : undefined, scenario: parsed.values.scenario, json: parsed.values.json, out, modelIdleTimeoutMs, caps, limits, reviewer });
+        return await runResearch({ ...storeOptions, config, question: rest.length ? rest.join(" ") : undefined, scenario: parsed.values.scenario, json: parsed.values.json, out, modelIdleTimeoutMs, caps, limits, reviewer });
       }
       case "show":
       case "transcript": {
@@ -158,7 +162,7 @@ export async function main(argv: string[], out: (line: string) => void = console
           return 2;
         }
         const flags = { port, host: parsed.values.host!, workers: !parsed.values["no-workers"], auth: !parsed.values["no-auth"], concurrency };
-        return await serve({ ...storeOptions, ...flags, out });
+        return await serve({ ...storeOptions, ...flags, config, out });
       }
       case "keys":
         return await keys(rest, { ...storeOptions, role: parsed.values.role, tenant: parsed.values.tenant, out });
@@ -182,8 +186,8 @@ function secondsToMs(raw: string | undefined): number | undefined | null {
 const USAGE_ERRORS = new Set(["VALIDATION", "RUN_REQUEST", "MODEL_NOT_CONFIGURED"]);
 
 /** One clear line by default; the stack only when asked for. Bad usage exits 2, anything else 1. */
-function reportError(e: unknown): number {
-  if (process.env.ARIADNE_DEBUG) console.error(e);
+function report(e: unknown, debug: boolean): number {
+  if (debug) console.error(e);
   else console.error(`ariadne: ${isAriadneError(e) ? e.message : (e as Error)?.message ?? String(e)}`);
   return isAriadneError(e) && USAGE_ERRORS.has(e.code) ? 2 : 1;
 }

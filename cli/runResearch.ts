@@ -1,7 +1,8 @@
 import type { ReviewMode, RuntimeOptions } from "../actors/index.ts";
 import { openStore, type OpenOptions } from "../db/index.ts";
 import type { Caps } from "../governance/index.ts";
-import { chooseRun, hostRun, leaseMs, leaseOwner, runtimeFactory, submitRun } from "../runs/index.ts";
+import { chooseRun, hostRun, leaseOwner, runtimeFactory, submitRun } from "../runs/index.ts";
+import { type AriadneConfig, hostSettings, modelConfigured } from "./config.ts";
 import { progressPrinter } from "./progress.ts";
 import { scenarioNote } from "./scenarioNote.ts";
 import { hostInForeground } from "./hostInForeground.ts";
@@ -14,7 +15,7 @@ export interface RunOptions extends OpenOptions {
   scenario?: string;
   json: boolean;
   out: (line: string) => void;
-  env?: Record<string, string | undefined>;
+  config: AriadneConfig;
   /** --model-idle-timeout, in ms; wins over ARIADNE_MODEL_IDLE_TIMEOUT_MS. */
   modelIdleTimeoutMs?: number;
   /** The run's caps (cli/capFlags.ts), at most the configured maximum; the run's governance enforces them. */
@@ -34,15 +35,14 @@ export interface RunOptions extends OpenOptions {
  * A refused request throws before any store is opened.
  */
 export async function runResearch(options: RunOptions): Promise<number> {
-  const env = options.env ?? process.env;
-  const modelConfigured = !!env.ANTHROPIC_API_KEY;
-  const choice = chooseRun({ question: options.question, scenario: options.scenario }, { modelConfigured, nothingAsked: "scenario" });
+  const configured = modelConfigured(options.config);
+  const choice = chooseRun({ question: options.question, scenario: options.scenario }, { modelConfigured: configured, nothingAsked: "scenario" });
   const question = choice.question;
   const log = options.json ? (line: string) => console.error(line) : options.out;
 
   const { store, database, close } = await openStore(options);
   try {
-    const ttlMs = leaseMs(env);
+    const ttlMs = options.config.leaseMs;
     const runOptions = {
       mode: choice.kind === "model" ? ("model" as const) : ("offline" as const),
       scenario: choice.kind === "scenario" ? choice.scenario : undefined,
@@ -54,10 +54,10 @@ export async function runResearch(options: RunOptions): Promise<number> {
     const { runId, lease } = await submitRun(store, { question, options: runOptions }, undefined, { owner: leaseOwner("run"), ttlMs });
     // The run id comes first, so a run whose process dies can still be found.
     log(`run ${runId}`);
-    if (choice.kind === "scenario") console.error(scenarioNote(choice, modelConfigured));
+    if (choice.kind === "scenario") console.error(scenarioNote(choice, configured));
     log(`store: ${database.location}`);
     log(`question: ${question}`);
-    const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(env, { progress: () => progressPrinter(log) }), ttlMs }, lease!);
+    const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(hostSettings(options.config), { progress: () => progressPrinter(log) }), ttlMs }, lease!);
     const result = await hostInForeground(hosted, log);
     return await renderRunResult(result, { store, location: database.location, lease: lease!, json: options.json, out: options.out });
   } finally {

@@ -1,6 +1,7 @@
 import { openStore } from "../db/index.ts";
 import { type ExecutorNode, type LeaseStatus, runStatus } from "../runs/index.ts";
-import { parseCommand, storeOptionsOf } from "./parseCommand.ts";
+import { type AriadneConfig, storeOptionsOf } from "./config.ts";
+import { parseCommand } from "./parseCommand.ts";
 
 const USAGE = `usage: ariadne status RUN [--json]
 
@@ -14,12 +15,12 @@ options:
   --data-dir DIR     embedded store directory when DATABASE_URL is unset`;
 
 /** `ariadne status RUN`. */
-export async function statusCommand(argv: string[], out: (line: string) => void, env = process.env): Promise<number> {
+export async function statusCommand(argv: string[], out: (line: string) => void, config: AriadneConfig): Promise<number> {
   const { values, positionals } = parseCommand(argv, { json: { type: "boolean", default: false } }, USAGE);
   if (values.help) return (out(USAGE), 0);
   const [runId] = positionals;
   if (!runId || positionals.length > 1) throw new Error(`status takes exactly one run id\n\n${USAGE}`);
-  const { database, store, close } = await openStore(storeOptionsOf(env, values["data-dir"]));
+  const { database, store, close } = await openStore(storeOptionsOf(config, values["data-dir"]));
   try {
     const s = await runStatus(database, store, runId);
     if (values.json) {

@@ -1,6 +1,7 @@
 import { openStore } from "../db/index.ts";
 import { chooseRun, submitRun } from "../runs/index.ts";
-import { parseCommand, storeOptionsOf } from "./parseCommand.ts";
+import { type AriadneConfig, modelConfigured, storeOptionsOf } from "./config.ts";
+import { parseCommand } from "./parseCommand.ts";
 
 const USAGE = `usage: ariadne submit [QUESTION] [--offline] [--json]
 
@@ -14,16 +15,16 @@ options:
   --data-dir DIR     embedded store directory when DATABASE_URL is unset`;
 
 /** `ariadne submit QUESTION`. */
-export async function submitCommand(argv: string[], out: (line: string) => void, env = process.env): Promise<number> {
+export async function submitCommand(argv: string[], out: (line: string) => void, config: AriadneConfig): Promise<number> {
   const { values, positionals } = parseCommand(argv, { offline: { type: "boolean", default: false }, json: { type: "boolean", default: false } }, USAGE);
   if (values.help) return (out(USAGE), 0);
-  const modelConfigured = !!env.ANTHROPIC_API_KEY;
+  const configured = modelConfigured(config);
   const choice = chooseRun(
     { question: positionals.length ? positionals.join(" ") : undefined, offline: values.offline },
-    { modelConfigured, nothingAsked: modelConfigured ? "refuse" : "scenario" },
+    { modelConfigured: configured, nothingAsked: configured ? "refuse" : "scenario" },
   );
   const offline = choice.kind === "scenario";
-  const { store, close } = await openStore(storeOptionsOf(env, values["data-dir"]));
+  const { store, close } = await openStore(storeOptionsOf(config, values["data-dir"]));
   try {
     const run = await submitRun(store, { question: choice.question, options: offline ? { mode: "offline", scenario: choice.scenario } : { mode: "model" } });
     out(values.json ? JSON.stringify({ runId: run.runId, mainExecutorId: run.mainExecutorId }) : run.runId);

@@ -14,7 +14,7 @@ export { renewLease } from "./renewLease.ts";
 export { readingRuntime, transcriptOf } from "./readingRuntime.ts";
 export { type ResumeOptions, resumeRun } from "./resumeRun.ts";
 export { RUNS_CHANNEL, RunOptions, type RunLease, type RunRowState, runStreamId } from "./runLease.ts";
-export { type RuntimeFactoryOptions, leaseMs, runtimeFactory } from "./runtimeFactory.ts";
+export { DEFAULT_LEASE_MS, type HostSettings, type RuntimeFactoryOptions, runtimeFactory } from "./runtimeFactory.ts";
 export { runTools } from "./runTools.ts";
 export { type ExecutorNode, type LeaseStatus, type RunState, type RunStatus, runStatus } from "./runStatus.ts";
 export { type SubmittedRun, submitRun } from "./submitRun.ts";
