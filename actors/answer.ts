@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ToolSpec } from "../models/types.ts";
+import { formatZodIssues } from "../core/errors.ts";
 import { toolSpec } from "../tools/index.ts";
 
 export const ANSWER_TOOL = "answer";
@@ -93,7 +94,7 @@ export type AnswerVerdict = { ok: true; answer: Answer } | { ok: false; feedback
 export function validateAnswer(candidate: unknown, consumed: ConsumedHandoffs): AnswerVerdict {
   const parsed = AnswerSchema.safeParse(candidate);
   if (!parsed.success) {
-    const where = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+    const where = formatZodIssues(parsed.error.issues);
     return { ok: false, feedback: `The answer does not match its schema (${where}). Fix those fields and call answer again.` };
   }
   const problems: string[] = [];

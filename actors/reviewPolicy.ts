@@ -3,6 +3,13 @@ import type { ExecutorState } from "./executorState.ts";
 
 export type { ReviewMode };
 
+/**
+ * How long Main waits, before a model call, for an advisory review requested
+ * before it, so the advice reaches that request (and so Main's answer). Past it
+ * Main goes on; the advice comes with a later request, if any. Shadow reviews are never waited for.
+ */
+export const ADVICE_WAIT_MS = 120_000;
+
 /** What a review policy sees: the run's mode, Main's folded state (its consumed handoffs and past reviews), the time. */
 export interface ReviewContext {
   mode: Exclude<ReviewMode, "off">;

@@ -1,4 +1,4 @@
-import { isConcurrencyError } from "../core/errors.ts";
+import { formatZodIssues, isConcurrencyError } from "../core/errors.ts";
 import type { NewEvent, RecordedEvent } from "../events/index.ts";
 import type { Reservation } from "../governance/port.ts";
 import { isModelCallError } from "../models/index.ts";
@@ -25,6 +25,7 @@ import { DelegateInput } from "./delegation.ts";
 import { type ExecutorFold, foldExecutor } from "./executorMachine.ts";
 import { type Call, type ExecutorState, type Outcome, deliverReminder, deliverReview, isBackgroundDelegation, raiseReminder } from "./executorState.ts";
 import { reachableCheck } from "./reachableUrls.ts";
+import { ADVICE_WAIT_MS } from "./reviewPolicy.ts";
 import type { RoleRecord } from "./roles.ts";
 import { type RuntimeServices, workspaceDirOf } from "./runtimeServices.ts";
 
@@ -257,6 +258,7 @@ export class ExecutorRunner {
   private async callModel(): Promise<void> {
     if (await this.deliverBackgroundResults()) return;
     await this.services.considerReview(this);
+    await this.awaitAdvice();
     const s = this.state;
     const deliveries = await this.pendingDeliveries(s);
     let preview = deliveries.reduce(
@@ -325,6 +327,24 @@ export class ExecutorRunner {
       ...decisions,
       ...settlement,
     ]);
+  }
+
+  /**
+   * Advisory reviews requested before this call are waited for (at most
+   * ADVICE_WAIT_MS, or until a cancel), so their advice reaches this request
+   * rather than a Reviewer being cancelled when Main answers first.
+   */
+  private async awaitAdvice(): Promise<void> {
+    const pending = Object.values(this.state.reviews).filter((r) => r.mode === "advisory" && !r.delivered);
+    if (pending.length === 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const bound = new Promise<null>((resolve) => (timer = setTimeout(resolve, ADVICE_WAIT_MS, null)));
+    const reviewed = Promise.all(pending.map((r) => this.services.childResult(r.reviewerExecutorId).catch(() => null)));
+    try {
+      await this.during(Promise.race([this.interrupted, bound, reviewed]));
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** A failed (or aborted) model call: nothing was delivered; the reservation is settled with no usage. */
@@ -518,5 +538,5 @@ export class ExecutorRunner {
 }
 
 function describeIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
-  return `Invalid input for delegate: ${issues.map((i) => `${i.path.map(String).join(".") || "(root)"}: ${i.message}`).join("; ")}. Correct these fields and delegate again.`;
+  return `Invalid input for delegate: ${formatZodIssues(issues)}. Correct these fields and delegate again.`;
 }

@@ -186,10 +186,15 @@ export class Runtime implements RuntimeServices {
    * re-attach to the delegations that admitted them. Resolves with Main's handle.
    */
   async resumeRun(runId: string): Promise<RunHandle> {
-    const admitted = (await this.store.readRun(runId)).filter((e): e is RecordedEvent<"executor_admitted"> => e.type === "executor_admitted");
+    const events = await this.store.readRun(runId);
+    const admitted = events.filter((e): e is RecordedEvent<"executor_admitted"> => e.type === "executor_admitted");
     const main = admitted.find((e) => e.data.role === "main");
     if (!main) throw new NotFoundError(`no run ${runId} in the log`);
     const mainExecutorId = main.metadata.executorId;
+    // Every live executor is rebuilt before any runs: one that cannot be (its bound profile changed)
+    // stops the resume before anything is written, so restoring the file lets the run resume.
+    const ended = new Set(events.filter((e) => FINAL.has(e.type)).map((e) => e.metadata.executorId));
+    for (const e of admitted) if (!ended.has(e.metadata.executorId)) await this.load(e.metadata.executorId);
     this.mainOf.set(runId, mainExecutorId);
     const result = (await this.load(mainExecutorId)).run();
     for (const e of admitted) {

@@ -63,7 +63,7 @@ export async function main(): Promise<void> {
 }
 
 async function settledRun(base: string, auth: Record<string, string>): Promise<string> {
-  const res = await fetch(`${base}/v1/runs`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ question: "bench" }) });
+  const res = await fetch(`${base}/v1/runs`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ offline: true, context: "bench" }) });
   const { id } = (await res.json()) as { id: string };
   for (let i = 0; i < 600; i++) {
     const run = (await (await fetch(`${base}/v1/runs/${id}`, { headers: auth })).json()) as { state: string };
@@ -127,7 +127,7 @@ function report(name: string, pair: Pair, unit: string, aim?: number): void {
 
 /** 100 SSE clients attached before a run starts; latency = client receipt minus the event's recordedAt. */
 async function followLive(base: string, auth: Record<string, string>) {
-  const res = await fetch(`${base}/v1/runs`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ question: "live bench" }) });
+  const res = await fetch(`${base}/v1/runs`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ offline: true, context: "live bench" }) });
   const { id } = (await res.json()) as { id: string };
   const latencies: number[] = [];
   const counts = await Promise.all(

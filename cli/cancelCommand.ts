@@ -2,7 +2,8 @@ import { openStore } from "../db/index.ts";
 import { type CancelRun, cancelRun } from "../runs/index.ts";
 import type { Database } from "../db/openDatabase.ts";
 import type { EventStore } from "../events/index.ts";
-import { parseCommand, storeOptionsOf } from "./parseCommand.ts";
+import { type AriadneConfig, storeOptionsOf } from "./config.ts";
+import { parseCommand } from "./parseCommand.ts";
 
 const USAGE = `usage: ariadne cancel RUN [--executor ID] [--reason TEXT]
 
@@ -18,12 +19,12 @@ options:
 const cancelUseCase: (deps: { database: Database; store: EventStore }) => CancelRun = cancelRun;
 
 /** `ariadne cancel RUN [--executor ID]`. */
-export async function cancelCommand(argv: string[], out: (line: string) => void, env = process.env): Promise<number> {
+export async function cancelCommand(argv: string[], out: (line: string) => void, config: AriadneConfig): Promise<number> {
   const { values, positionals } = parseCommand(argv, { executor: { type: "string" }, reason: { type: "string" } }, USAGE);
   if (values.help) return (out(USAGE), 0);
   const [runId] = positionals;
   if (!runId || positionals.length > 1) throw new Error(`cancel takes exactly one run id\n\n${USAGE}`);
-  const { database, store, close } = await openStore(storeOptionsOf(env, values["data-dir"]));
+  const { database, store, close } = await openStore(storeOptionsOf(config, values["data-dir"]));
   try {
     const { cancelled, requested } = await cancelUseCase({ database, store })({
       runId,

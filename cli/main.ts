@@ -15,9 +15,12 @@ import { workerCommand } from "./workerCommand.ts";
 import { toolsCommand } from "./toolsCommand.ts";
 
 import { serve } from "./serve.ts";
+import { type AriadneConfig, readConfig } from "./config.ts";
+import { armCrashPoint } from "../core/crashPoint.ts";
+import { scenarioNames } from "../scenarios/index.ts";
 
 /** Commands that parse their own arguments (each has --help). */
-const RUN_LIFECYCLE: Record<string, (argv: string[], out: (line: string) => void) => Promise<number>> = {
+const RUN_LIFECYCLE: Record<string, (argv: string[], out: (line: string) => void, config: AriadneConfig) => Promise<number>> = {
   submit: submitCommand,
   worker: workerCommand,
   resume: resumeCommand,
@@ -30,7 +33,8 @@ const USAGE = `usage: ariadne <command> [options]
 
 commands:
   migrate            apply pending migrations to DATABASE_URL, or to the embedded store
-  run [QUESTION]     run a research run (offline scripted scenario without ANTHROPIC_API_KEY or QUESTION)
+  run [QUESTION]     a research run with the configured model (ANTHROPIC_API_KEY); with no QUESTION,
+                     or --scenario NAME, a scripted offline scenario
   show RUN           a recorded run: executor tree, handoffs, answer
   transcript EXECUTOR_ID
                      an executor's requests and responses rebuilt from the log, digests checked
@@ -53,6 +57,8 @@ options:
   --json             print a machine-readable result
   --reviewer MODE    off (default), shadow (reviews spend the budget, Main never sees them) or advisory
                      (a review's findings reach Main once, marked as advice); never approval or veto
+  --scenario NAME    run a scripted offline scenario instead of a question: ${scenarioNames().join(", ")}
+                     (the default with no question)
   --model-idle-timeout SECONDS
                      silence on a model stream that counts as a dead connection (default 60)
   -h, --help         show this help
@@ -70,9 +76,11 @@ environment:
 const COMMAND_USAGE: Record<string, string> = { show: SHOW_USAGE, transcript: TRANSCRIPT_USAGE };
 
 /** The CLI's entry: returns the exit code instead of exiting, so it can be tested in-process. */
-export async function main(argv: string[], out: (line: string) => void = console.log): Promise<number> {
+export async function main(argv: string[], out: (line: string) => void = console.log, config: AriadneConfig = readConfig()): Promise<number> {
+  armCrashPoint(config.crashAt);
+  const reportError = (e: unknown) => report(e, config.debug);
   const lifecycle = RUN_LIFECYCLE[argv[0]];
-  if (lifecycle) return lifecycle(argv.slice(1), out).catch(reportError);
+  if (lifecycle) return lifecycle(argv.slice(1), out, config).catch(reportError);
   let parsed;
   try {
     parsed = parseArgs({
@@ -84,6 +92,7 @@ export async function main(argv: string[], out: (line: string) => void = console
         "model-idle-timeout": { type: "string" },
         root: { type: "string" },
         reviewer: { type: "string" },
+        scenario: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
         ...CAP_FLAG_OPTIONS,
         port: { type: "string", default: "8787" },
@@ -119,7 +128,7 @@ export async function main(argv: string[], out: (line: string) => void = console
     out(USAGE);
     return command || parsed.values.help ? 0 : 2;
   }
-  const storeOptions = { url: process.env.DATABASE_URL || undefined, dataDir: parsed.values["data-dir"] };
+  const storeOptions = { url: config.databaseUrl, dataDir: parsed.values["data-dir"] };
   try {
     switch (command) {
       case "migrate": {
@@ -132,7 +141,7 @@ export async function main(argv: string[], out: (line: string) => void = console
         const caps = capsFromFlags(parsed.values);
         const limits = runtimeLimitsFromFlags(parsed.values);
         // An empty or blank question given is refused by runResearch, never taken for "no question".
-        return await runResearch({ ...storeOptions, question: rest.length ? rest.join(" ") : undefined, json: parsed.values.json, out, modelIdleTimeoutMs, caps, limits, reviewer });
+        return await runResearch({ ...storeOptions, config, question: rest.length ? rest.join(" ") : undefined, scenario: parsed.values.scenario, json: parsed.values.json, out, modelIdleTimeoutMs, caps, limits, reviewer });
       }
       case "show":
       case "transcript": {
@@ -159,7 +168,7 @@ export async function main(argv: string[], out: (line: string) => void = console
           return 2;
         }
         const flags = { port, host: parsed.values.host!, workers: !parsed.values["no-workers"], auth: !parsed.values["no-auth"], concurrency };
-        return await serve({ ...storeOptions, ...flags, out });
+        return await serve({ ...storeOptions, ...flags, config, out });
       }
       case "keys":
         return await keys(rest, { ...storeOptions, role: parsed.values.role, tenant: parsed.values.tenant, out });
@@ -179,9 +188,12 @@ function secondsToMs(raw: string | undefined): number | undefined | null {
   return raw.trim() !== "" && Number.isFinite(seconds) && seconds > 0 ? Math.max(1, Math.round(seconds * 1000)) : null;
 }
 
-/** One clear line by default; the stack only when asked for. */
-function reportError(e: unknown): number {
-  if (process.env.ARIADNE_DEBUG) console.error(e);
+/** Errors that mean the command was asked for something it cannot do as given: exit 2. */
+const USAGE_ERRORS = new Set(["VALIDATION", "RUN_REQUEST", "MODEL_NOT_CONFIGURED"]);
+
+/** One clear line by default; the stack only when asked for. Bad usage exits 2, anything else 1. */
+function report(e: unknown, debug: boolean): number {
+  if (debug) console.error(e);
   else console.error(`ariadne: ${isAriadneError(e) ? e.message : (e as Error)?.message ?? String(e)}`);
-  return 1;
+  return isAriadneError(e) && USAGE_ERRORS.has(e.code) ? 2 : 1;
 }

@@ -18,9 +18,3 @@ export function parseCommand<O extends Options>(argv: string[], options: O, usag
     throw new ValidationError(`${(e as Error).message}\n\n${usage}`, []);
   }
 }
-
-/** Where the store is: DATABASE_URL, else the embedded store in --data-dir. */
-export const storeOptionsOf = (env: Record<string, string | undefined>, dataDir: unknown) => ({
-  url: env.DATABASE_URL || undefined,
-  dataDir: typeof dataDir === "string" ? dataDir : undefined,
-});

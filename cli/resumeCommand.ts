@@ -1,8 +1,9 @@
 import { openStore } from "../db/index.ts";
-import { leaseMs, resumeRun, runtimeFactory } from "../runs/index.ts";
+import { resumeRun, runtimeFactory } from "../runs/index.ts";
 import { progressPrinter } from "./progress.ts";
 import { hostInForeground } from "./hostInForeground.ts";
-import { parseCommand, storeOptionsOf } from "./parseCommand.ts";
+import { type AriadneConfig, hostSettings, storeOptionsOf } from "./config.ts";
+import { parseCommand } from "./parseCommand.ts";
 import { renderRunResult } from "./renderRunResult.ts";
 
 const USAGE = `usage: ariadne resume RUN [--json] [--wait-ms MS]
@@ -19,18 +20,18 @@ options:
   --data-dir DIR     embedded store directory when DATABASE_URL is unset`;
 
 /** `ariadne resume RUN`. */
-export async function resumeCommand(argv: string[], out: (line: string) => void, env = process.env): Promise<number> {
+export async function resumeCommand(argv: string[], out: (line: string) => void, config: AriadneConfig): Promise<number> {
   const { values, positionals } = parseCommand(argv, { json: { type: "boolean", default: false }, "wait-ms": { type: "string" } }, USAGE);
   if (values.help) return (out(USAGE), 0);
   const [runId] = positionals;
   if (!runId || positionals.length > 1) throw new Error(`resume takes exactly one run id\n\n${USAGE}`);
   const log = values.json ? (line: string) => console.error(line) : out;
-  const ttlMs = leaseMs(env);
+  const ttlMs = config.leaseMs;
   const waitMs = values["wait-ms"] === undefined ? ttlMs : Number(values["wait-ms"]);
   if (!Number.isFinite(waitMs) || waitMs < 0) throw new Error(`--wait-ms must be a non-negative number, got "${values["wait-ms"]}"`);
-  const { store, database, close } = await openStore(storeOptionsOf(env, values["data-dir"]));
+  const { store, database, close } = await openStore(storeOptionsOf(config, values["data-dir"]));
   try {
-    const hosted = await resumeRun({ database, store, buildRuntime: runtimeFactory(env, { progress: () => progressPrinter(log) }), ttlMs, waitMs, log }, runId);
+    const hosted = await resumeRun({ database, store, buildRuntime: runtimeFactory(hostSettings(config), { progress: () => progressPrinter(log) }), ttlMs, waitMs, log }, runId);
     const result = await hostInForeground(hosted, log);
     return await renderRunResult(result, { store, location: database.location, lease: hosted.lease, json: values.json, out });
   } finally {

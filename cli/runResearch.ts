@@ -1,19 +1,21 @@
 import type { ReviewMode, RuntimeOptions } from "../actors/index.ts";
 import { openStore, type OpenOptions } from "../db/index.ts";
 import type { Caps } from "../governance/index.ts";
-import { hostRun, leaseMs, leaseOwner, runtimeFactory, submitRun } from "../runs/index.ts";
+import { chooseRun, hostRun, leaseOwner, runtimeFactory, submitRun } from "../runs/index.ts";
+import { type AriadneConfig, hostSettings, modelConfigured } from "./config.ts";
 import { progressPrinter } from "./progress.ts";
-import { OFFLINE_QUESTION } from "../scenarios/offlineResearch.ts";
-import { BLANK_QUESTION, chooseQuestion } from "./chooseQuestion.ts";
+import { scenarioNote } from "./scenarioNote.ts";
 import { hostInForeground } from "./hostInForeground.ts";
 import { renderRunResult } from "./renderRunResult.ts";
 
 export interface RunOptions extends OpenOptions {
   /** As given on the command line; undefined when none was given. */
   question?: string;
+  /** --scenario NAME: a scripted offline scenario (scenarios/index.ts). */
+  scenario?: string;
   json: boolean;
   out: (line: string) => void;
-  env?: Record<string, string | undefined>;
+  config: AriadneConfig;
   /** --model-idle-timeout, in ms; wins over ARIADNE_MODEL_IDLE_TIMEOUT_MS. */
   modelIdleTimeoutMs?: number;
   /** The run's caps (cli/capFlags.ts), at most the configured maximum; the run's governance enforces them. */
@@ -25,26 +27,25 @@ export interface RunOptions extends OpenOptions {
 }
 
 /**
- * `ariadne run`: one research run. With ANTHROPIC_API_KEY and a question, the
- * real model answers it; otherwise the offline scripted scenario runs, and says so.
+ * `ariadne run`: one research run. A question goes to the configured model and
+ * is refused when there is none (runs/chooseRun.ts); a scripted offline scenario
+ * runs when asked for (--scenario) or when no question is given, and says so.
  * The run is recorded with its options and leased like a worker's, so a crash or a
  * Ctrl-C leaves it resumable (`ariadne resume RUN`) with the same caps and mode.
+ * A refused request throws before any store is opened.
  */
 export async function runResearch(options: RunOptions): Promise<number> {
-  const env = options.env ?? process.env;
-  const choice = chooseQuestion(options.question, env);
-  if (choice.kind === "blank") {
-    console.error(`ariadne: ${BLANK_QUESTION}`);
-    return 2;
-  }
-  const question = choice.kind === "real" ? choice.question : OFFLINE_QUESTION;
+  const configured = modelConfigured(options.config);
+  const choice = chooseRun({ question: options.question, scenario: options.scenario }, { modelConfigured: configured, nothingAsked: "scenario" });
+  const question = choice.question;
   const log = options.json ? (line: string) => console.error(line) : options.out;
 
   const { store, database, close } = await openStore(options);
   try {
-    const ttlMs = leaseMs(env);
+    const ttlMs = options.config.leaseMs;
     const runOptions = {
-      mode: choice.kind === "real" ? ("model" as const) : ("offline" as const),
+      mode: choice.kind === "model" ? ("model" as const) : ("offline" as const),
+      scenario: choice.kind === "scenario" ? choice.scenario : undefined,
       caps: options.caps,
       limits: options.limits as Record<string, Record<string, number>> | undefined,
       reviewer: options.reviewer ?? "off",
@@ -53,10 +54,10 @@ export async function runResearch(options: RunOptions): Promise<number> {
     const { runId, lease } = await submitRun(store, { question, options: runOptions }, undefined, { owner: leaseOwner("run"), ttlMs });
     // The run id comes first, so a run whose process dies can still be found.
     log(`run ${runId}`);
-    if (choice.kind === "offline") console.error(choice.note);
+    if (choice.kind === "scenario") console.error(scenarioNote(choice, configured));
     log(`store: ${database.location}`);
     log(`question: ${question}`);
-    const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(env, { progress: () => progressPrinter(log) }), ttlMs }, lease!);
+    const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(hostSettings(options.config), { progress: () => progressPrinter(log) }), ttlMs }, lease!);
     const result = await hostInForeground(hosted, log);
     return await renderRunResult(result, { store, location: database.location, lease: lease!, json: options.json, out: options.out });
   } finally {

@@ -2,7 +2,7 @@ import type { Answer } from "../actors/index.ts";
 import type { Handoff } from "../handoff/handoffSchema.ts";
 import type { ExecutorProgress, RunView as ProjectedRun, UnknownEffectView } from "../projections/index.ts";
 
-export type ExecutorStatus = "running" | "answered" | "handed_off" | "failed" | "cancelled";
+export type ExecutorStatus = "running" | "answered" | "partial_answer" | "handed_off" | "failed" | "cancelled";
 
 export interface ExecutorView {
   executorId: string;
@@ -44,7 +44,8 @@ export function runView(run: ProjectedRun): RunView {
       profile: x.profile?.id ?? null,
       model: x.model,
       task: x.question,
-      status: statusOf(x),
+      // Main stopped by a limit settled with a partial answer: never shown as answered.
+      status: x.executorId === run.mainExecutorId && run.partial && x.outcome?.kind === "answer" ? "partial_answer" : statusOf(x),
       reason: x.outcome?.reason ?? null,
       turns: x.turn,
       usage: x.usage,

@@ -1,5 +1,6 @@
 import { openStore, type OpenOptions } from "../db/index.ts";
 import { openApiServer } from "../http/openApiServer.ts";
+import { type AriadneConfig, hostSettings, modelConfigured } from "./config.ts";
 
 export interface ServeOptions extends OpenOptions {
   port: number;
@@ -8,7 +9,7 @@ export interface ServeOptions extends OpenOptions {
   /** Runs the server's worker hosts at once (as `ariadne worker --concurrency`). */
   concurrency?: number;
   auth: boolean;
-  env?: Record<string, string | undefined>;
+  config: AriadneConfig;
   out: (line: string) => void;
   /** Resolves when the server should stop; default SIGTERM or SIGINT. */
   stopSignal?: Promise<string>;
@@ -23,7 +24,7 @@ export interface ServeOptions extends OpenOptions {
  * once their tool calls in flight record, store closed, exit 0.
  */
 export async function serve(options: ServeOptions): Promise<number> {
-  const env = options.env ?? process.env;
+  const { config } = options;
   const log = (fields: Record<string, unknown>) => options.out(JSON.stringify({ time: new Date().toISOString(), level: "info", ...fields }));
   const { store, database, close } = await openStore(options);
   try {
@@ -36,7 +37,8 @@ export async function serve(options: ServeOptions): Promise<number> {
       store,
       port: options.port,
       host: options.host,
-      env,
+      settings: hostSettings(config),
+      leaseMs: config.leaseMs,
       workers: options.workers,
       auth: options.auth ? "keys" : "none",
       log: options.out,
@@ -49,7 +51,7 @@ export async function serve(options: ServeOptions): Promise<number> {
       store: database.location,
       workers: options.workers ? "hosted here" : "none here (--no-workers): `ariadne worker` processes execute submitted runs",
       auth: options.auth ? "api keys" : "OFF",
-      model: env.ANTHROPIC_API_KEY ? "anthropic" : "scripted offline scenario (ANTHROPIC_API_KEY is not set)",
+      model: modelConfigured(config) ? "anthropic" : "scripted offline scenario (ANTHROPIC_API_KEY is not set)",
     });
     const signal = await (options.stopSignal ?? waitForSignal());
     log({ msg: "shutting down", signal });

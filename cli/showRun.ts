@@ -48,4 +48,8 @@ export function renderRun(view: RunView, handoffs: ReturnType<typeof handoffsOf>
   return lines;
 }
 
-const describeState = (x: ExecutorView) => (x.reason ? `${x.status}: ${x.reason}` : x.status);
+const STATUS_TEXT: Partial<Record<ExecutorView["status"], string>> = { partial_answer: "partial answer" };
+const describeState = (x: ExecutorView) => {
+  const status = STATUS_TEXT[x.status] ?? x.status;
+  return x.reason ? `${status}: ${x.reason}` : status;
+};

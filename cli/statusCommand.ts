@@ -1,24 +1,26 @@
 import { openStore } from "../db/index.ts";
-import { type ExecutorNode, runStatus } from "../runs/index.ts";
-import { parseCommand, storeOptionsOf } from "./parseCommand.ts";
+import { type ExecutorNode, type LeaseStatus, runStatus } from "../runs/index.ts";
+import { type AriadneConfig, storeOptionsOf } from "./config.ts";
+import { parseCommand } from "./parseCommand.ts";
 
 const USAGE = `usage: ariadne status RUN [--json]
 
 Prints a run's state (submitted, running, settled, failed, cancelled, interrupted),
 its lease and its executor tree. --json prints one object for scripts:
-{runId, state, question, lease, executors: {executorId, role, profile, task, state, turns, unknownEffects, children}, events}.
+{runId, state, question, lease: {owner, epoch, expiresInMs, expiresAt, heartbeatAgeMs, ownerGone},
+executors: {executorId, role, profile, task, state, turns, unknownEffects, children}, events}.
 
 options:
   --json             one JSON object
   --data-dir DIR     embedded store directory when DATABASE_URL is unset`;
 
 /** `ariadne status RUN`. */
-export async function statusCommand(argv: string[], out: (line: string) => void, env = process.env): Promise<number> {
+export async function statusCommand(argv: string[], out: (line: string) => void, config: AriadneConfig): Promise<number> {
   const { values, positionals } = parseCommand(argv, { json: { type: "boolean", default: false } }, USAGE);
   if (values.help) return (out(USAGE), 0);
   const [runId] = positionals;
   if (!runId || positionals.length > 1) throw new Error(`status takes exactly one run id\n\n${USAGE}`);
-  const { database, store, close } = await openStore(storeOptionsOf(env, values["data-dir"]));
+  const { database, store, close } = await openStore(storeOptionsOf(config, values["data-dir"]));
   try {
     const s = await runStatus(database, store, runId);
     if (values.json) {
@@ -27,12 +29,22 @@ export async function statusCommand(argv: string[], out: (line: string) => void,
     }
     out(`run ${s.runId}: ${s.state} · ${s.events} events`);
     out(`question: ${s.question}`);
-    if (s.lease) out(`lease: ${s.lease.owner} (epoch ${s.lease.epoch}, ${Math.round((s.lease.expiresInMs ?? 0) / 1000)} s left)`);
+    if (s.lease) out(leaseLine(s.runId, s.lease));
     if (s.executors) for (const line of tree(s.executors, "")) out(line);
     return 0;
   } finally {
     await close();
   }
+}
+
+/** The lease with what tells a live owner from a dead one: its expiry, the heartbeat's age, a gone process. */
+function leaseLine(runId: string, lease: LeaseStatus): string {
+  const s = (ms: number) => Math.round(Math.abs(ms) / 1000);
+  const left = lease.expiresInMs ?? 0;
+  const parts = [left >= 0 ? `expires in ${s(left)} s` : `expired ${s(left)} s ago`];
+  if (lease.heartbeatAgeMs !== null) parts.push(`last heartbeat ${s(lease.heartbeatAgeMs)} s ago`);
+  if (lease.ownerGone) parts.push(`its process is gone (this host): ariadne resume ${runId} takes the run over now`);
+  return `lease: ${lease.owner} (epoch ${lease.epoch}): ${parts.join("; ")}`;
 }
 
 function tree(n: ExecutorNode, indent: string): string[] {

@@ -1,7 +1,8 @@
 import { openStore } from "../db/index.ts";
-import { WORKER_DEFAULTS, leaseMs, runWorker, runtimeFactory } from "../runs/index.ts";
+import { WORKER_DEFAULTS, runWorker, runtimeFactory } from "../runs/index.ts";
 import { progressPrinter } from "./progress.ts";
-import { parseCommand, storeOptionsOf } from "./parseCommand.ts";
+import { type AriadneConfig, hostSettings, storeOptionsOf } from "./config.ts";
+import { parseCommand } from "./parseCommand.ts";
 
 const USAGE = `usage: ariadne worker [--concurrency N] [--lease-ms MS] [--idle-exit-ms MS]
 
@@ -25,7 +26,7 @@ const positive = (name: string, v: unknown): number | undefined => {
 };
 
 /** `ariadne worker`. */
-export async function workerCommand(argv: string[], out: (line: string) => void, env = process.env): Promise<number> {
+export async function workerCommand(argv: string[], out: (line: string) => void, config: AriadneConfig): Promise<number> {
   const { values } = parseCommand(
     argv,
     {
@@ -37,8 +38,8 @@ export async function workerCommand(argv: string[], out: (line: string) => void,
     USAGE,
   );
   if (values.help) return (out(USAGE), 0);
-  const ttlMs = positive("lease-ms", values["lease-ms"]) ?? leaseMs(env);
-  const { store, database, close } = await openStore(storeOptionsOf(env, values["data-dir"]));
+  const ttlMs = positive("lease-ms", values["lease-ms"]) ?? config.leaseMs;
+  const { store, database, close } = await openStore(storeOptionsOf(config, values["data-dir"]));
   const stop = new AbortController();
   let signals = 0;
   const onSignal = () => {
@@ -53,7 +54,7 @@ export async function workerCommand(argv: string[], out: (line: string) => void,
     const { owner, results } = await runWorker({
       database,
       store,
-      buildRuntime: runtimeFactory(env, { progress: () => progressPrinter(out) }),
+      buildRuntime: runtimeFactory(hostSettings(config), { progress: () => progressPrinter(out) }),
       ttlMs,
       pollMs: positive("poll-ms", values["poll-ms"]),
       concurrency: positive("concurrency", values.concurrency),

@@ -108,6 +108,11 @@ export function formatIssues(issues: IssueDetail[]): string {
   return issues.map((i) => `${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`).join("; ");
 }
 
+/** The one way zod issues are told, everywhere: `path: message; …`, `(root)` for the value itself. */
+export function formatZodIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>, prefix: (string | number)[] = []): string {
+  return formatIssues(fromZodIssues(issues, prefix));
+}
+
 /** Converts zod issues (which carry PropertyKey paths) into our plain detail shape, under a prefix. */
 export function fromZodIssues(
   issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,

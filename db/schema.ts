@@ -44,6 +44,8 @@ export interface RunsTable {
   status: ColumnType<RunRowStatus, never, never>;
   lease_owner: string | null;
   lease_expires_at: ColumnType<Date | null, string | null | undefined, string | null>;
+  /** When the lease was last taken or renewed (the owner's heartbeat). */
+  lease_renewed_at: ColumnType<Date | null, string | null | undefined, string | null>;
   epoch: ColumnType<string, string | number | undefined, string | number>;
   created_at: ColumnType<Date, string | undefined, never>;
   tenant: string | null;

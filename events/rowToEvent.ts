@@ -1,4 +1,4 @@
-import { AriadneError } from "../core/errors.ts";
+import { AriadneError, formatZodIssues } from "../core/errors.ts";
 import { type EventType, currentSchemaVersion, isEventType, payloadSchema, upcast } from "./catalogue.ts";
 import type { RecordedEvent } from "./types.ts";
 
@@ -41,7 +41,7 @@ export function rowToEvent(row: EventRow): RecordedEvent {
   const schema = payloadSchema(row.type as EventType, row.schema_version);
   if (!schema) throw corrupt(row, `no schema for ${row.type} v${row.schema_version}`);
   const parsed = schema.safeParse(row.data);
-  if (!parsed.success) throw corrupt(row, parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+  if (!parsed.success) throw corrupt(row, formatZodIssues(parsed.error.issues));
   const current = currentSchemaVersion(row.type as EventType);
   const data = row.schema_version === current ? row.data : upcast(row.type as EventType, row.schema_version, row.data);
   return {

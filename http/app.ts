@@ -1,6 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
-import { isAriadneError, isValidationError } from "../core/errors.ts";
+import { formatIssues, fromZodIssues, isAriadneError, isValidationError } from "../core/errors.ts";
 import { createAuthenticator } from "./auth/authenticate.ts";
 import type { AppDeps, AppEnv, Guards } from "./deps.ts";
 import { openStreams } from "./live/openStreams.ts";
@@ -31,8 +31,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     defaultHook: (result, c) => {
       if (!result.success) {
         const where = WHERE[result.target] ?? result.target;
-        const issues = result.error.issues.map((i) => ({ path: [where, ...i.path.map((p) => (typeof p === "number" ? p : String(p)))], message: i.message }));
-        return problemResponse(c, problemBody(400, "VALIDATION", `invalid ${where}: ${issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`, issues));
+        const issues = fromZodIssues(result.error.issues, [where]);
+        return problemResponse(c, problemBody(400, "VALIDATION", `invalid ${where}: ${formatIssues(issues)}`, issues));
       }
     },
   });

@@ -1,7 +1,6 @@
 import { setMaxListeners } from "node:events";
-import type { Env } from "../models/index.ts";
 import type { EventStore } from "../events/index.ts";
-import { type BuildRuntime, type WorkerOptions, leaseMs, runWorker, runtimeFactory } from "../runs/index.ts";
+import { type BuildRuntime, DEFAULT_LEASE_MS, type HostSettings, type WorkerOptions, runWorker, runtimeFactory } from "../runs/index.ts";
 import { createApp } from "./app.ts";
 import type { AppDeps } from "./deps.ts";
 import { startEventHub } from "./live/eventHub.ts";
@@ -13,7 +12,10 @@ export interface ApiServerOptions extends Pick<AppDeps, "auth" | "rateLimit" | "
   store: EventStore;
   port: number;
   host: string;
-  env?: Env;
+  /** The configured model and scripted pacing (cli/config.ts); default none: runs are offline scenarios only. */
+  settings?: HostSettings;
+  /** Lease time to live of the worker's runs (ARIADNE_LEASE_MS). */
+  leaseMs?: number;
   /** false (--no-workers): this process executes no runs; `ariadne worker` processes take them. */
   workers?: boolean;
   /** How a hosted run's runtime is built; default runs/runtimeFactory (as `ariadne worker` builds it). */
@@ -39,10 +41,9 @@ export interface ApiServer {
 
 /** Wires the app to the store, starts the worker unless told not to, and serves: the one start-up path for `ariadne serve`, tests and benches. */
 export async function openApiServer(options: ApiServerOptions): Promise<ApiServer> {
-  const env: Env = { ...(options.env ?? {}) };
-  if (options.scriptedLatencyMs !== undefined) env.ARIADNE_SCRIPTED_LATENCY_MS = String(options.scriptedLatencyMs);
+  const settings: HostSettings = { ...options.settings, ...(options.scriptedLatencyMs !== undefined && { scriptedLatencyMs: options.scriptedLatencyMs }) };
   const hub = await startEventHub(options.store);
-  const runs = createLeasedRuns({ store: options.store, env });
+  const runs = createLeasedRuns({ store: options.store, env: settings.model });
   const shutdown = new AbortController();
   // Every live stream listens for shutdown; hundreds at once are expected, not a leak.
   setMaxListeners(0, shutdown.signal);
@@ -54,8 +55,8 @@ export async function openApiServer(options: ApiServerOptions): Promise<ApiServe
       : runWorker({
           database: options.store.database,
           store: options.store,
-          buildRuntime: options.buildRuntime ?? runtimeFactory(env),
-          ttlMs: leaseMs(env),
+          buildRuntime: options.buildRuntime ?? runtimeFactory(settings),
+          ttlMs: options.leaseMs ?? DEFAULT_LEASE_MS,
           ...options.worker,
           signal: stopWorker.signal,
           log: options.workerLog,

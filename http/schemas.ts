@@ -18,7 +18,10 @@ const Text = () => z.string().refine(isStorableText, UNSTORABLE_TEXT);
 
 export const SubmitRunBody = z
   .strictObject({
-    question: Text().trim().min(1).max(20_000),
+    /** Required unless `offline` or `scenario` asks for a scripted scenario (runs/chooseRun.ts decides). */
+    question: Text().trim().min(1).max(20_000).optional(),
+    offline: z.boolean().optional().openapi({ description: "Run the scripted offline scenario (no model is called); leave `question` out" }),
+    scenario: Text().min(1).max(100).optional().openapi({ description: "Which scripted offline scenario (default etf-overlap); implies offline" }),
     context: Text().max(100_000).optional(),
     allowedProfiles: z.array(Text().min(1).max(100)).min(1).max(50).optional(),
     caps: z.strictObject({ main: RoleCaps.optional(), child: RoleCaps.optional(), maxDepth: z.number().int().min(0).optional() }).optional(),

@@ -10,6 +10,7 @@ import * as appendBatch from "./0009_append_batch.ts";
 import * as sourceBlobs from "./0010_source_blobs.ts";
 import * as runStatus from "./0011_run_status.ts";
 import * as runSubmitter from "./0012_run_submitter.ts";
+import * as leaseHeartbeat from "./0013_lease_heartbeat.ts";
 
 /**
  * Migrations are listed in code rather than read from disk, so the same
@@ -27,6 +28,7 @@ export const migrations: Record<string, Migration> = {
   "0010_source_blobs": sourceBlobs,
   "0011_run_status": runStatus,
   "0012_run_submitter": runSubmitter,
+  "0013_lease_heartbeat": leaseHeartbeat,
 };
 
 export const migrationProvider: MigrationProvider = {

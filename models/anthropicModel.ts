@@ -54,13 +54,14 @@ export class AnthropicModel implements Model {
   readonly idleTimeoutMs: number;
 
   constructor(config: AnthropicModelConfig = {}) {
-    const apiKey = config.apiKey ?? process.env.ANTHROPIC_API_KEY;
-    if (!apiKey) throw new ConfigError("no Anthropic API key: pass apiKey or set ANTHROPIC_API_KEY");
+    // The key comes from the configuration (cli/config.ts reads ANTHROPIC_API_KEY); never from the environment here.
+    const apiKey = config.apiKey;
+    if (!apiKey) throw new ConfigError("no Anthropic API key: pass apiKey (ANTHROPIC_API_KEY)");
     this.idleTimeoutMs = config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     if (!(this.idleTimeoutMs > 0)) throw new ConfigError(`idleTimeoutMs must be a positive number of milliseconds, got ${config.idleTimeoutMs}`);
     this.client = new Anthropic({
       apiKey,
-      baseURL: config.baseURL || process.env.ANTHROPIC_BASE_URL || undefined,
+      baseURL: config.baseURL || undefined,
       maxRetries: 0,
       timeout: config.timeoutMs ?? 10 * 60_000,
       fetch: idleTimeoutFetch(this.idleTimeoutMs),

@@ -2,7 +2,19 @@ import { ConfigError } from "../core/errors.ts";
 import { AnthropicModel } from "./anthropicModel.ts";
 
 export type ModelRole = "main" | "child" | "reviewer";
-export type Env = Record<string, string | undefined>;
+/**
+ * What the model layer is configured with, by name as in the environment;
+ * read once by cli/config.ts (nothing below it reads the environment).
+ */
+export interface ModelSettings {
+  ANTHROPIC_API_KEY?: string;
+  ANTHROPIC_BASE_URL?: string;
+  ARIADNE_MODEL_MAIN?: string;
+  ARIADNE_MODEL_CHILD?: string;
+  ARIADNE_MODEL_REVIEWER?: string;
+  ARIADNE_MODEL_IDLE_TIMEOUT_MS?: string;
+}
+export type Env = ModelSettings;
 
 /**
  * Current models the installed SDK does not list as deprecated (it warns on
@@ -15,7 +27,7 @@ export const DEFAULT_MODELS: Readonly<Record<ModelRole, string>> = {
   reviewer: "claude-sonnet-5-5",
 };
 
-const ENV_NAMES: Record<ModelRole, string> = {
+const ENV_NAMES: Record<ModelRole, keyof ModelSettings> = {
   main: "ARIADNE_MODEL_MAIN",
   child: "ARIADNE_MODEL_CHILD",
   reviewer: "ARIADNE_MODEL_REVIEWER",

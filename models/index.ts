@@ -19,6 +19,7 @@ export {
   type CreateModelOptions,
   type Env,
   type ModelRole,
+  type ModelSettings,
 } from "./config.ts";
 export { estimateUsage } from "./estimateUsage.ts";
 export { StreamStalledError } from "./idleTimeoutFetch.ts";

@@ -19,7 +19,7 @@ export async function forceLease(
       await sql<{ main_executor_id: string; question: string; options: unknown; epoch: string }>`
         UPDATE ariadne_runs
         SET state = 'running', lease_owner = ${options.owner}, epoch = epoch + 1,
-            lease_expires_at = now() + make_interval(secs => ${options.ttlMs / 1000})
+            lease_expires_at = now() + make_interval(secs => ${options.ttlMs / 1000}), lease_renewed_at = now()
         WHERE run_id = ${options.runId}
         RETURNING main_executor_id, question, options, epoch`.execute(trx)
     ).rows[0];

@@ -1,4 +1,5 @@
 export { adoptRun } from "./adoptRun.ts";
+export { BLANK_QUESTION, type ChosenRun, ModelNotConfiguredError, type RunRequest, RunRequestError, chooseRun } from "./chooseRun.ts";
 export { appendRunFact } from "./appendRunFact.ts";
 export { type CancelRequest, type CancelResult, type CancelRun, cancelByTakeover, cancelRun } from "./cancelRun.ts";
 export { type DrainingStore, drainingStore } from "./drainingStore.ts";
@@ -13,9 +14,9 @@ export { renewLease } from "./renewLease.ts";
 export { readingRuntime, transcriptOf } from "./readingRuntime.ts";
 export { type ResumeOptions, resumeRun } from "./resumeRun.ts";
 export { RUNS_CHANNEL, RunOptions, type RunLease, type RunRowState, runStreamId } from "./runLease.ts";
-export { type RuntimeFactoryOptions, leaseMs, runtimeFactory } from "./runtimeFactory.ts";
+export { DEFAULT_LEASE_MS, type HostSettings, type RuntimeFactoryOptions, runtimeFactory } from "./runtimeFactory.ts";
 export { runTools } from "./runTools.ts";
-export { type ExecutorNode, type RunState, type RunStatus, runStatus } from "./runStatus.ts";
+export { type ExecutorNode, type LeaseStatus, type RunState, type RunStatus, runStatus } from "./runStatus.ts";
 export { type SubmittedRun, submitRun } from "./submitRun.ts";
 export { type TakeLeaseOptions, takeLease } from "./takeLease.ts";
 export { RunDamagedError, verifyRun } from "./verifyRun.ts";

@@ -15,8 +15,10 @@ export interface RunLease {
 /** How a submitted run is to be hosted; stored as jsonb, parsed when read back. */
 export const RunOptions = z
   .object({
-    /** "offline": the scripted offline scenario; "model": the configured model. */
+    /** "offline": a scripted offline scenario; "model": the configured model. */
     mode: z.enum(["offline", "model"]).default("model"),
+    /** The offline run's scenario (scenarios/index.ts); absent: the default one. */
+    scenario: z.string().min(1).optional(),
     /** Free-form hints for a harness or a later API; carried, not interpreted here. */
     tags: z.record(z.string(), z.string()).default({}),
     /** The run's caps (governance/config.ts), already resolved against the configured maximum. */

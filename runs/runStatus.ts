@@ -2,6 +2,7 @@ import type { Database } from "../db/openDatabase.ts";
 import type { EventStore } from "../events/index.ts";
 import { type ExecutorProgress, projectRun } from "../projections/index.ts";
 import { findRun } from "./findRun.ts";
+import { ownerIsDead } from "./leaseOwner.ts";
 
 export type RunState = "submitted" | "running" | "settled" | "failed" | "cancelled" | "interrupted";
 export type ExecutorNodeState = "running" | "settled" | "failed" | "cancelled";
@@ -18,11 +19,24 @@ export interface ExecutorNode {
   children: ExecutorNode[];
 }
 
+/** A run's lease as status shows it: a host that died leaves a lease that looks live until it runs out. */
+export interface LeaseStatus {
+  owner: string | null;
+  epoch: number;
+  /** Negative once it ran out. */
+  expiresInMs: number | null;
+  expiresAt: string | null;
+  /** Since the lease was last taken or renewed; the heartbeat renews it at a third of its time to live. */
+  heartbeatAgeMs: number | null;
+  /** The owner ran on this host and its process is gone: a resume takes the run over at once. */
+  ownerGone: boolean;
+}
+
 export interface RunStatus {
   runId: string;
   state: RunState;
   question: string;
-  lease: { owner: string | null; epoch: number; expiresInMs: number | null } | null;
+  lease: LeaseStatus | null;
   executors: ExecutorNode | null;
   events: number;
 }
@@ -43,7 +57,16 @@ export async function runStatus(database: Database, store: EventStore, runId: st
     runId,
     state,
     question: row.question,
-    lease: row.leaseOwner ? { owner: row.leaseOwner, epoch: row.epoch, expiresInMs: row.leaseRemainingMs } : null,
+    lease: row.leaseOwner
+      ? {
+          owner: row.leaseOwner,
+          epoch: row.epoch,
+          expiresInMs: row.leaseRemainingMs,
+          expiresAt: row.leaseExpiresAt?.toISOString() ?? null,
+          heartbeatAgeMs: row.heartbeatAgeMs,
+          ownerGone: ownerIsDead(row.leaseOwner),
+        }
+      : null,
     executors: nodes.get(row.mainExecutorId) ?? null,
     events: view.events,
   };

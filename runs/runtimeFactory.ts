@@ -2,12 +2,20 @@ import { Runtime } from "../actors/index.ts";
 import { ConfigError } from "../core/errors.ts";
 import type { RecordedEvent } from "../events/index.ts";
 import { CONFIGURED_CAPS, createRunGovernance, parseCaps } from "../governance/index.ts";
-import { type Model, createModel, resolveModels } from "../models/index.ts";
-import { offlineResearchModel } from "../scenarios/offlineResearch.ts";
+import { type Model, type ModelSettings, createModel, resolveModels } from "../models/index.ts";
+import { DEFAULT_SCENARIO, findScenario } from "../scenarios/index.ts";
 import { createDatabaseBlobStore } from "../sources/index.ts";
 import type { ToolRegistry } from "../tools/index.ts";
 import type { BuildRuntime } from "./hostRun.ts";
 import { runTools } from "./runTools.ts";
+
+/** What a host is configured with (cli/config.ts reads it once from the environment). */
+export interface HostSettings {
+  /** The configured model, if any (ANTHROPIC_API_KEY …, ARIADNE_MODEL_*). */
+  model?: ModelSettings;
+  /** Delay of each scripted reply (ARIADNE_SCRIPTED_LATENCY_MS); a run's own tag wins. */
+  scriptedLatencyMs?: number;
+}
 
 export interface RuntimeFactoryOptions {
   /** The run's tools; default runTools. Tests wrap the same tools (same specs) to watch their calls. */
@@ -26,7 +34,8 @@ export interface RuntimeFactoryOptions {
  * scenario or the configured model, its caps, limits and reviewer mode; the
  * store is the one the run's lease gives (fenced, drainable).
  */
-export function runtimeFactory(env: Record<string, string | undefined>, options: RuntimeFactoryOptions = {}): BuildRuntime {
+export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFactoryOptions = {}): BuildRuntime {
+  const env = settings.model ?? {};
   return (store, lease) => {
     const { mode, caps, limits, reviewer, modelIdleTimeoutMs, allowedProfiles, models } = lease.options;
     const real = mode === "offline" ? null : createModel(env, { idleTimeoutMs: modelIdleTimeoutMs });
@@ -34,8 +43,10 @@ export function runtimeFactory(env: Record<string, string | undefined>, options:
       throw new ConfigError(`run ${lease.runId} asks for the configured model: set ANTHROPIC_API_KEY to run it`);
     }
     // The run's own hint (a test harness tags its runs) wins, so whichever worker takes it paces it alike.
-    const latencyMs = Number(lease.options.tags.scriptedLatencyMs ?? env.ARIADNE_SCRIPTED_LATENCY_MS ?? 0) || undefined;
-    const model = real ?? options.offlineModel?.() ?? offlineResearchModel({ latencyMs });
+    const latencyMs = Number(lease.options.tags.scriptedLatencyMs ?? settings.scriptedLatencyMs ?? 0) || undefined;
+    const scenario = real || options.offlineModel ? null : findScenario(lease.options.scenario ?? DEFAULT_SCENARIO);
+    if (!real && !options.offlineModel && !scenario) throw new ConfigError(`run ${lease.runId} asks for scenario "${lease.options.scenario}", which this host does not have`);
+    const model = real ?? options.offlineModel?.() ?? scenario!.model({ latencyMs });
     const names = resolveModels(env, models);
     const runCaps = caps ? parseCaps(caps) : CONFIGURED_CAPS;
     return new Runtime({
@@ -58,5 +69,5 @@ export function runtimeFactory(env: Record<string, string | undefined>, options:
   };
 }
 
-/** Lease time to live for runs this process hosts (ARIADNE_LEASE_MS, default 15 s). */
-export const leaseMs = (env: Record<string, string | undefined>) => Number(env.ARIADNE_LEASE_MS ?? 15_000) || 15_000;
+/** Lease time to live for runs a process hosts when ARIADNE_LEASE_MS does not say (cli/config.ts). */
+export const DEFAULT_LEASE_MS = 15_000;

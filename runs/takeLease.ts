@@ -44,7 +44,7 @@ export async function takeLease(database: Database, options: TakeLeaseOptions): 
     const taken = await sql<{ run_id: string; main_executor_id: string; question: string; options: unknown; epoch: string }>`
       UPDATE ariadne_runs
       SET state = 'running', lease_owner = ${options.owner}, epoch = epoch + 1,
-          lease_expires_at = now() + make_interval(secs => ${options.ttlMs / 1000})
+          lease_expires_at = now() + make_interval(secs => ${options.ttlMs / 1000}), lease_renewed_at = now()
       WHERE run_id = ${row.run_id}
       RETURNING run_id, main_executor_id, question, options, epoch`.execute(trx);
     const t = taken.rows[0];

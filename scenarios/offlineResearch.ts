@@ -78,7 +78,7 @@ function mainPolicy(request: ModelRequest): ScriptedReply {
         name: "answer",
         input: {
           summary:
-            "(scripted) ADIV's fees, main risks and overlap with the portfolio, from three Children's handoffs; whether to add it depends on goals stated below.",
+            `(scripted) ADIV's fees, main risks and overlap with the portfolio, from ${fromHandoffs(handoffs.length, delegated)}; whether to add it depends on goals stated below.`,
           sections: [
             section("Fees", fees),
             section("Main risks", risks),
@@ -110,6 +110,16 @@ function mainPolicy(request: ModelRequest): ScriptedReply {
       },
     ],
   };
+}
+
+const COUNT = ["no", "one", "two", "three", "four", "five"];
+const count = (n: number) => COUNT[n] ?? String(n);
+
+/** Says how many Children's handoffs the answer rests on, and how many delegations returned none (cancelled, failed). */
+function fromHandoffs(received: number, delegated: number): string {
+  const base = `${count(received)} ${received === 1 ? "Child's handoff" : "Children's handoffs"}`;
+  const missing = delegated - received;
+  return missing > 0 ? `${base}; ${count(missing)} ${missing === 1 ? "delegation" : "delegations"} returned none` : base;
 }
 
 interface ConsumedHandoff {

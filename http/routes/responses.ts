@@ -12,7 +12,7 @@ const DESCRIPTIONS: Record<number, string> = {
   409: "Conflicts with the current state (Idempotency-Key reused with another body, run already stopped)",
   413: "The body is larger than the server accepts",
   415: "The body is not application/json",
-  422: "Well-formed but not acceptable (caps above the defaults, unknown profiles)",
+  422: "Well-formed but not acceptable (caps above the defaults, unknown profiles or scenario, a question with no model configured, a question and a scenario at once)",
   429: "Rate limited; retry after `Retry-After` seconds",
   503: "Not ready (database unreachable, migrations pending)",
 };

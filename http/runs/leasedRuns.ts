@@ -6,7 +6,7 @@ import { type Caps, type CapsRequest, CONFIGURED_CAPS, resolveCaps } from "../..
 import type { Env } from "../../models/index.ts";
 import { listProfiles } from "../../profiles/index.ts";
 import { projectRun } from "../../projections/index.ts";
-import { RunOptions, cancelRun, submitRun } from "../../runs/index.ts";
+import { type ChosenRun, RunOptions, chooseRun, cancelRun, submitRun } from "../../runs/index.ts";
 import { HttpProblem } from "../problem.ts";
 import { type RunRow, runViewOf } from "./runViewOf.ts";
 import { FINAL_STATES, type CancelOutcome, type RunState, type RunView, type RunsPort, type SubmitRunInput } from "./runsPort.ts";
@@ -60,8 +60,10 @@ export function createLeasedRuns(options: LeasedRunsOptions): RunsPort {
       return (await readRows(database, { runId, scope: null, limit: 1 }))[0]?.tenant ?? null;
     },
     async submit(input, tenant, keyId) {
-      const runOptions = await optionsOf(input, env, options.profilesDir, options.maximum, options.tags);
-      const { runId } = await submitRun(store, { question: input.question, options: runOptions, tenant, keyId });
+      // A question without a configured model is refused (503), never answered by a scripted scenario.
+      const choice = chooseRun(input, { modelConfigured: !!env.ANTHROPIC_API_KEY, nothingAsked: "refuse" });
+      const runOptions = await optionsOf(input, choice, options.profilesDir, options.maximum, options.tags);
+      const { runId } = await submitRun(store, { question: choice.question, options: runOptions, tenant, keyId });
       return (await get(tenant, runId))!;
     },
     async list(scope, page, state) {
@@ -102,7 +104,7 @@ export function createLeasedRuns(options: LeasedRunsOptions): RunsPort {
  * written: caps through governance/resolveCaps (a cap above the maximum is 422
  * naming the field), allowed profiles against the installed ones.
  */
-async function optionsOf(input: SubmitRunInput, env: Env, profilesDir?: string, maximum: Caps = CONFIGURED_CAPS, tags: Record<string, string> = {}): Promise<RunOptions> {
+async function optionsOf(input: SubmitRunInput, choice: ChosenRun, profilesDir?: string, maximum: Caps = CONFIGURED_CAPS, tags: Record<string, string> = {}): Promise<RunOptions> {
   const issues: IssueDetail[] = [];
   let caps: Caps | undefined;
   try {
@@ -121,7 +123,8 @@ async function optionsOf(input: SubmitRunInput, env: Env, profilesDir?: string, 
   }
   const role = (c?: { maxTurns?: number; maxToolCalls?: number }) => Object.fromEntries(Object.entries(c ?? {}).filter(([, v]) => v !== undefined)) as Record<string, number>;
   return RunOptions.parse({
-    mode: env.ANTHROPIC_API_KEY ? "model" : "offline",
+    mode: choice.kind === "model" ? "model" : "offline",
+    scenario: choice.kind === "scenario" ? choice.scenario : undefined,
     tags,
     caps,
     limits: { main: role(input.caps?.main), child: role(input.caps?.child) },

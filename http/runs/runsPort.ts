@@ -30,7 +30,11 @@ export interface RoleCaps {
 }
 
 export interface SubmitRunInput {
-  question: string;
+  /** Required unless offline or scenario asks for a scripted scenario. */
+  question?: string;
+  /** The scripted offline scenario (the default one unless `scenario` names another). */
+  offline?: boolean;
+  scenario?: string;
   context?: string;
   /** Profiles Main may delegate to; default every profile. */
   allowedProfiles?: string[];

@@ -72,18 +72,18 @@ forEachEngine("Reviewer modes", (ctx) => {
     assert.ok((await runtime.transcript(requested.metadata.executorId)).turns.every((t) => t.digestMatches));
   });
 
-  test("advisory: the Reviewer's findings reach Main once, marked as advice, with the turn that carried them", async () => {
+  test("advisory: the Reviewer's findings reach Main once, marked as advice, with the first turn after the review was requested (Main waits for it)", async () => {
     const { outcome, main, mainStream, runtime } = await reviewedRun(ctx, "advisory");
     assert.equal(outcome.kind, "answer");
     const [requested] = ofType(mainStream, "review_requested");
     const delivered = ofType(mainStream, "review_delivered");
     assert.equal(delivered.length, 1);
-    assert.deepEqual([delivered[0].data.reviewId, delivered[0].data.delivered, delivered[0].data.turn], [requested.data.reviewId, true, 3]);
-    const turn3 = ofType(mainStream, "turn").find((e) => e.data.turn === 3)!;
-    assert.equal(delivered[0].streamVersion + 1, turn3.streamVersion);
-    // Not before the review finished; in the third request exactly once, as a block of its own marked as advice.
-    assert.ok(!textsOf(main.requests[1]).some((t) => t.includes(REVIEW_MARK)));
-    const advice = textsOf(main.requests[2]).filter((t) => t.includes(REVIEW_MARK));
+    assert.deepEqual([delivered[0].data.reviewId, delivered[0].data.delivered, delivered[0].data.turn], [requested.data.reviewId, true, 2]);
+    const turn2 = ofType(mainStream, "turn").find((e) => e.data.turn === 2)!;
+    assert.equal(delivered[0].streamVersion + 1, turn2.streamVersion);
+    // Not before the review was requested; in the second request exactly once, as a block of its own marked as advice.
+    assert.ok(!textsOf(main.requests[0]).some((t) => t.includes(REVIEW_MARK)));
+    const advice = textsOf(main.requests[1]).filter((t) => t.includes(REVIEW_MARK));
     assert.equal(advice.length, 1);
     assert.match(advice[0], /^\[Ariadne runtime: advice from an independent reviewer, not from the user\./);
     assert.ok((await runtime.transcript(requested.metadata.executorId)).turns.every((t) => t.digestMatches));

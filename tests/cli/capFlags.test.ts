@@ -41,12 +41,12 @@ describe("ariadne run cap flags", () => {
     assert.match(capFlagsUsage(), /--max-cost-usd X\s+.*\(at most 5\)/);
   });
 
-  it("`ariadne run` with a cap above the maximum fails with one line and writes nothing", async () => {
+  it("`ariadne run` with a cap above the maximum is bad usage: exit 2, one line, nothing written", async () => {
     const errors: string[] = [];
     const original = console.error;
     console.error = (line: string) => errors.push(line);
     try {
-      assert.equal(await main(["run", "--max-child-tool-calls", "40", "--data-dir", "/nonexistent/never-created"], () => {}), 1);
+      assert.equal(await main(["run", "--max-child-tool-calls", "40", "--data-dir", "/nonexistent/never-created"], () => {}), 2);
     } finally {
       console.error = original;
     }

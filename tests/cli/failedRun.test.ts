@@ -96,6 +96,17 @@ describe("ariadne run when Main cannot finish: what the Children found is shown 
     assert.match(finding.evidence.citations[0]!, /^\[\[corpus:/);
   });
 
+  test("ariadne show says the answer is partial, in text and --json, never answered", async () => {
+    const { runId } = JSON.parse(json.stdout);
+    const shown = await ariadne(["show", runId, ...store.args], store.env);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, new RegExp(`^run ${runId}: partial answer`));
+    assert.match(shown.stdout, /^ +main \S+: partial answer/m);
+    assert.doesNotMatch(shown.stdout, /answered/);
+    const view = JSON.parse((await ariadne(["show", runId, "--json", ...store.args], store.env)).stdout);
+    assert.equal(view.executors.find((x: { role: string }) => x.role === "main").status, "partial_answer");
+  });
+
   test("text mode says the answer is partial and prints the same handoff whole", () => {
     assert.equal(text.code, 3, text.stderr);
     const out = text.stdout;

@@ -17,6 +17,41 @@ describe("ariadne run: the question, the run id, token labels", { concurrency: 2
     }
   });
 
+  test("a question with no model configured is refused with one line naming what to set, exit 2, before any store is opened", async () => {
+    const env = { DATABASE_URL: `postgres://postgres@127.0.0.1:${await closedPort()}/x` };
+    for (const args of [["run", "What is the capital of France?"], ["run", "--json", "What is the capital of France?"]]) {
+      const { code, stdout, stderr } = await ariadne(args, env);
+      assert.equal(code, 2, stderr);
+      assert.equal(stdout, "");
+      assert.equal(lines(stderr).length, 1, stderr);
+      assert.match(stderr, /^ariadne: no model is configured, so the question cannot be asked: set ANTHROPIC_API_KEY/);
+    }
+  });
+
+  test("--scenario: an unknown name, or a scenario with a question, is bad usage (exit 2, one line)", async () => {
+    const env = { DATABASE_URL: `postgres://postgres@127.0.0.1:${await closedPort()}/x` };
+    const unknown = await ariadne(["run", "--scenario", "moon-landing"], env);
+    assert.equal(unknown.code, 2, unknown.stderr);
+    assert.equal(lines(unknown.stderr).length, 1, unknown.stderr);
+    assert.match(unknown.stderr, /^ariadne: unknown scenario "moon-landing"; known scenarios: etf-overlap/);
+    const both = await ariadne(["run", "--scenario", "etf-overlap", "What is the capital of France?"], { ...env, ANTHROPIC_API_KEY: "sk-test" });
+    assert.equal(both.code, 2, both.stderr);
+    assert.match(both.stderr, /^ariadne: scenario etf-overlap asks its own question; pass a question or a scenario, not both/);
+  });
+
+  test("--scenario etf-overlap runs the offline demo without a key", async () => {
+    const store = await cliStore("scenario");
+    try {
+      const run = await ariadne(["run", "--json", "--scenario", "etf-overlap", ...store.args], store.env);
+      assert.equal(run.code, 0, run.stderr);
+      const result = JSON.parse(run.stdout);
+      assert.equal(result.scripted, true);
+      assert.equal(result.outcome, "answer");
+    } finally {
+      await store.dispose();
+    }
+  });
+
   describe("with a key set and no question", () => {
     let store: CliStore;
     let text: CliResult;

@@ -5,12 +5,14 @@
  *
  * env: DATABASE_URL (or FAULT_DATA_DIR for PGlite), FAULT_EFFECT_URL, FAULT_SEED, FAULT_LEASE_MS
  */
+import { armCrashPoint } from "../../core/crashPoint.ts";
 import { openStore } from "../../db/index.ts";
 import { resumeRun, runWorker } from "../../runs/index.ts";
 import { faultRuntime } from "./faultScenario.ts";
 
 const [mode, runId] = process.argv.slice(2);
 const env = process.env;
+armCrashPoint(env.ARIADNE_CRASH_AT);
 const ttlMs = Number(env.FAULT_LEASE_MS ?? 1000);
 const buildRuntime = faultRuntime({ effectUrl: env.FAULT_EFFECT_URL!, seed: Number(env.FAULT_SEED ?? 1) });
 const { store, database, close } = await openStore({ url: env.DATABASE_URL || undefined, dataDir: env.FAULT_DATA_DIR });

@@ -19,7 +19,7 @@ const READ = { clientA: 200, clientB: 404, auditorA: 200, auditorB: 404, admin: 
 const CANCEL = { clientA: 409, clientB: 404, auditorA: 403, auditorB: 403, admin: 409, revoked: 401, anonymous: 401 };
 
 const ROUTES: Route[] = [
-  { name: "POST /v1/runs", request: () => ["/v1/runs", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ question: "q" }) }], expect: { clientA: 201, clientB: 201, auditorA: 403, auditorB: 403, admin: 201, revoked: 401, anonymous: 401 } },
+  { name: "POST /v1/runs", request: () => ["/v1/runs", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ offline: true, context: "q" }) }], expect: { clientA: 201, clientB: 201, auditorA: 403, auditorB: 403, admin: 201, revoked: 401, anonymous: 401 } },
   { name: "GET /v1/runs", request: () => ["/v1/runs"], expect: { clientA: 200, clientB: 200, auditorA: 200, auditorB: 200, admin: 200, revoked: 401, anonymous: 401 } },
   { name: "GET /v1/runs/{id}", request: (r) => [`/v1/runs/${r.id}`], expect: READ },
   { name: "POST /v1/runs/{id}/cancel", request: (r) => [`/v1/runs/${r.id}/cancel`, { method: "POST" }], expect: CANCEL },
@@ -48,7 +48,7 @@ forEachEngine("tenant isolation and roles, every route", (ctx) => describe("tabl
       revoked: await h.revokedKey("client", a),
       anonymous: null,
     });
-    const created = (await (await h.app.request("/v1/runs", postJson(keys.clientA!, { question: "owned by A" }))).json()) as any;
+    const created = (await (await h.app.request("/v1/runs", postJson(keys.clientA!, { offline: true, context: "owned by A" }))).json()) as any;
     const final = await waitForFinal(h.app, keys.clientA!, created.id);
     run.id = final.id;
     run.child = final.executors.children[0].id;
@@ -78,7 +78,7 @@ forEachEngine("tenant isolation and roles, every route", (ctx) => describe("tabl
   });
 
   test("an Idempotency-Key of tenant A replayed by tenant B starts B's own run, never reveals A's", async () => {
-    const body = { question: "same key" };
+    const body = { offline: true, context: "same key" };
     const a = (await (await h.app.request("/v1/runs", postJson(keys.clientA!, body, { "idempotency-key": "shared" }))).json()) as any;
     const b = (await (await h.app.request("/v1/runs", postJson(keys.clientB!, body, { "idempotency-key": "shared" }))).json()) as any;
     assert.notEqual(a.id, b.id);

@@ -28,7 +28,7 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
   after(() => h.close());
 
   test("POST /v1/runs starts a run: 201 with id, state, links and Location; it settles with an answer", async () => {
-    const res = await h.app.request("/v1/runs", postJson(client, { question: "Is ADIV a fit for my portfolio?", context: "long-term", reviewer: "off" }));
+    const res = await h.app.request("/v1/runs", postJson(client, { offline: true, context: "long-term", reviewer: "off" }));
     assert.equal(res.status, 201);
     const run = (await res.json()) as Record<string, any>;
     assert.match(run.id, /^[0-9a-f-]{36}$/);
@@ -47,11 +47,27 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     assert.deepEqual(final.unknownEffects, [], "no effect of unknown outcome");
   });
 
+  test("POST /v1/runs with a question and no model configured: 422 naming what to set, nothing recorded; \"offline\": true runs the scenario", async () => {
+    const t = h.tenant();
+    const k = await h.key("client", t);
+    const refused = await problem(await h.app.request("/v1/runs", postJson(k, { question: "What is the capital of France?" })), 422);
+    assert.equal(refused.type, "urn:ariadne:problem:MODEL_NOT_CONFIGURED");
+    assert.match(refused.detail, /set ANTHROPIC_API_KEY/);
+    assert.deepEqual(((await (await h.app.request("/v1/runs", { headers: bearer(k) })).json()) as any).runs, [], "nothing was recorded");
+    const both = await problem(await h.app.request("/v1/runs", postJson(k, { question: "What is the capital of France?", offline: true })), 422);
+    assert.match(both.detail, /asks its own question/);
+
+    const offline = (await (await h.app.request("/v1/runs", postJson(k, { offline: true }))).json()) as any;
+    assert.equal(offline.scripted, true);
+    assert.match(offline.question, /ADIV ETF/);
+    assert.equal((await waitForFinal(h.app, k, offline.id)).state, "settled");
+  });
+
   test("GET /v1/runs pages newest first and filters by state", async () => {
     const t = h.tenant();
     const k = await h.key("client", t);
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push(((await (await h.app.request("/v1/runs", postJson(k, { question: `q${i}` }))).json()) as any).id);
+    for (let i = 0; i < 3; i++) ids.push(((await (await h.app.request("/v1/runs", postJson(k, { offline: true, context: `q${i}` }))).json()) as any).id);
     for (const id of ids) await waitForFinal(h.app, k, id);
 
     const first = (await (await h.app.request("/v1/runs?limit=2", { headers: bearer(k) })).json()) as any;
@@ -94,11 +110,11 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
   test("caps above the configured maximum and unknown profiles are 422 naming the field, and nothing is recorded", async () => {
     const t = h.tenant();
     const k = await h.key("client", t);
-    const caps = await problem(await h.app.request("/v1/runs", postJson(k, { question: "q", caps: { main: { maxTurns: 99 }, maxDepth: 5 } })), 422);
+    const caps = await problem(await h.app.request("/v1/runs", postJson(k, { offline: true, context: "q", caps: { main: { maxTurns: 99 }, maxDepth: 5 } })), 422);
     assert.match(caps.detail, /caps\.main\.maxTurns: 99 is above the configured maximum 40/);
     assert.match(caps.detail, /caps\.maxDepth: 5 is above the configured maximum 2/);
     assert.deepEqual(caps.issues.map((i: any) => i.path).sort(), ["body.caps.main.maxTurns", "body.caps.maxDepth"]);
-    const profiles = await problem(await h.app.request("/v1/runs", postJson(k, { question: "q", allowedProfiles: ["no-such-profile"] })), 422);
+    const profiles = await problem(await h.app.request("/v1/runs", postJson(k, { offline: true, context: "q", allowedProfiles: ["no-such-profile"] })), 422);
     assert.match(profiles.detail, /allowedProfiles: unknown no-such-profile/);
     const list = (await (await h.app.request("/v1/runs", { headers: bearer(k) })).json()) as any;
     assert.equal(list.runs.length, 0);
@@ -109,7 +125,7 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
   test("caps, reviewer mode and models are recorded with the run; lower caps hold in its budget", async () => {
     const t = h.tenant();
     const k = await h.key("client", t);
-    const body = { question: "reviewed", reviewer: "advisory", caps: { main: { maxTurns: 9 }, child: { maxTurns: 20, maxToolCalls: 5 }, maxDepth: 1 } };
+    const body = { offline: true, context: "reviewed", reviewer: "advisory", caps: { main: { maxTurns: 9 }, child: { maxTurns: 20, maxToolCalls: 5 }, maxDepth: 1 } };
     const run = (await (await h.app.request("/v1/runs", postJson(k, body))).json()) as any;
     const row = await ctx.store.database.db.selectFrom("ariadne_runs").select(["options", "tenant"]).where("run_id", "=", run.id).executeTakeFirstOrThrow();
     const options = row.options as any;
@@ -130,7 +146,7 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
   test("allowedProfiles: the delegate tool offers only those, a delegation naming another is refused as invalid input, Main goes on", async () => {
     const t = h.tenant();
     const k = await h.key("client", t);
-    const run = (await (await h.app.request("/v1/runs", postJson(k, { question: "only the web", allowedProfiles: ["web-explorer"] }))).json()) as any;
+    const run = (await (await h.app.request("/v1/runs", postJson(k, { offline: true, context: "only the web", allowedProfiles: ["web-explorer"] }))).json()) as any;
     const final = await waitForFinal(h.app, k, run.id);
     assert.equal(final.state, "settled");
     assert.deepEqual(final.executors.children.map((c: any) => c.profile), ["web-explorer"]);
@@ -151,17 +167,17 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
   test("Idempotency-Key: same key and body give the same run; another body is 409; keys are per tenant", async () => {
     const t = h.tenant();
     const k = await h.key("client", t);
-    const body = { question: "idempotent?", context: "c" };
+    const body = { offline: true, context: "c" };
     const a = await h.app.request("/v1/runs", postJson(k, body, { "idempotency-key": "k-1" }));
     assert.equal(a.status, 201);
     const runA = (await a.json()) as any;
     // Same body with its keys in another order is the same body.
-    const b = await h.app.request("/v1/runs", postJson(k, { context: "c", question: "idempotent?" }, { "idempotency-key": "k-1" }));
+    const b = await h.app.request("/v1/runs", postJson(k, { context: "c", offline: true }, { "idempotency-key": "k-1" }));
     assert.equal(b.status, 201);
     assert.equal(b.headers.get("idempotent-replayed"), "true");
     assert.equal(((await b.json()) as any).id, runA.id);
 
-    const c = await problem(await h.app.request("/v1/runs", postJson(k, { question: "another" }, { "idempotency-key": "k-1" })), 409);
+    const c = await problem(await h.app.request("/v1/runs", postJson(k, { offline: true, context: "another" }, { "idempotency-key": "k-1" })), 409);
     assert.match(c.detail, /different body/);
 
     const other = await h.key("client", h.tenant());
@@ -170,7 +186,7 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     assert.notEqual(((await d.json()) as any).id, runA.id);
 
     // Concurrent requests with one new key start one run.
-    const racing = await Promise.all([0, 1, 2].map(() => h.app.request("/v1/runs", postJson(k, { question: "race" }, { "idempotency-key": "k-race" }))));
+    const racing = await Promise.all([0, 1, 2].map(() => h.app.request("/v1/runs", postJson(k, { offline: true, context: "race" }, { "idempotency-key": "k-race" }))));
     const created = await Promise.all(racing.filter((r) => r.status === 201).map(async (r) => ((await r.json()) as any).id));
     assert.ok(created.length >= 1);
     assert.equal(new Set(created).size, 1);
@@ -182,13 +198,13 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
 
   test("a submission that fails gives its Idempotency-Key back", async () => {
     const k = await h.key("client", h.tenant());
-    await problem(await h.app.request("/v1/runs", postJson(k, { question: "q", caps: { maxDepth: 5 } }, { "idempotency-key": "k-f" })), 422);
-    const retry = await h.app.request("/v1/runs", postJson(k, { question: "q" }, { "idempotency-key": "k-f" }));
+    await problem(await h.app.request("/v1/runs", postJson(k, { offline: true, context: "q", caps: { maxDepth: 5 } }, { "idempotency-key": "k-f" })), 422);
+    const retry = await h.app.request("/v1/runs", postJson(k, { offline: true, context: "q" }, { "idempotency-key": "k-f" }));
     assert.equal(retry.status, 201);
   });
 
   test("events: JSON pages follow the log; `after` that is no event of the run is 400", async () => {
-    const run = (await (await h.app.request("/v1/runs", postJson(client, { question: "pages" }))).json()) as any;
+    const run = (await (await h.app.request("/v1/runs", postJson(client, { offline: true, context: "pages" }))).json()) as any;
     await waitForFinal(h.app, client, run.id);
     const all = (await (await h.app.request(`/v1/runs/${run.id}/events?limit=1000`, { headers: bearer(client) })).json()) as any;
     assert.ok(all.events.length > 20);
@@ -210,7 +226,7 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     const slow = await openHarness(ctx.store, { scriptedLatencyMs: 60 });
     try {
       const k = await slow.key("client", slow.tenant());
-      const run = (await (await slow.app.request("/v1/runs", postJson(k, { question: "live" }))).json()) as any;
+      const run = (await (await slow.app.request("/v1/runs", postJson(k, { offline: true, context: "live" }))).json()) as any;
       const seen: number[] = [];
       const sse = { headers: bearer(k, { accept: "text/event-stream" }) };
       const first = await slow.app.request(`/v1/runs/${run.id}/events`, sse);
@@ -249,7 +265,7 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     const slow = await openHarness(ctx.store, { scriptedLatencyMs: 700, heartbeatMs: 100 });
     try {
       const k = await slow.key("client", slow.tenant());
-      const run = (await (await slow.app.request("/v1/runs", postJson(k, { question: "quiet" }))).json()) as any;
+      const run = (await (await slow.app.request("/v1/runs", postJson(k, { offline: true, context: "quiet" }))).json()) as any;
       const res = await slow.app.request(`/v1/runs/${run.id}/events`, { headers: bearer(k, { accept: "text/event-stream" }) });
       let heartbeat = false;
       for await (const frame of sseFrames(res.body!)) {
@@ -272,7 +288,7 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     const slow = await openHarness(ctx.store, { scriptedLatencyMs: 300 });
     try {
       const k = await slow.key("client", slow.tenant());
-      const run = (await (await slow.app.request("/v1/runs", postJson(k, { question: "stop me" }))).json()) as any;
+      const run = (await (await slow.app.request("/v1/runs", postJson(k, { offline: true, context: "stop me" }))).json()) as any;
       for (let i = 0; i < 400; i++) {
         const view = (await (await slow.app.request(`/v1/runs/${run.id}`, { headers: bearer(k) })).json()) as any;
         if (view.state === "running" && view.executors.turns + view.executors.children.length > 0) break;
@@ -295,7 +311,7 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     const slow = await openHarness(ctx.store, { scriptedLatencyMs: 150 });
     try {
       const k = await slow.key("client", slow.tenant());
-      const run = (await (await slow.app.request("/v1/runs", postJson(k, { question: "children" }))).json()) as any;
+      const run = (await (await slow.app.request("/v1/runs", postJson(k, { offline: true, context: "children" }))).json()) as any;
       let child: string | undefined;
       for (let i = 0; i < 400 && !child; i++) {
         const view = (await (await slow.app.request(`/v1/runs/${run.id}`, { headers: bearer(k) })).json()) as any;
@@ -319,7 +335,7 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     const slow = await openHarness(ctx.store, { scriptedLatencyMs: 150 });
     try {
       const k = await slow.key("client", slow.tenant());
-      const run = (await (await slow.app.request("/v1/runs", postJson(k, { question: "stop them all" }))).json()) as any;
+      const run = (await (await slow.app.request("/v1/runs", postJson(k, { offline: true, context: "stop them all" }))).json()) as any;
       let working: string[] = [];
       for (let i = 0; i < 400 && working.length === 0; i++) {
         const view = (await (await slow.app.request(`/v1/runs/${run.id}`, { headers: bearer(k) })).json()) as any;
@@ -340,7 +356,7 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
   });
 
   test("transcript, handoff and verify of a settled run", async () => {
-    const run = (await (await h.app.request("/v1/runs", postJson(client, { question: "audit me" }))).json()) as any;
+    const run = (await (await h.app.request("/v1/runs", postJson(client, { offline: true, context: "audit me" }))).json()) as any;
     const final = await waitForFinal(h.app, client, run.id);
     const child = final.executors.children[0].id;
 
@@ -400,7 +416,7 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     const idle = await openHarness(ctx.store, { workers: false });
     try {
       const k = await idle.key("client", idle.tenant());
-      const res = await idle.app.request("/v1/runs", postJson(k, { question: "for a worker" }));
+      const res = await idle.app.request("/v1/runs", postJson(k, { offline: true, context: "for a worker" }));
       assert.equal(res.status, 201);
       const run = (await res.json()) as any;
       assert.ok(["queued", "running"].includes(run.state));

@@ -41,7 +41,7 @@ forEachEngine("cancelling through the API reaches the Children's tools", (ctx) =
 
   test("POST /v1/runs/{id}/cancel while Children's tools are in flight: each tool sees its AbortSignal, the run ends cancelled", { timeout: 120_000 }, async () => {
     const k = await h.key("client", h.tenant());
-    const run = (await (await h.app.request("/v1/runs", postJson(k, { question: "stop the tools" }))).json()) as any;
+    const run = (await (await h.app.request("/v1/runs", postJson(k, { offline: true, context: "stop the tools" }))).json()) as any;
     let view: any;
     for (let i = 0; i < 600; i++) {
       view = (await (await h.app.request(`/v1/runs/${run.id}`, { headers: bearer(k) })).json()) as any;

@@ -22,7 +22,7 @@ forEachEngine("finished runs' SSE replays from memory", (ctx) => describe("repla
     if (runIds.length) return runIds;
     const h = await openHarness(ctx.store);
     try {
-      const runs = await Promise.all(["one", "two", "three"].map((q) => h.runs.submit({ question: `replay ${q}` }, "t-replay")));
+      const runs = await Promise.all(["one", "two", "three"].map((q) => h.runs.submit({ offline: true, context: `replay ${q}` }, "t-replay")));
       runIds = runs.map((r) => r.id);
       // Finished once its host sealed it and finished its row.
       for (let i = 0; i < 1200; i++) {
@@ -78,7 +78,7 @@ forEachEngine("finished runs' SSE replays from memory", (ctx) => describe("repla
   test("a run whose row is not finished has no replay (it may still grow)", { timeout: 60_000 }, async () => {
     const h = await openHarness(ctx.store, { workers: false });
     try {
-      const run = await h.runs.submit({ question: "never hosted" }, "t-replay");
+      const run = await h.runs.submit({ offline: true, context: "never hosted" }, "t-replay");
       assert.equal(await finishedRunReplays(ctx.store.database).of(run.id), null);
     } finally {
       await h.close();

@@ -18,7 +18,7 @@ forEachEngine(`smoke under ${runtime}`, (ctx) => describe("server", () => {
   test("create a run, stream its events to the end, read its answer", async () => {
     const base = `http://127.0.0.1:${api.server.port}`;
     const key = (await createApiKey(ctx.store.database, { role: "client", tenant: uniqueId("smoke") })).token;
-    const created = await fetch(`${base}/v1/runs`, { method: "POST", headers: { ...bearer(key), "content-type": "application/json" }, body: JSON.stringify({ question: "smoke" }) });
+    const created = await fetch(`${base}/v1/runs`, { method: "POST", headers: { ...bearer(key), "content-type": "application/json" }, body: JSON.stringify({ offline: true, context: "smoke" }) });
     assert.equal(created.status, 201);
     const run = (await created.json()) as any;
 

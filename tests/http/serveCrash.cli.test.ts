@@ -17,7 +17,7 @@ const getJson = async (url: string) => (await fetch(url, { headers: headers() })
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function submit(url: string, question: string): Promise<any> {
-  const res = await fetch(`${url}/v1/runs`, { method: "POST", headers: headers(), body: JSON.stringify({ question }) });
+  const res = await fetch(`${url}/v1/runs`, { method: "POST", headers: headers(), body: JSON.stringify({ offline: true, context: question }) });
   assert.equal(res.status, 201, await res.clone().text());
   return res.json();
 }

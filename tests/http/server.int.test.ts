@@ -19,10 +19,10 @@ forEachEngine("the API through a real listening server", (ctx) => describe("node
   const call = (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, { ...init, headers: { ...bearer(key), ...(init.headers as object) } });
 
   test("every route answers over the network: create, follow live with a resume, read, audit, cancel", async () => {
-    const created = await call("/v1/runs", { method: "POST", headers: { "content-type": "application/json", "idempotency-key": "net-1" }, body: JSON.stringify({ question: "over the wire" }) });
+    const created = await call("/v1/runs", { method: "POST", headers: { "content-type": "application/json", "idempotency-key": "net-1" }, body: JSON.stringify({ offline: true, context: "over the wire" }) });
     assert.equal(created.status, 201);
     const run = (await created.json()) as any;
-    const again = await call("/v1/runs", { method: "POST", headers: { "content-type": "application/json", "idempotency-key": "net-1" }, body: JSON.stringify({ question: "over the wire" }) });
+    const again = await call("/v1/runs", { method: "POST", headers: { "content-type": "application/json", "idempotency-key": "net-1" }, body: JSON.stringify({ offline: true, context: "over the wire" }) });
     assert.equal(((await again.json()) as any).id, run.id);
 
     // Live: read a few events, drop the connection, resume with Last-Event-ID until `end`.
@@ -57,21 +57,21 @@ forEachEngine("the API through a real listening server", (ctx) => describe("node
     assert.equal((await call(`/v1/runs/${run.id}/cancel`, { method: "POST" })).status, 409);
     assert.equal((await call(`/v1/runs/${run.id}/executors/${child}/cancel`, { method: "POST" })).status, 409);
 
-    const stop = (await (await call("/v1/runs", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ question: "stop" }) })).json()) as any;
+    const stop = (await (await call("/v1/runs", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ offline: true, context: "stop" }) })).json()) as any;
     assert.equal((await call(`/v1/runs/${stop.id}/cancel`, { method: "POST" })).status, 202);
 
     for (const path of ["/healthz", "/readyz", "/openapi.json", "/docs", "/docs/swagger-ui.css"]) assert.equal((await fetch(`${base}${path}`)).status, 200, path);
     const bad = await call("/v1/runs", { method: "POST", headers: { "content-type": "application/json" }, body: "{" });
     assert.equal(bad.status, 400);
     assert.equal(bad.headers.get("content-type"), "application/problem+json");
-    const big = await call("/v1/runs", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ question: "x".repeat(200_000) }) });
+    const big = await call("/v1/runs", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ offline: true, context: "x".repeat(200_000) }) });
     assert.equal(big.status, 413);
   });
 
   test("a live stream open at shutdown ends, and the server stops accepting", async () => {
     const other = await openApiServer({ store: ctx.store, port: 0, host: "127.0.0.1", scriptedLatencyMs: 1_000, log: () => {}, heartbeatMs: 100 });
     const url = `http://127.0.0.1:${other.server.port}`;
-    const run = (await (await fetch(`${url}/v1/runs`, { method: "POST", headers: { ...bearer(key), "content-type": "application/json" }, body: JSON.stringify({ question: "long" }) })).json()) as any;
+    const run = (await (await fetch(`${url}/v1/runs`, { method: "POST", headers: { ...bearer(key), "content-type": "application/json" }, body: JSON.stringify({ offline: true, context: "long" }) })).json()) as any;
     const res = await fetch(`${url}/v1/runs/${run.id}/events`, { headers: { ...bearer(key), accept: "text/event-stream" } });
     const frames = sseFrames(res.body!);
     assert.ok((await frames.next()).value, "the stream is open");

@@ -147,6 +147,10 @@ forEachEngine("hosting a run under its lease", (ctx) => {
     const consumed = ofType(events, "handoff_consumed").filter((e) => e.data.childExecutorId === victim.executorId);
     assert.deepEqual(consumed.map((e) => e.data.childEnded), [{ outcome: "cancelled", reason: "not needed" }]);
     assert.match(JSON.stringify(consumed[0].data.handoff), /cancelled: not needed/);
+    // The scripted answer counts the handoffs it was built from, not the Children delegated.
+    const answer = ofType(events, "settled").find((e) => e.metadata.executorId === lease!.mainExecutorId)!.data.answer as { summary: string };
+    assert.match(answer.summary, /from two Children's handoffs; one delegation returned none/);
+    assert.doesNotMatch(answer.summary, /three Children/);
     const after = await runStatus(ctx.db.database, ctx.store, runId);
     assert.equal(after.state, "settled");
     assert.equal(after.executors!.children.find((c) => c.executorId === victim.executorId)?.state, "cancelled");

@@ -57,6 +57,18 @@ describe("run lifecycle (PostgreSQL, real processes)", { concurrency: 2 }, () =>
     await run.waitFor(/child:\S+\s+admitted/);
     run.child.kill("SIGKILL");
     await run.exited;
+    // Its lease has not run out, so status still says running, with the lease's expiry, the heartbeat's age
+    // and that the owner's process is gone.
+    await new Promise((r) => setTimeout(r, 1_100));
+    const text = await ariadne(["status", runId], env);
+    assert.equal(text.code, 0, text.output);
+    assert.match(text.output, /^lease: \S+ \(epoch 1\): expires in \d+ s; last heartbeat [1-9]\d* s ago; its process is gone \(this host\): ariadne resume \S+ takes the run over now$/m);
+    const lease = JSON.parse((await ariadne(["status", runId, "--json"], env)).output).lease;
+    assert.equal(lease.epoch, 1);
+    assert.ok(lease.expiresInMs > 500_000, JSON.stringify(lease));
+    assert.equal(typeof lease.expiresAt, "string");
+    assert.ok(lease.heartbeatAgeMs >= 1_000, JSON.stringify(lease));
+    assert.equal(lease.ownerGone, true);
     // A ten-minute lease: only recognising the dead owner lets resume in before the wait runs out.
     const { code, output } = await ariadne(["resume", runId, "--wait-ms", "0"], env);
     assert.equal(code, 0, output);

@@ -1,0 +1,59 @@
+import type { ModelSettings } from "../models/index.ts";
+import { DEFAULT_LEASE_MS, type HostSettings } from "../runs/index.ts";
+
+/**
+ * The process's configuration, read from the environment once, here and
+ * nowhere else (tests/core/configReadOnce.test.ts checks): the command line
+ * and the server pass these values down, typed.
+ */
+export interface AriadneConfig {
+  /** DATABASE_URL; undefined means the embedded PGlite store. */
+  databaseUrl: string | undefined;
+  /** ARIADNE_DEBUG: print stack traces. */
+  debug: boolean;
+  /** ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ARIADNE_MODEL_*: the configured model, if any. */
+  model: ModelSettings;
+  /** ARIADNE_LEASE_MS: lease time to live for runs this process hosts. */
+  leaseMs: number;
+  /** ARIADNE_SCRIPTED_LATENCY_MS: delay of each scripted reply (demos, interrupt tests). */
+  scriptedLatencyMs: number | undefined;
+  /** ARIADNE_CRASH_AT: a crash point to arm (fault tests only). */
+  crashAt: string | undefined;
+}
+
+type Environment = Record<string, string | undefined>;
+
+/** Reads the configuration from an environment (the process's by default). Empty values count as unset. */
+export function readConfig(env: Environment = process.env): AriadneConfig {
+  const set = (name: string) => (env[name] === undefined || env[name] === "" ? undefined : env[name]);
+  return {
+    databaseUrl: set("DATABASE_URL"),
+    debug: !!set("ARIADNE_DEBUG"),
+    model: {
+      ANTHROPIC_API_KEY: set("ANTHROPIC_API_KEY"),
+      ANTHROPIC_BASE_URL: set("ANTHROPIC_BASE_URL"),
+      ARIADNE_MODEL_MAIN: set("ARIADNE_MODEL_MAIN"),
+      ARIADNE_MODEL_CHILD: set("ARIADNE_MODEL_CHILD"),
+      ARIADNE_MODEL_REVIEWER: set("ARIADNE_MODEL_REVIEWER"),
+      ARIADNE_MODEL_IDLE_TIMEOUT_MS: set("ARIADNE_MODEL_IDLE_TIMEOUT_MS"),
+    },
+    leaseMs: Number(set("ARIADNE_LEASE_MS") ?? DEFAULT_LEASE_MS) || DEFAULT_LEASE_MS,
+    scriptedLatencyMs: milliseconds(set("ARIADNE_SCRIPTED_LATENCY_MS")),
+    crashAt: set("ARIADNE_CRASH_AT"),
+  };
+}
+
+/** What a run's host needs of the configuration (runs/runtimeFactory.ts). */
+export const hostSettings = (config: AriadneConfig): HostSettings => ({ model: config.model, scriptedLatencyMs: config.scriptedLatencyMs });
+
+/** A model is configured: a question can be asked. */
+export const modelConfigured = (config: AriadneConfig): boolean => !!config.model.ANTHROPIC_API_KEY;
+
+/** Where the store is: DATABASE_URL, else the embedded store in --data-dir. */
+export const storeOptionsOf = (config: AriadneConfig, dataDir: unknown) => ({
+  url: config.databaseUrl,
+  dataDir: typeof dataDir === "string" ? dataDir : undefined,
+});
+
+/** A delay in milliseconds; anything that is not a positive number means none (as before this file read it). */
+const milliseconds = (raw: string | undefined): number | undefined => Number(raw ?? 0) || undefined;

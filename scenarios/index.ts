@@ -1,0 +1,28 @@
+import type { Model } from "../models/types.ts";
+import { OFFLINE_QUESTION, offlineResearchModel } from "./offlineResearch.ts";
+
+/** A scripted offline scenario: its own question and the scripted model that answers it, with no API key. */
+export interface Scenario {
+  name: string;
+  /** One line for --help and error messages. */
+  summary: string;
+  question: string;
+  model(options: { latencyMs?: number }): Model;
+}
+
+/** The scenarios `ariadne run --scenario NAME` and the API's `"offline": true` can run; add one here. */
+export const SCENARIOS: Readonly<Record<string, Scenario>> = {
+  "etf-overlap": {
+    name: "etf-overlap",
+    summary: "Main delegates fees, risks and holdings overlap of the ADIV ETF to three Children over a synthetic corpus",
+    question: OFFLINE_QUESTION,
+    model: offlineResearchModel,
+  },
+};
+
+/** What runs when no question is given and no scenario is named. */
+export const DEFAULT_SCENARIO = "etf-overlap";
+
+export const scenarioNames = (): string[] => Object.keys(SCENARIOS);
+
+export const findScenario = (name: string): Scenario | undefined => (Object.hasOwn(SCENARIOS, name) ? SCENARIOS[name] : undefined);

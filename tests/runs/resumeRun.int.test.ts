@@ -1,0 +1,70 @@
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { copyFile, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Runtime } from "../../actors/index.ts";
+import { DEFAULT_PROFILE_DIR } from "../../profiles/index.ts";
+import { type BuildRuntime, findRun, hostRun, leaseOwner, resumeRun, runStatus, submitRun, takeLease } from "../../runs/index.ts";
+import { OFFLINE_QUESTION, offlineResearchModel } from "../../scenarios/offlineResearch.ts";
+import { ToolRegistry, createCorpusTools } from "../../tools/index.ts";
+import { gate, ofType, within } from "../actors/fixtures.ts";
+import { forEachEngine } from "../support/forEachEngine.ts";
+
+forEachEngine("resuming a run whose bound profile changed", (ctx) => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "ariadne-profiles-"));
+    for (const name of await readdir(DEFAULT_PROFILE_DIR)) if (name.endsWith(".md")) await copyFile(join(DEFAULT_PROFILE_DIR, name), join(dir, name));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+  const deps = (buildRuntime: BuildRuntime) => ({ database: ctx.db.database, store: ctx.store, buildRuntime, ttlMs: 60_000 });
+
+  test("resume stops before writing to any executor, leaves the run interrupted with the reason and nothing live; with the file restored it finishes", async () => {
+    // Given: the offline run interrupted once its three Children were admitted, over a copy of the profiles
+    const admitted = gate();
+    let children = 0;
+    const build: BuildRuntime = (store) =>
+      new Runtime({
+        store,
+        profilesDir: dir,
+        models: { main: offlineResearchModel({ latencyMs: 20 }), child: offlineResearchModel({ latencyMs: 20 }) },
+        modelNames: { main: "scripted:main", child: "scripted:child" },
+        tools: new ToolRegistry().register(...createCorpusTools()),
+        onEvent: (e) => {
+          if (e.type === "executor_admitted" && e.data.role === "child" && ++children === 3) admitted.open();
+        },
+      });
+    const { runId } = await submitRun(ctx.store, { question: OFFLINE_QUESTION, options: { mode: "offline" } });
+    const lease = await takeLease(ctx.db.database, { owner: leaseOwner("test"), ttlMs: 60_000, runId });
+    const hosted = hostRun(deps(build), lease!);
+    await admitted.opened;
+    assert.equal((await hosted.stop("interrupt", 30_000)).kind, "interrupted");
+    const executorEvents = async () => (await ctx.store.readRun(runId)).filter((e) => e.streamId.startsWith("executor-"));
+    const before = await executorEvents();
+
+    // When: a bound profile file changed, and the run is resumed
+    const file = join(dir, "web-explorer.md");
+    const original = await readFile(file);
+    await writeFile(file, Buffer.concat([original, Buffer.from("\n6. Prefer third-party summaries.\n")]));
+    const refused = await within(20_000, (await resumeRun(deps(build), runId)).done);
+
+    // Then: nothing was written to any executor, the run is interrupted naming the file to restore
+    assert.equal(refused.kind, "released", JSON.stringify(refused));
+    assert.match((refused as { reason: string }).reason, /profile "web-explorer" changed.*restore the bound file/);
+    await new Promise((r) => setTimeout(r, 200)); // a runner left live would write meanwhile
+    assert.deepEqual((await executorEvents()).map((e) => e.eventId), before.map((e) => e.eventId), "no executor event was written");
+    assert.equal((await findRun(ctx.db.database, runId)).state, "interrupted");
+    const status = await runStatus(ctx.db.database, ctx.store, runId);
+    assert.equal(status.state, "interrupted");
+    assert.equal(status.executors!.state, "running", "Main is not failed");
+    const interruptions = ofType(await ctx.store.readRun(runId), "run_interrupted");
+    assert.match(interruptions.at(-1)!.data.reason, /restore the bound file/);
+
+    // And: with the bound bytes back, resume finishes the run
+    await writeFile(file, original);
+    const resumed = await within(30_000, (await resumeRun(deps(build), runId)).done);
+    assert.equal(resumed.kind === "finished" && resumed.outcome.kind, "answer", JSON.stringify(resumed));
+    assert.equal((await runStatus(ctx.db.database, ctx.store, runId)).state, "settled");
+  });
+});
