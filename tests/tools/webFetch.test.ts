@@ -67,14 +67,14 @@ describe("web_fetch", () => {
     const ctx = context();
     const first = await tool.runSanitized({ url: "https://pages.corpus.test/001/?utm_source=news#intro" }, ctx);
     const second = await tool.runSanitized({ url: "HTTPS://PAGES.CORPUS.TEST:443/001" }, ctx);
-    const served = [...corpus.hits].filter(([path]) => path.startsWith("/web/001")).reduce((n, [, c]) => n + c, 0);
+    const served = [...corpus.hits].filter(([path]) => path.startsWith("/pages.corpus.test/001")).reduce((n, [, c]) => n + c, 0);
     assert.equal(served, 1, "one request reached the server");
     assert.equal(first.sources?.[0].rawSha256, second.sources?.[0].rawSha256);
     assert.equal(first.sources?.[0].normalizedUrl, "https://pages.corpus.test/001");
     assert.equal(first.sources?.[0].url, "https://pages.corpus.test/001/?utm_source=news");
     // Another run fetches for itself.
     await tool.runSanitized({ url: "https://pages.corpus.test/001/" }, context());
-    assert.equal([...corpus.hits].filter(([path]) => path.startsWith("/web/001")).reduce((n, [, c]) => n + c, 0), 2);
+    assert.equal([...corpus.hits].filter(([path]) => path.startsWith("/pages.corpus.test/001")).reduce((n, [, c]) => n + c, 0), 2);
   });
 
   test("a fetched page is a blob-backed source: raw bytes and extracted text are stored, named by sha256", async () => {
