@@ -21,7 +21,7 @@ export { corpusSearchBackend, pagesSearchBackend } from "./corpusSearch.ts";
 export { CORPUS_HOSTS, type CorpusMount, type CorpusServeOptions, type CorpusServer, corpusMounts, corpusUrlMap, serveCorpus } from "./corpusServer.ts";
 export { extractReadable, type ReadablePage } from "./extractReadable.ts";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_REDIRECTS, DEFAULT_TIMEOUT_MS, type FetchLimits, fetchLimited } from "./fetchLimited.ts";
-export { normalizeUrl } from "./normalizeUrl.ts";
+export { normalizeUrl, requestUrl } from "./normalizeUrl.ts";
 export { PAGE_CHARS, renderPage } from "./renderPage.ts";
 export type { SearchBackend, SearchHit as WebSearchHit } from "./searchBackend.ts";
 export { type WebFetchOptions, createWebFetchTool } from "./webFetchTool.ts";
