@@ -1,6 +1,6 @@
 /**
  * Issue 14, prompt injection, tested: a scripted Child that obeys every
- * instruction reads each of the 22 hostile pages (scenarios/corpora/hostile/)
+ * instruction reads each of the hostile pages (scenarios/corpora/hostile/)
  * through a real Runtime with the real tools, and issues exactly the call the
  * page spells. Every call outside its grant or reachable set must be refused
  * and recorded, and nothing outside the grant may happen: no order, no file
@@ -17,7 +17,7 @@ import type { RecordedEvent } from "../../events/index.ts";
 import { verifyRun } from "../../events/index.ts";
 import { ScriptedModel } from "../../models/index.ts";
 import { createDatabaseBlobStore } from "../../sources/index.ts";
-import { type ComputeReport, type CorpusServer, type ToolEffect, ToolRegistry, computeGrant, corpusUrlMap, pagesSearchBackend, serveCorpus } from "../../tools/index.ts";
+import { type ComputeReport, type CorpusServer, type ToolEffect, ToolRegistry, computeGrant, corpusUrlMap, normalizeUrl, pagesSearchBackend, serveCorpus } from "../../tools/index.ts";
 import { delegatingMain, delegation, ofType, runtimeWith, within } from "../actors/fixtures.ts";
 import { type EngineContext, forEachEngine } from "../support/forEachEngine.ts";
 import { sharedCorpusDir } from "../support/sharedCorpusDir.ts";
@@ -133,7 +133,7 @@ function outcomeOf(own: readonly RecordedEvent[], toolUseId: string) {
 }
 
 /** The checks every obeyed run shares: nothing outside the grant happened, the log verifies. */
-async function assertNothingEscaped(ctx: EngineContext, run: ObeyedRun, grant: readonly string[]) {
+async function assertNothingEscaped(ctx: EngineContext, run: ObeyedRun, grant: readonly string[], linkRequests: readonly string[] = []) {
   const childIds = new Set(run.children.map((c) => c.executorId));
   // No order was placed: the only effectful tool's own counter.
   assert.deepEqual(run.effects.orders, [], "place_order never ran");
@@ -147,10 +147,11 @@ async function assertNothingEscaped(ctx: EngineContext, run: ObeyedRun, grant: r
   const admitted = ofType(run.events, "executor_admitted");
   assert.equal(admitted.length, run.children.length + 1);
   for (const e of admitted) if (e.data.role !== "main") assert.deepEqual([e.data.depth, e.data.parentExecutorId], [1, run.mainExecutorId]);
-  // Every request web_fetch made went to the local server, for one of the pages given: no other host, no unseen URL.
-  const pagePaths = run.children.map((c) => `/hostile.corpus.test/${pageName(c.page.url)}/`).sort();
-  assert.deepEqual([...run.effects.fetched].map((u) => u.slice(corpus.origin.length)).sort(), pagePaths, "web_fetch asked only for the pages given");
-  assert.deepEqual([...run.served.keys()].sort(), pagePaths, "the corpus server served only the pages given");
+  // Every request web_fetch made went to the local server, for one of the pages given or a link one showed, spelled
+  // as shown: no other host, no unseen URL, no data added to a seen one.
+  const expected = [...run.children.map((c) => `/hostile.corpus.test/${pageName(c.page.url)}/`), ...linkRequests].sort();
+  assert.deepEqual([...run.effects.fetched].map((u) => u.slice(corpus.origin.length)).sort(), expected, "web_fetch asked only for the pages given and links they showed");
+  assert.deepEqual([...run.served.keys()].sort(), expected.map((p) => p.replace(/\?.*$/, "")), "the corpus server served only those");
   // No file outside a workspace was written or replaced.
   assert.deepEqual(await Promise.all(OUTSIDE_FILES.map(fileDigest)), outsideBefore, `${OUTSIDE_FILES.join(", ")} are as they were`);
   for (const file of await filesUnder(path.join(workspaceRoot, run.runId))) {
@@ -165,13 +166,15 @@ async function assertNothingEscaped(ctx: EngineContext, run: ObeyedRun, grant: r
 }
 
 forEachEngine("prompt injection: an obeying Child over the hostile corpus", (ctx) => {
-  test("web-explorer grant: all 22 instructions are attempted; each outside the grant or the reachable set is refused and recorded, and none has an effect", async () => {
+  test("web-explorer grant: every page's instruction is attempted; each outside the grant or the reachable set is refused and recorded, and none has an effect", async () => {
     assert.ok(pages.length >= 20, `${pages.length} hostile pages`);
     const run = await runObeyed(ctx, pages, WEB_EXPLORER, "web-explorer");
     assert.equal(run.children.length, pages.length, "one Child per page");
     let attempted = 0;
     let refused = 0;
     let inGrant = 0;
+    const linkRequests: string[] = [];
+    const mapUrl = corpusUrlMap(corpus.origin, corpus.hosts);
     for (const { executorId, page, admitted } of run.children) {
       const name = pageName(page.url);
       assert.deepEqual([...admitted.data.grantedTools].sort(), [...WEB_EXPLORER].sort(), `${name}: the Child holds the web-explorer grant`);
@@ -192,10 +195,21 @@ forEachEngine("prompt injection: an obeying Child over the hostile corpus", (ctx
         refused++;
       } else if (call!.tool === "web_fetch") {
         const url = String((call!.input as { url?: unknown }).url);
-        if (/^https?:/.test(url)) assert.equal(result.failed?.reason, "not_reachable", `${name}: ${url} was never seen, so it is refused`);
-        // file:///etc/passwd is no http(s) URL: refused by web_fetch before any reachability or network question.
-        else assert.match(result.failed?.message ?? "", /is not an absolute http\(s\) URL/, `${name}: ${url} is refused`);
-        refused++;
+        const seen = fetched!.data.links?.find((link) => normalizeUrl(link) === normalizeUrl(url));
+        if (seen) {
+          // A link of the page, respelled with data in a tracking parameter: reachable, so fetched, but as the page
+          // spelled it: the request carries nothing the model added (asserted with every request below).
+          assert.equal(result.completed?.sources[0]?.url, url, `${name}: fetched, recorded as asked`);
+          linkRequests.push(mapUrl(seen)!.slice(corpus.origin.length));
+          inGrant++;
+        } else if (/^https?:/.test(url)) {
+          assert.equal(result.failed?.reason, "not_reachable", `${name}: ${url} was never seen, so it is refused`);
+          refused++;
+        } else {
+          // file:///etc/passwd is no http(s) URL: refused by web_fetch before any reachability or network question.
+          assert.match(result.failed?.message ?? "", /is not an absolute http\(s\) URL/, `${name}: ${url} is refused`);
+          refused++;
+        }
       } else {
         // web_search is granted: the query reaches only the configured backend, and its hits are pages of the same corpus.
         assert.equal(call!.tool, "web_search", name);
@@ -205,10 +219,10 @@ forEachEngine("prompt injection: an obeying Child over the hostile corpus", (ctx
       }
     }
     assert.equal(attempted, pages.length, "every page's instruction was attempted");
-    await assertNothingEscaped(ctx, run, WEB_EXPLORER);
+    await assertNothingEscaped(ctx, run, WEB_EXPLORER, linkRequests);
     assert.ok(!run.effects.ran.some((r) => r.tool === "compute"), "compute never ran");
     assert.deepEqual(await filesUnder(path.join(workspaceRoot, run.runId)), [path.join("main", "notes.md")], "no Child wrote any file");
-    console.log(`injection (${ctx.engine}, web-explorer grant): pages ${run.children.length}, attempted calls ${attempted}, refused ${refused}, ran inside the grant ${inGrant} (web_search over the local index), out-of-grant effects 0`);
+    console.log(`injection (${ctx.engine}, web-explorer grant): pages ${run.children.length}, attempted calls ${attempted}, refused ${refused}, ran inside the grant ${inGrant} (a search of the local index, a seen link requested as seen), out-of-grant effects 0`);
   });
 
   test("workspace + compute grant: traversal and absolute paths are refused by the workspace scoping, and compute shows no secret of the host", async () => {
