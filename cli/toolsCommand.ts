@@ -2,10 +2,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { randomUUID } from "node:crypto";
+import { fileURLToPath } from "node:url";
 import { runTools } from "../runs/runTools.ts";
 import { createMemoryBlobStore } from "../sources/index.ts";
 import { type WebToolOptions, corpusSearchBackend, corpusUrlMap, parseToolInput, serveCorpus } from "../tools/index.ts";
 import { parseCommand } from "./parseCommand.ts";
+
+// The repository's scenario corpora (hostile and briefing pages) are served beside the shared corpus.
+const SCENARIOS_DIR = fileURLToPath(new URL("../scenarios/", import.meta.url));
 
 export const TOOLS_USAGE = `usage: ariadne tools list [--json]
        ariadne tools run TOOL --input JSON [--corpus DIR] [--allow-loopback] [--allow-private] [--json]
@@ -22,7 +26,9 @@ options:
   --input JSON       the tool's input, a JSON object (e.g. '{"url": "https://example.com/"}')
   --corpus DIR       serve the shared test corpus from DIR (e.g. ../shared/corpus) on a local server
                      and map its hosts to it: https://pages.corpus.test/<name>/ to DIR/web/<name>/source.html,
-                     https://docs.corpus.test/<file> to DIR/pdf/<file>; web_search then searches a local
+                     https://docs.corpus.test/<file> to DIR/pdf/<file>, https://data.corpus.test/<file> to
+                     DIR/data/<file>, and the scenario corpora: https://hostile.corpus.test/<name>/ and
+                     https://briefing.corpus.test/<name>/ to scenarios/corpora/…; web_search then searches a local
                      index of the corpus pages. Without it, web_fetch uses the network and web_search has
                      no backend.
   --allow-loopback   let web_fetch fetch from this machine (127.0.0.1, ::1, localhost); refused by default
@@ -65,12 +71,12 @@ async function tools(argv: string[], out: (line: string) => void): Promise<numbe
   } catch (e) {
     throw usage(`--input is not JSON: ${(e as Error).message}`);
   }
-  const corpus = values.corpus === undefined ? undefined : await serveCorpus(withSlash(resolve(values.corpus)));
+  const corpus = values.corpus === undefined ? undefined : await serveCorpus(withSlash(resolve(values.corpus)), { scenariosDir: SCENARIOS_DIR });
   try {
     const web: WebToolOptions = {
       allowLoopback: values["allow-loopback"],
       allowPrivate: values["allow-private"],
-      ...(corpus && { mapUrl: corpusUrlMap(corpus.origin), search: corpusSearchBackend(withSlash(resolve(values.corpus!))) }),
+      ...(corpus && { mapUrl: corpusUrlMap(corpus.origin, corpus.hosts), search: corpusSearchBackend(withSlash(resolve(values.corpus!))) }),
     };
     return await runOne(name, input, web, values.json, out);
   } finally {

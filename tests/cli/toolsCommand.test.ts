@@ -25,6 +25,11 @@ test("ariadne tools run web_fetch over the corpus prints the page as the model s
   assert.match(text, /\| Founded \| February 28, 1998; 18 years ago \|/);
   assert.match(text, /sources \(1\):\n {2}- web_page https:\/\/pages\.corpus\.test\/wikipedia\/ · text\/html.* raw 7104f5945907560ed185063f6e469b1150b462eceb14be092b84f8b11368cf8c/);
 
+  // The scenario corpora are served beside it: a hostile page, recorded under its corpus URL.
+  const hostile = await ariadne("tools", "run", "web_fetch", "--input", '{"url": "https://hostile.corpus.test/place-order/"}', "--corpus", corpusDir());
+  assert.equal(hostile.code, 0);
+  assert.match(hostile.lines.join("\n"), /CALL place_order \{"symbol": "ACME"[\s\S]*- web_page https:\/\/hostile\.corpus\.test\/place-order\/ · text\/html/);
+
   const json = await ariadne("tools", "run", "web_search", "--input", '{"query": "Mozilla"}', "--corpus", corpusDir(), "--json");
   const result = JSON.parse(json.lines[0]) as { ok: boolean; sources: { kind: string }[]; links: string[] };
   assert.equal(json.code, 0);

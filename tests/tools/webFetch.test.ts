@@ -1,7 +1,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createMemoryBlobStore, sha256Hex } from "../../sources/index.ts";
-import { type Tool, type ToolContext, ToolError, ToolRefusedError, corpusUrlMap, createWebFetchTool, normalizeUrl, serveCorpus, type CorpusServer } from "../../tools/index.ts";
+import { type Tool, type ToolContext, ToolError, ToolRefusedError, corpusUrlMap, createWebFetchTool, normalizeUrl, requestUrl, serveCorpus, type CorpusServer } from "../../tools/index.ts";
 import { corpusDir } from "../support/corpus.ts";
 import { type TestWebServer, longPage, startWebServer } from "./webTestServer.ts";
 
@@ -67,14 +67,14 @@ describe("web_fetch", () => {
     const ctx = context();
     const first = await tool.runSanitized({ url: "https://pages.corpus.test/001/?utm_source=news#intro" }, ctx);
     const second = await tool.runSanitized({ url: "HTTPS://PAGES.CORPUS.TEST:443/001" }, ctx);
-    const served = [...corpus.hits].filter(([path]) => path.startsWith("/web/001")).reduce((n, [, c]) => n + c, 0);
+    const served = [...corpus.hits].filter(([path]) => path.startsWith("/pages.corpus.test/001")).reduce((n, [, c]) => n + c, 0);
     assert.equal(served, 1, "one request reached the server");
     assert.equal(first.sources?.[0].rawSha256, second.sources?.[0].rawSha256);
     assert.equal(first.sources?.[0].normalizedUrl, "https://pages.corpus.test/001");
     assert.equal(first.sources?.[0].url, "https://pages.corpus.test/001/?utm_source=news");
     // Another run fetches for itself.
     await tool.runSanitized({ url: "https://pages.corpus.test/001/" }, context());
-    assert.equal([...corpus.hits].filter(([path]) => path.startsWith("/web/001")).reduce((n, [, c]) => n + c, 0), 2);
+    assert.equal([...corpus.hits].filter(([path]) => path.startsWith("/pages.corpus.test/001")).reduce((n, [, c]) => n + c, 0), 2);
   });
 
   test("a fetched page is a blob-backed source: raw bytes and extracted text are stored, named by sha256", async () => {
@@ -179,6 +179,21 @@ describe("web_fetch", () => {
       (e: Error) => e instanceof ToolRefusedError && e.reason === "not_reachable" && /has not been seen in this run by you/.test(e.message),
     );
     await tool.run({ url: `${page("/fees")}#section` }, ctx);
+  });
+
+  test("a seen URL respelled with data the check forgives (tracking parameters, credentials, query order, trailing slashes) is requested as seen: nothing added leaves", async () => {
+    assert.equal(requestUrl("HTTPS://u:p@Example.com:443/a/b///?utm_source=sk-secret&z=1&a=2&gclid=x#frag"), "https://example.com/a/b/?a=2&z=1");
+    assert.equal(requestUrl("https://example.com/a"), "https://example.com/a");
+    assert.equal(requestUrl("file:///etc/passwd"), null);
+    const seen = new Set([normalizeUrl(page("/fees?a=1&b=2"))]);
+    const ctx = context({ isReachable: (url) => seen.has(normalizeUrl(url)) });
+    const before = web.requests.length;
+    const asked = page("/fees?b=2&utm_source=sk-secret&a=1&fbclid=more#top");
+    const result = await tool.runSanitized({ url: asked }, ctx);
+    assert.deepEqual(web.requests.slice(before), ["/fees?a=1&b=2"], "the server saw no tracking parameter");
+    assert.equal(result.sources![0].url, asked.replace("#top", ""), "the source records the URL as asked");
+    assert.equal(result.sources![0].finalUrl, result.sources![0].url, "not redirected");
+    assert.doesNotMatch(result.output, /redirected to/);
   });
 
   test("a fetch needs the run's blob store, and says so", async () => {

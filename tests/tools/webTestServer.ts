@@ -4,13 +4,17 @@ import type { AddressInfo } from "node:net";
 export interface TestWebServer {
   origin: string;
   hits: Map<string, number>;
+  /** Every request's path and query, in order: what reached the server. */
+  requests: string[];
   close(): Promise<void>;
 }
 
 /** A local web server for fetch tests; each route is a handler, every request counted by path. */
 export async function startWebServer(routes: Record<string, (req: IncomingMessage, res: ServerResponse, match: RegExpExecArray) => void>): Promise<TestWebServer> {
   const hits = new Map<string, number>();
+  const requests: string[] = [];
   const server = createServer((req, res) => {
+    requests.push(req.url ?? "/");
     const path = new URL(req.url ?? "/", "http://x").pathname;
     hits.set(path, (hits.get(path) ?? 0) + 1);
     for (const [pattern, handle] of Object.entries(routes)) {
@@ -24,6 +28,7 @@ export async function startWebServer(routes: Record<string, (req: IncomingMessag
   return {
     origin: `http://127.0.0.1:${port}`,
     hits,
+    requests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections?.();

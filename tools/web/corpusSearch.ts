@@ -18,12 +18,20 @@ interface IndexedPage {
  * the corpus URL (https://pages.corpus.test/<name>/), which web_fetch reads.
  */
 export function corpusSearchBackend(corpusDir: string): SearchBackend {
+  return pagesSearchBackend(join(corpusDir, "web"));
+}
+
+/**
+ * The same over any folder of pages with a manifest.jsonl (a scenario corpus:
+ * scenarios/corpora/hostile/); hits carry each page's manifest URL.
+ */
+export function pagesSearchBackend(folder: string): SearchBackend {
   let index: Promise<{ search: MiniSearch<IndexedPage>; pages: Map<string, IndexedPage> }> | undefined;
   const build = async () => {
-    const manifest = await readManifest(join(corpusDir, "web"));
+    const manifest = await readManifest(folder);
     const pages = new Map<string, IndexedPage>();
     for (const entry of manifest) {
-      const html = await readFile(join(corpusDir, "web", entry.file), "utf8");
+      const html = await readFile(join(folder, entry.file), "utf8");
       const page = extractReadable(html, entry.url);
       pages.set(entry.url, { id: entry.url, url: entry.url, title: page.title || entry.title || entry.url, text: page.text });
     }

@@ -17,11 +17,11 @@ export function createWebTools(options: WebToolOptions = {}): Tool[] {
 export { addressKind, refusedAddress, type AddressPolicy } from "./checkAddress.ts";
 export { classifyContent, type ContentClass } from "./classifyContent.ts";
 export { readManifest, type ManifestEntry } from "./corpusManifest.ts";
-export { corpusSearchBackend } from "./corpusSearch.ts";
-export { type CorpusServer, corpusUrlMap, serveCorpus } from "./corpusServer.ts";
+export { corpusSearchBackend, pagesSearchBackend } from "./corpusSearch.ts";
+export { CORPUS_HOSTS, type CorpusMount, type CorpusServeOptions, type CorpusServer, corpusMounts, corpusUrlMap, serveCorpus } from "./corpusServer.ts";
 export { extractReadable, type ReadablePage } from "./extractReadable.ts";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_REDIRECTS, DEFAULT_TIMEOUT_MS, type FetchLimits, fetchLimited } from "./fetchLimited.ts";
-export { normalizeUrl } from "./normalizeUrl.ts";
+export { normalizeUrl, requestUrl } from "./normalizeUrl.ts";
 export { PAGE_CHARS, renderPage } from "./renderPage.ts";
 export type { SearchBackend, SearchHit as WebSearchHit } from "./searchBackend.ts";
 export { type WebFetchOptions, createWebFetchTool } from "./webFetchTool.ts";

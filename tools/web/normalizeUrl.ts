@@ -7,6 +7,30 @@
  * Returns null for what is not an absolute http(s) URL.
  */
 export function normalizeUrl(raw: string): string | null {
+  const url = cleanUrl(raw);
+  if (!url) return null;
+  if (url.pathname.length > 1 && url.pathname.endsWith("/")) url.pathname = url.pathname.replace(/\/+$/, "") || "/";
+  return url.href;
+}
+
+/**
+ * The URL web_fetch requests for one the model asked for: what normalizeUrl
+ * drops is dropped here too (fragment, credentials, tracking parameters; the
+ * query sorted), and only the path keeps its spelling, a trailing slash at most
+ * (a site may need it). Reachability is decided on the normalised URL, so
+ * whatever normalising forgives must not reach the server: a seen link
+ * respelled with `?utm_source=<a secret>` would pass the check and carry the
+ * secret out. Null for what is not an absolute http(s) URL.
+ */
+export function requestUrl(raw: string): string | null {
+  const url = cleanUrl(raw);
+  if (!url) return null;
+  url.pathname = url.pathname.replace(/\/+$/, "/");
+  return url.href;
+}
+
+/** Parsed, http(s) only, with fragment, credentials and tracking parameters gone and the query sorted. */
+function cleanUrl(raw: string): URL | null {
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -21,9 +45,8 @@ export function normalizeUrl(raw: string): string | null {
   const kept = [...url.searchParams].filter(([name]) => !isTracking(name));
   kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   url.search = new URLSearchParams(kept).toString();
-  if (url.pathname.length > 1 && url.pathname.endsWith("/")) url.pathname = url.pathname.replace(/\/+$/, "") || "/";
   if (url.hostname.endsWith(".")) url.hostname = url.hostname.slice(0, -1);
-  return url.href;
+  return url;
 }
 
 const TRACKING = new Set([

@@ -15,10 +15,19 @@ import type { CachedPage } from "./pageCache.ts";
 export async function readPage(
   url: string,
   normalizedUrl: string,
-  options: { limits: FetchLimits; blobs: BlobStore; now: () => Date; signal?: AbortSignal },
+  options: {
+    limits: FetchLimits;
+    blobs: BlobStore;
+    now: () => Date;
+    signal?: AbortSignal;
+    /** What is really requested, when not `url` as asked (which the source records); see requestUrl. */
+    requestUrl?: string;
+  },
 ): Promise<CachedPage> {
-  const fetched = await fetchLimited(url, options.limits, options.signal);
-  const { finalUrl, status, contentType, bytes } = fetched;
+  const fetched = await fetchLimited(options.requestUrl ?? url, options.limits, options.signal);
+  const { status, contentType, bytes } = fetched;
+  // Not redirected, the page is the one asked for, however the request was spelled.
+  const finalUrl = fetched.redirects === 0 ? url : fetched.finalUrl;
   if (status >= 400) {
     throw new ToolError(`${url} answered HTTP ${status}${status === 404 || status === 410 ? " (no such page)" : ""}; nothing was read. Check the URL, or search for the page again.`);
   }

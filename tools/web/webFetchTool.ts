@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineTool, type Tool } from "../defineTool.ts";
 import { ToolError, ToolRefusedError } from "../toolErrors.ts";
 import type { FetchLimits } from "./fetchLimited.ts";
-import { normalizeUrl } from "./normalizeUrl.ts";
+import { normalizeUrl, requestUrl } from "./normalizeUrl.ts";
 import { PageCache } from "./pageCache.ts";
 import { readPage } from "./readPage.ts";
 import { PAGE_CHARS, renderPage } from "./renderPage.ts";
@@ -44,8 +44,9 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool {
       const { blobs } = ctx;
       if (!blobs) throw new ToolError("web_fetch needs the run's blob store to keep what it reads, and this host lent none; report the gap.");
       const now = ctx.now ?? (() => new Date());
-      const fetchUrl = url.trim().replace(/#.*$/, "");
-      const page = await cache.fetchOnce(ctx.runId, normalizedUrl, () => readPage(fetchUrl, normalizedUrl, { limits: options, blobs, now, signal: ctx.signal }));
+      // Requested without what the reachability check forgave (tracking parameters, credentials, query order): nothing the model adds to a seen URL leaves.
+      const fetchUrl = requestUrl(url)!;
+      const page = await cache.fetchOnce(ctx.runId, normalizedUrl, () => readPage(url.trim().replace(/#.*$/, ""), normalizedUrl, { requestUrl: fetchUrl, limits: options, blobs, now, signal: ctx.signal }));
       if (page.notice) return { output: page.notice, sources: [page.source], links: page.links };
       const stored = await blobs.get(page.source.textSha256);
       if (!stored) throw new ToolError(`the text of ${url} (blob ${page.source.textSha256}) is missing from the blob store; fetch another page or report the gap.`);
