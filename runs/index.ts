@@ -20,3 +20,4 @@ export { type SubmittedRun, submitRun } from "./submitRun.ts";
 export { type TakeLeaseOptions, takeLease } from "./takeLease.ts";
 export { RunDamagedError, verifyRun } from "./verifyRun.ts";
 export { WORKER_DEFAULTS, type WorkerOptions, runWorker } from "./worker.ts";
+export { MIN_LEASE_MS, workerOptionProblem } from "./workerOptionProblem.ts";

@@ -4,6 +4,8 @@ import { type BuildRuntime, type HostedRun, type HostResult, hostRun } from "./h
 import { leaseOwner } from "./leaseOwner.ts";
 import { RUNS_CHANNEL } from "./runLease.ts";
 import { takeLease } from "./takeLease.ts";
+import { workerOptionProblem } from "./workerOptionProblem.ts";
+import { ConfigError } from "../core/errors.ts";
 
 export interface WorkerOptions {
   database: Database;
@@ -36,6 +38,8 @@ export const WORKER_DEFAULTS = { ttlMs: 15_000, pollMs: 1_000, concurrency: 4, g
 export async function runWorker(options: WorkerOptions): Promise<{ owner: string; results: HostResult[] }> {
   const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as WorkerOptions;
   const o = { ...WORKER_DEFAULTS, ...given };
+  const problem = workerOptionProblem(o);
+  if (problem) throw new ConfigError(`worker: ${problem}`);
   const owner = o.owner ?? leaseOwner("worker");
   const log = o.log ?? (() => {});
   const hosted = new Map<string, HostedRun>();
