@@ -1,3 +1,4 @@
+import type { KeyObject } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import type { Env } from "../models/index.ts";
 import type { EventStore } from "../events/index.ts";
@@ -24,6 +25,8 @@ export interface ApiServerOptions extends Pick<AppDeps, "auth" | "rateLimit" | "
   scriptedLatencyMs?: number;
   /** Worker lines (took, finished, released); default nowhere. */
   workerLog?: (line: string) => void;
+  /** The key seals are signed with, by the worker and by a cancel that ends a run. */
+  sealKey?: KeyObject;
 }
 
 export interface ApiServer {
@@ -42,7 +45,7 @@ export async function openApiServer(options: ApiServerOptions): Promise<ApiServe
   const env: Env = { ...(options.env ?? {}) };
   if (options.scriptedLatencyMs !== undefined) env.ARIADNE_SCRIPTED_LATENCY_MS = String(options.scriptedLatencyMs);
   const hub = await startEventHub(options.store);
-  const runs = createLeasedRuns({ store: options.store, env });
+  const runs = createLeasedRuns({ store: options.store, env, sealKey: options.sealKey });
   const shutdown = new AbortController();
   // Every live stream listens for shutdown; hundreds at once are expected, not a leak.
   setMaxListeners(0, shutdown.signal);
@@ -57,6 +60,7 @@ export async function openApiServer(options: ApiServerOptions): Promise<ApiServe
           buildRuntime: options.buildRuntime ?? runtimeFactory(env),
           ttlMs: leaseMs(env),
           ...options.worker,
+          sealKey: options.sealKey,
           signal: stopWorker.signal,
           log: options.workerLog,
         });

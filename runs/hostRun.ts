@@ -1,3 +1,4 @@
+import type { KeyObject } from "node:crypto";
 import type { Runtime } from "../actors/index.ts";
 import type { Outcome } from "../actors/executorState.ts";
 import { streamIdOf } from "../actors/executorState.ts";
@@ -41,6 +42,8 @@ export interface HostDeps {
   store: EventStore;
   buildRuntime: BuildRuntime;
   ttlMs: number;
+  /** Ed25519 private key the run's seal is signed with (held outside the database); none: unsigned. */
+  sealKey?: KeyObject;
 }
 
 /**
@@ -99,7 +102,7 @@ export function hostRun(hostDeps: HostDeps, lease: RunLease): HostedRun {
     }
     if (ended || stopping) return;
     // Sealed by its owner once final: the root hash commits to every executor stream of the run.
-    const { rootHash } = await sealRun(gate, { runId: lease.runId, mainExecutorId: lease.mainExecutorId });
+    const { rootHash } = await sealRun(gate, { runId: lease.runId, mainExecutorId: lease.mainExecutorId }, { signingKey: deps.sealKey });
     heartbeat.stop();
     // Executors fold facts from outside, so a host whose run was taken over can see the new owner
     // finish it: that host wrote none of it, and says so.

@@ -1,6 +1,6 @@
 export { adoptRun } from "./adoptRun.ts";
 export { appendRunFact } from "./appendRunFact.ts";
-export { type CancelRequest, type CancelResult, type CancelRun, cancelByTakeover, cancelRun } from "./cancelRun.ts";
+export { type CancelDeps, type CancelRequest, type CancelResult, type CancelRun, cancelByTakeover, cancelRun } from "./cancelRun.ts";
 export { type DrainingStore, drainingStore } from "./drainingStore.ts";
 export { type RunRow, findRun } from "./findRun.ts";
 export { forceLease } from "./forceLease.ts";
