@@ -1,7 +1,6 @@
 import { openStore } from "../db/index.ts";
-import { type CancelRun, cancelRun } from "../runs/index.ts";
-import type { Database } from "../db/openDatabase.ts";
-import type { EventStore } from "../events/index.ts";
+import { type CancelDeps, type CancelRun, cancelRun } from "../runs/index.ts";
+import { sealSigningKey } from "./sealKeys.ts";
 import { parseCommand, storeOptionsOf } from "./parseCommand.ts";
 
 const USAGE = `usage: ariadne cancel RUN [--executor ID] [--reason TEXT]
@@ -15,7 +14,7 @@ options:
   --data-dir DIR     embedded store directory when DATABASE_URL is unset`;
 
 /** The one cancel use case (runs/cancelRun.ts), also behind the HTTP API. */
-const cancelUseCase: (deps: { database: Database; store: EventStore }) => CancelRun = cancelRun;
+const cancelUseCase: (deps: CancelDeps) => CancelRun = cancelRun;
 
 /** `ariadne cancel RUN [--executor ID]`. */
 export async function cancelCommand(argv: string[], out: (line: string) => void, env = process.env): Promise<number> {
@@ -25,7 +24,7 @@ export async function cancelCommand(argv: string[], out: (line: string) => void,
   if (!runId || positionals.length > 1) throw new Error(`cancel takes exactly one run id\n\n${USAGE}`);
   const { database, store, close } = await openStore(storeOptionsOf(env, values["data-dir"]));
   try {
-    const { cancelled, requested } = await cancelUseCase({ database, store })({
+    const { cancelled, requested } = await cancelUseCase({ database, store, sealKey: sealSigningKey(env) })({
       runId,
       executorId: values.executor,
       reason: values.reason ?? "cancelled by the operator",

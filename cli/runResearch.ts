@@ -6,6 +6,7 @@ import { progressPrinter } from "./progress.ts";
 import { OFFLINE_QUESTION } from "../scenarios/offlineResearch.ts";
 import { BLANK_QUESTION, chooseQuestion } from "./chooseQuestion.ts";
 import { hostInForeground } from "./hostInForeground.ts";
+import { sealSigningKey } from "./sealKeys.ts";
 import { renderRunResult } from "./renderRunResult.ts";
 
 export interface RunOptions extends OpenOptions {
@@ -56,7 +57,7 @@ export async function runResearch(options: RunOptions): Promise<number> {
     if (choice.kind === "offline") console.error(choice.note);
     log(`store: ${database.location}`);
     log(`question: ${question}`);
-    const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(env, { progress: () => progressPrinter(log) }), ttlMs }, lease!);
+    const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(env, { progress: () => progressPrinter(log) }), ttlMs, sealKey: sealSigningKey(env) }, lease!);
     const result = await hostInForeground(hosted, log);
     return await renderRunResult(result, { store, location: database.location, lease: lease!, json: options.json, out: options.out });
   } finally {

@@ -1,4 +1,5 @@
 import { openStore, type OpenOptions } from "../db/index.ts";
+import { sealSigningKey } from "./sealKeys.ts";
 import { openApiServer } from "../http/openApiServer.ts";
 
 export interface ServeOptions extends OpenOptions {
@@ -42,6 +43,7 @@ export async function serve(options: ServeOptions): Promise<number> {
       log: options.out,
       workerLog: (line) => log({ msg: line }),
       worker: { concurrency: options.concurrency },
+      sealKey: sealSigningKey(env),
     });
     log({
       msg: "listening",

@@ -1,6 +1,7 @@
 import { openStore } from "../db/index.ts";
 import { MIN_LEASE_MS, WORKER_DEFAULTS, leaseMs, runWorker, runtimeFactory, workerOptionProblem } from "../runs/index.ts";
 import { progressPrinter } from "./progress.ts";
+import { sealSigningKey } from "./sealKeys.ts";
 import { parseCommand, storeOptionsOf } from "./parseCommand.ts";
 
 const USAGE = `usage: ariadne worker [--concurrency N] [--lease-ms MS] [--idle-exit-ms MS]
@@ -65,6 +66,7 @@ export async function workerCommand(argv: string[], out: (line: string) => void,
       idleExitMs: positive("idle-exit-ms", values["idle-exit-ms"]),
       signal: stop.signal,
       log: out,
+      sealKey: sealSigningKey(env),
     });
     out(`worker ${owner}: stopped after ${results.length} run(s)`);
     // Model calls of released runs may still be in flight; their answers are not wanted.

@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
 import { streamIdOf } from "../../actors/index.ts";
+import { verifyCommand } from "../../cli/verifyCommand.ts";
 import { keyFingerprint } from "../../core/keyFingerprint.ts";
 import { type RecordedEvent, runStreamId, sealRun, verifyRun } from "../../events/index.ts";
 import { signSeal } from "../../events/signSeal.ts";
@@ -67,6 +68,12 @@ forEachEngine("a forged run does not verify against the seal's signing key", (ct
     const withoutSeal = await verify(run.runId);
     assert.equal(withoutSeal.ok, false);
     assert.ok(withoutSeal.problems.some((p) => /has no seal/.test(p.reason)), JSON.stringify(withoutSeal.problems));
+    if (ctx.db.url) {
+      // As `ariadne verify RUN` says it, with the public key configured: exit 1, not "intact · not sealed".
+      const said: string[] = [];
+      assert.equal(await verifyCommand({ url: ctx.db.url, runId: run.runId, publicKey: ours.publicKey, json: false, out: (l) => said.push(l) }), 1);
+      assert.match(said[0], /NOT intact: .*Main ended \(settled\) but the run has no seal/);
+    }
   });
 
   test("the probe, with the seal recomputed over the forged heads and signed by the forger's key: caught", async () => {
