@@ -17,6 +17,7 @@ import {
   decideRecovery,
   idempotencyKeyOf,
   intentKey,
+  refuseReusedToolUseIds,
   screenCall,
   toolCompleted,
   toolThrew,
@@ -296,6 +297,12 @@ export class ExecutorRunner {
       return;
     } finally {
       this.inFlight.delete("model");
+    }
+    const reused = refuseReusedToolUseIds(s, response.content);
+    if (reused) {
+      // Not recorded as a turn (two calls would share an id); its tokens were spent all the same.
+      await this.record([...verdict.events, reused, ...(await this.services.governance.afterModelCall(s, verdict.reservation, response.usage))]);
+      return;
     }
     const uses = response.content
       .filter((b) => b.type === "tool_use")

@@ -1,8 +1,9 @@
 import { openStore } from "../db/index.ts";
-import { type CancelRun, cancelRun } from "../runs/index.ts";
+import { type CancelDeps, type CancelRun, cancelRun } from "../runs/index.ts";
 import type { Database } from "../db/openDatabase.ts";
 import type { EventStore } from "../events/index.ts";
 import { type AriadneConfig, storeOptionsOf } from "./config.ts";
+import { sealSigningKey } from "./sealKeys.ts";
 import { parseCommand } from "./parseCommand.ts";
 
 const USAGE = `usage: ariadne cancel RUN [--executor ID] [--reason TEXT]
@@ -16,7 +17,7 @@ options:
   --data-dir DIR     embedded store directory when DATABASE_URL is unset`;
 
 /** The one cancel use case (runs/cancelRun.ts), also behind the HTTP API. */
-const cancelUseCase: (deps: { database: Database; store: EventStore }) => CancelRun = cancelRun;
+const cancelUseCase: (deps: CancelDeps) => CancelRun = cancelRun;
 
 /** `ariadne cancel RUN [--executor ID]`. */
 export async function cancelCommand(argv: string[], out: (line: string) => void, config: AriadneConfig): Promise<number> {
@@ -26,7 +27,7 @@ export async function cancelCommand(argv: string[], out: (line: string) => void,
   if (!runId || positionals.length > 1) throw new Error(`cancel takes exactly one run id\n\n${USAGE}`);
   const { database, store, close } = await openStore(storeOptionsOf(config, values["data-dir"]));
   try {
-    const { cancelled, requested } = await cancelUseCase({ database, store })({
+    const { cancelled, requested } = await cancelUseCase({ database, store, sealKey: sealSigningKey(config.sealKeys) })({
       runId,
       executorId: values.executor,
       reason: values.reason ?? "cancelled by the operator",

@@ -19,6 +19,13 @@ export interface AriadneConfig {
   scriptedLatencyMs: number | undefined;
   /** ARIADNE_CRASH_AT: a crash point to arm (fault tests only). */
   crashAt: string | undefined;
+  /** ARIADNE_SIGNING_KEY, ARIADNE_SIGNING_PUBLIC_KEY: the seal's key files (cli/sealKeys.ts). */
+  sealKeys: SealKeySettings;
+}
+
+export interface SealKeySettings {
+  ARIADNE_SIGNING_KEY?: string;
+  ARIADNE_SIGNING_PUBLIC_KEY?: string;
 }
 
 type Environment = Record<string, string | undefined>;
@@ -40,6 +47,7 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
     leaseMs: Number(set("ARIADNE_LEASE_MS") ?? DEFAULT_LEASE_MS) || DEFAULT_LEASE_MS,
     scriptedLatencyMs: milliseconds(set("ARIADNE_SCRIPTED_LATENCY_MS")),
     crashAt: set("ARIADNE_CRASH_AT"),
+    sealKeys: { ARIADNE_SIGNING_KEY: set("ARIADNE_SIGNING_KEY"), ARIADNE_SIGNING_PUBLIC_KEY: set("ARIADNE_SIGNING_PUBLIC_KEY") },
   };
 }
 

@@ -1,16 +1,34 @@
 import { openStore, type OpenOptions } from "../db/index.ts";
 import { createApiKey, revokeApiKey } from "../http/auth/apiKeys.ts";
 import { ROLES, type Role } from "../http/auth/principal.ts";
+import { createSealKeyPair } from "./sealKeys.ts";
 
 export interface KeysOptions extends OpenOptions {
   role?: string;
   tenant?: string;
+  /** `keys signing create --out DIR`: where the seal's key pair goes. */
+  outDir?: string;
   out: (line: string) => void;
 }
 
-/** `ariadne keys create --role R --tenant T` prints a new key once; `ariadne keys revoke ID` revokes one. */
+/**
+ * `ariadne keys create --role R --tenant T` prints a new API key once; `ariadne keys revoke ID` revokes one;
+ * `ariadne keys signing create [--out DIR]` makes the key pair run seals are signed with.
+ */
 export async function keys(args: string[], options: KeysOptions): Promise<number> {
   const [action, id] = args;
+  if (action === "signing") {
+    if (id !== "create") {
+      console.error(`ariadne: keys signing needs "create" (got ${id ? `"${id}"` : "nothing"})`);
+      return 2;
+    }
+    const made = createSealKeyPair(options.outDir);
+    options.out(`seal signing key: ${made.privatePath} (private, mode 0600; keep it off the database host's backups)`);
+    options.out(`public key: ${made.publicPath} (give it to whoever verifies: ariadne verify RUN --key ${made.publicPath})`);
+    options.out(`fingerprint (sha256 of the raw public key): ${made.fingerprint}`);
+    options.out(made.publicPem.trimEnd());
+    return 0;
+  }
   if (action === "create") {
     if (!options.role || !ROLES.includes(options.role as Role)) {
       console.error(`ariadne: keys create needs --role ${ROLES.join("|")}${options.role ? ` (got "${options.role}")` : ""}`);
@@ -47,6 +65,6 @@ export async function keys(args: string[], options: KeysOptions): Promise<number
       await close();
     }
   }
-  console.error(`ariadne: keys needs "create" or "revoke" (got ${action ? `"${action}"` : "nothing"})`);
+  console.error(`ariadne: keys needs "create", "revoke" or "signing create" (got ${action ? `"${action}"` : "nothing"})`);
   return 2;
 }

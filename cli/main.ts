@@ -7,6 +7,7 @@ import { SHOW_USAGE, showRun } from "./showRun.ts";
 import { TRANSCRIPT_USAGE, showTranscript } from "./showTranscript.ts";
 import { CAP_FLAG_OPTIONS, capFlagsUsage, capsFromFlags, runtimeLimitsFromFlags } from "./capFlags.ts";
 import { verifyCommand } from "./verifyCommand.ts";
+import { sealPublicKey } from "./sealKeys.ts";
 import { cancelCommand } from "./cancelCommand.ts";
 import { resumeCommand } from "./resumeCommand.ts";
 import { statusCommand } from "./statusCommand.ts";
@@ -38,7 +39,7 @@ commands:
   show RUN           a recorded run: executor tree, handoffs, answer
   transcript EXECUTOR_ID
                      an executor's requests and responses rebuilt from the log, digests checked
-  verify RUN         check every stream of a run, the links between them and its seal (--root HASH)
+  verify RUN         check every stream of a run, the links between them and its seal (--root HASH, --key PUBKEY_FILE)
   submit [QUESTION]  record a run for workers and print its id
   worker             execute submitted runs; take over runs whose owner died
   resume RUN         finish a crashed or interrupted run in this process
@@ -51,6 +52,8 @@ commands:
   tools run TOOL --input JSON [--corpus DIR] [--allow-loopback] [--json]
                      run one tool once outside any run (no model, no database); prints its result as
                      the model would see it and the sources it recorded
+  keys signing create [--out DIR]
+                     the Ed25519 key pair run seals are signed with (default .ariadne/keys)
 
 options:
   --data-dir DIR     embedded store directory when DATABASE_URL is unset (default .ariadne/data)
@@ -102,6 +105,8 @@ export async function main(argv: string[], out: (line: string) => void = console
         "no-auth": { type: "boolean", default: false },
         role: { type: "string" },
         tenant: { type: "string" },
+        out: { type: "string" },
+        key: { type: "string" },
       },
     });
   } catch (e) {
@@ -155,7 +160,7 @@ export async function main(argv: string[], out: (line: string) => void = console
           : await showTranscript({ ...storeOptions, executorId: rest[0]!, json, out });
       }
       case "verify":
-        return await verifyCommand({ ...storeOptions, runId: rest[0], root: parsed.values.root, json: parsed.values.json, out });
+        return await verifyCommand({ ...storeOptions, runId: rest[0], root: parsed.values.root, publicKey: sealPublicKey(config.sealKeys, parsed.values.key), json: parsed.values.json, out });
       case "serve": {
         const port = Number(parsed.values.port);
         if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -171,7 +176,7 @@ export async function main(argv: string[], out: (line: string) => void = console
         return await serve({ ...storeOptions, ...flags, config, out });
       }
       case "keys":
-        return await keys(rest, { ...storeOptions, role: parsed.values.role, tenant: parsed.values.tenant, out });
+        return await keys(rest, { ...storeOptions, role: parsed.values.role, tenant: parsed.values.tenant, outDir: parsed.values.out, out });
       default:
         console.error(`ariadne: unknown command "${command}"\n\n${USAGE}`);
         return 2;

@@ -4,6 +4,7 @@ import { progressPrinter } from "./progress.ts";
 import { hostInForeground } from "./hostInForeground.ts";
 import { type AriadneConfig, hostSettings, storeOptionsOf } from "./config.ts";
 import { parseCommand } from "./parseCommand.ts";
+import { sealSigningKey } from "./sealKeys.ts";
 import { renderRunResult } from "./renderRunResult.ts";
 
 const USAGE = `usage: ariadne resume RUN [--json] [--wait-ms MS]
@@ -29,9 +30,10 @@ export async function resumeCommand(argv: string[], out: (line: string) => void,
   const ttlMs = config.leaseMs;
   const waitMs = values["wait-ms"] === undefined ? ttlMs : Number(values["wait-ms"]);
   if (!Number.isFinite(waitMs) || waitMs < 0) throw new Error(`--wait-ms must be a non-negative number, got "${values["wait-ms"]}"`);
+  const sealKey = sealSigningKey(config.sealKeys);
   const { store, database, close } = await openStore(storeOptionsOf(config, values["data-dir"]));
   try {
-    const hosted = await resumeRun({ database, store, buildRuntime: runtimeFactory(hostSettings(config), { progress: () => progressPrinter(log) }), ttlMs, waitMs, log }, runId);
+    const hosted = await resumeRun({ database, store, buildRuntime: runtimeFactory(hostSettings(config), { progress: () => progressPrinter(log) }), ttlMs, waitMs, log, sealKey }, runId);
     const result = await hostInForeground(hosted, log);
     return await renderRunResult(result, { store, location: database.location, lease: hosted.lease, json: values.json, out });
   } finally {

@@ -6,6 +6,7 @@ import { type AriadneConfig, hostSettings, modelConfigured } from "./config.ts";
 import { progressPrinter } from "./progress.ts";
 import { scenarioNote } from "./scenarioNote.ts";
 import { hostInForeground } from "./hostInForeground.ts";
+import { sealSigningKey } from "./sealKeys.ts";
 import { renderRunResult } from "./renderRunResult.ts";
 
 export interface RunOptions extends OpenOptions {
@@ -57,7 +58,7 @@ export async function runResearch(options: RunOptions): Promise<number> {
     if (choice.kind === "scenario") console.error(scenarioNote(choice, configured));
     log(`store: ${database.location}`);
     log(`question: ${question}`);
-    const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(hostSettings(options.config), { progress: () => progressPrinter(log) }), ttlMs }, lease!);
+    const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(hostSettings(options.config), { progress: () => progressPrinter(log) }), ttlMs, sealKey: sealSigningKey(options.config.sealKeys) }, lease!);
     const result = await hostInForeground(hosted, log);
     return await renderRunResult(result, { store, location: database.location, lease: lease!, json: options.json, out: options.out });
   } finally {

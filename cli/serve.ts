@@ -1,4 +1,5 @@
 import { openStore, type OpenOptions } from "../db/index.ts";
+import { sealSigningKey } from "./sealKeys.ts";
 import { openApiServer } from "../http/openApiServer.ts";
 import { type AriadneConfig, hostSettings, modelConfigured } from "./config.ts";
 
@@ -44,6 +45,7 @@ export async function serve(options: ServeOptions): Promise<number> {
       log: options.out,
       workerLog: (line) => log({ msg: line }),
       worker: { concurrency: options.concurrency },
+      sealKey: sealSigningKey(config.sealKeys),
     });
     log({
       msg: "listening",

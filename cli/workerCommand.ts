@@ -1,7 +1,8 @@
 import { openStore } from "../db/index.ts";
-import { WORKER_DEFAULTS, runWorker, runtimeFactory } from "../runs/index.ts";
+import { MIN_LEASE_MS, WORKER_DEFAULTS, runWorker, runtimeFactory, workerOptionProblem } from "../runs/index.ts";
 import { progressPrinter } from "./progress.ts";
 import { type AriadneConfig, hostSettings, storeOptionsOf } from "./config.ts";
+import { sealSigningKey } from "./sealKeys.ts";
 import { parseCommand } from "./parseCommand.ts";
 
 const USAGE = `usage: ariadne worker [--concurrency N] [--lease-ms MS] [--idle-exit-ms MS]
@@ -12,8 +13,8 @@ database. SIGTERM or Ctrl-C: tool calls in flight record their outcome, then the
 worker's runs are released for another worker at once.
 
 options:
-  --concurrency N    runs hosted at once (default ${WORKER_DEFAULTS.concurrency})
-  --lease-ms MS      lease time to live (default ARIADNE_LEASE_MS or 15000)
+  --concurrency N    runs hosted at once, at least 1 (default ${WORKER_DEFAULTS.concurrency})
+  --lease-ms MS      lease time to live, at least ${MIN_LEASE_MS} (default ARIADNE_LEASE_MS or 15000)
   --poll-ms MS       how often to look for expired leases (default ${WORKER_DEFAULTS.pollMs})
   --idle-exit-ms MS  exit after nothing to do for this long (default: run until stopped)
   --data-dir DIR     embedded store directory when DATABASE_URL is unset`;
@@ -39,6 +40,11 @@ export async function workerCommand(argv: string[], out: (line: string) => void,
   );
   if (values.help) return (out(USAGE), 0);
   const ttlMs = positive("lease-ms", values["lease-ms"]) ?? config.leaseMs;
+  const concurrency = positive("concurrency", values.concurrency);
+  // Bad usage, refused before the store is opened: one line, exit 2.
+  const leaseName = values["lease-ms"] === undefined ? "ARIADNE_LEASE_MS" : "--lease-ms";
+  const problem = workerOptionProblem({ ttlMs, concurrency }, { ttlMs: leaseName, concurrency: "--concurrency" });
+  if (problem) return (console.error(`ariadne: ${problem}`), 2);
   const { store, database, close } = await openStore(storeOptionsOf(config, values["data-dir"]));
   const stop = new AbortController();
   let signals = 0;
@@ -57,10 +63,11 @@ export async function workerCommand(argv: string[], out: (line: string) => void,
       buildRuntime: runtimeFactory(hostSettings(config), { progress: () => progressPrinter(out) }),
       ttlMs,
       pollMs: positive("poll-ms", values["poll-ms"]),
-      concurrency: positive("concurrency", values.concurrency),
+      concurrency,
       idleExitMs: positive("idle-exit-ms", values["idle-exit-ms"]),
       signal: stop.signal,
       log: out,
+      sealKey: sealSigningKey(config.sealKeys),
     });
     out(`worker ${owner}: stopped after ${results.length} run(s)`);
     // Model calls of released runs may still be in flight; their answers are not wanted.

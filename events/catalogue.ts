@@ -271,6 +271,8 @@ export const payloadSchemas = {
       /** sha256 of the RFC 8785 JSON of `heads` (sorted by streamId): see events/rootHash.ts. */
       rootHash: Sha256,
       heads: z.array(z.object({ streamId: Id, version: z.number().int().positive(), hash: Sha256 })).min(1),
+      /** Ed25519 over the run id and root hash (events/signSeal.ts) by a key the database does not hold; absent when unsigned. */
+      signature: z.object({ keyId: Sha256, algorithm: z.literal("ed25519"), signature: z.string().min(1) }).optional(),
     }),
   },
   /** Run-level facts live in the stream run-<runId>, with metadata.executorId = Main's executor id. */

@@ -1,5 +1,7 @@
+import type { KeyObject } from "node:crypto";
 import type { Database } from "../db/openDatabase.ts";
 import { blobProblems } from "./blobProblems.ts";
+import { type SealSignatureCheck, checkSealSignature } from "./checkSealSignature.ts";
 import { type RunProblem, type StreamFound, inspectRun, problemAt } from "./inspectRun.ts";
 import { type StreamHead, rootHashOf } from "./rootHash.ts";
 import { isExecutorStream, runStreamId } from "./runStreams.ts";
@@ -15,6 +17,8 @@ export interface RunVerification {
   rootHash: string;
   /** The last seal recorded for the run, if any. */
   sealed: { eventId: string; rootHash: string } | null;
+  /** What can be said of the seal's signature (null: no seal): checked only against a configured public key. */
+  signature: SealSignatureCheck | null;
   /** The first entry is the first bad event; empty when the run is intact. */
   problems: RunProblem[];
 }
@@ -26,10 +30,14 @@ export interface RunVerification {
  * added stream, an event appended after the seal are all named. With
  * `expectedRoot` (the root printed with the answer), a rewritten seal is found
  * too. Every blob the run's tool outcomes name (sources, artifacts) must be
- * stored and hash to its name. Throws NotFoundError for an unknown run, DamagedStoreError when the
- * store cannot be read back.
+ * stored and hash to its name. A run whose Main ended is sealed by its host, so an ended run without a
+ * seal is not intact (a forger removes the seal rather than sign one). With
+ * `publicKey` (held outside the database) the seal must be signed by it: an
+ * unsigned seal, or one signed by another key, is not intact. Throws
+ * NotFoundError for an unknown run, DamagedStoreError when the store cannot be
+ * read back.
  */
-export async function verifyRun(database: Database, runId: string, options: { expectedRoot?: string } = {}): Promise<RunVerification> {
+export async function verifyRun(database: Database, runId: string, options: { expectedRoot?: string; publicKey?: KeyObject | null } = {}): Promise<RunVerification> {
   const inspection = await inspectRun(database, runId);
   const problems = [...inspection.problems];
   const heads = currentHeads(inspection.streams);
@@ -37,6 +45,12 @@ export async function verifyRun(database: Database, runId: string, options: { ex
   const seal = lastSeal(inspection.events.get(runStreamId(runId)) ?? []);
   if (seal) problems.push(...sealProblems(seal, heads, inspection.events));
   problems.push(...(await blobProblems(database, inspection.events)));
+  const ended = seal ? undefined : mainEnded(inspection.events);
+  if (ended) {
+    problems.push(problemAt(ended, `Main ended (${ended.type}) but the run has no seal: its run_sealed was removed, or its host stopped before sealing (a resume seals it)`));
+  }
+  const signature = seal ? checkSealSignature({ runId, rootHash: seal.data.rootHash, signature: seal.data.signature }, options.publicKey ?? null) : null;
+  if (seal && signature?.state === "invalid") problems.push(problemAt(seal, signature.reason));
   if (options.expectedRoot !== undefined && options.expectedRoot !== rootHash) {
     problems.push({
       streamId: runStreamId(runId),
@@ -53,6 +67,7 @@ export async function verifyRun(database: Database, runId: string, options: { ex
     events: inspection.streams.reduce((n, s) => n + s.count, 0),
     rootHash,
     sealed: seal ? { eventId: seal.eventId, rootHash: seal.data.rootHash } : null,
+    signature,
     problems,
   };
 }
@@ -66,6 +81,15 @@ export function describeProblem(p: RunProblem): string {
 
 export function currentHeads(streams: readonly StreamFound[]): StreamHead[] {
   return streams.filter((s) => isExecutorStream(s.streamId) && s.hash !== null).map((s) => ({ streamId: s.streamId, version: s.version, hash: s.hash! }));
+}
+
+/** Main's final event (settled, failed, cancelled), if it has one: after it the run's host seals the run. */
+function mainEnded(events: Map<string, RecordedEvent[]>): RecordedEvent | undefined {
+  for (const stream of events.values()) {
+    if (stream[0]?.type !== "executor_admitted" || (stream[0] as RecordedEvent<"executor_admitted">).data.role !== "main") continue;
+    return stream.find((e) => e.type === "settled" || e.type === "failed" || e.type === "cancelled");
+  }
+  return undefined;
 }
 
 function lastSeal(runStream: readonly RecordedEvent[]): RecordedEvent<"run_sealed"> | undefined {

@@ -1,3 +1,4 @@
+import type { KeyObject } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import type { EventStore } from "../events/index.ts";
 import { type BuildRuntime, DEFAULT_LEASE_MS, type HostSettings, type WorkerOptions, runWorker, runtimeFactory } from "../runs/index.ts";
@@ -26,6 +27,8 @@ export interface ApiServerOptions extends Pick<AppDeps, "auth" | "rateLimit" | "
   scriptedLatencyMs?: number;
   /** Worker lines (took, finished, released); default nowhere. */
   workerLog?: (line: string) => void;
+  /** The key seals are signed with, by the worker and by a cancel that ends a run. */
+  sealKey?: KeyObject;
 }
 
 export interface ApiServer {
@@ -43,7 +46,7 @@ export interface ApiServer {
 export async function openApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const settings: HostSettings = { ...options.settings, ...(options.scriptedLatencyMs !== undefined && { scriptedLatencyMs: options.scriptedLatencyMs }) };
   const hub = await startEventHub(options.store);
-  const runs = createLeasedRuns({ store: options.store, env: settings.model });
+  const runs = createLeasedRuns({ store: options.store, env: settings.model, sealKey: options.sealKey });
   const shutdown = new AbortController();
   // Every live stream listens for shutdown; hundreds at once are expected, not a leak.
   setMaxListeners(0, shutdown.signal);
@@ -58,6 +61,7 @@ export async function openApiServer(options: ApiServerOptions): Promise<ApiServe
           buildRuntime: options.buildRuntime ?? runtimeFactory(settings),
           ttlMs: options.leaseMs ?? DEFAULT_LEASE_MS,
           ...options.worker,
+          sealKey: options.sealKey,
           signal: stopWorker.signal,
           log: options.workerLog,
         });

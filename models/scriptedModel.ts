@@ -1,11 +1,12 @@
 import { AriadneError, ConfigError } from "../core/errors.ts";
 import { sanitizeText } from "../core/sanitizeText.ts";
 import { estimateUsage } from "./estimateUsage.ts";
+import { scriptedToolUseId } from "./scriptedToolUseId.ts";
 import { abortedError, deadlineError } from "./modelCallError.ts";
 import { sleep } from "./sleep.ts";
 import type { AssistantBlock, CallOptions, Model, ModelRequest, ModelResponse, StopReason, Usage } from "./types.ts";
 
-/** A tool_use block whose id may be left out; the model then numbers it. */
+/** A tool_use block whose id may be left out; the model then derives it from the request (scriptedToolUseId). */
 export type ScriptedBlock =
   | { type: "text"; text: string }
   | { type: "tool_use"; name: string; input: unknown; id?: string };
@@ -60,7 +61,6 @@ export class ScriptedModel implements Model {
   /** Every request received, in order, as given. */
   readonly requests: ModelRequest[] = [];
   private calls = 0;
-  private toolIds = 0;
 
   private readonly script?: ScriptStep[];
   private readonly policy?: ScriptPolicy;
@@ -90,7 +90,7 @@ export class ScriptedModel implements Model {
     if (step instanceof Error) throw step;
     const reply: ScriptedReply = typeof step === "string" ? { content: [{ type: "text", text: step }] } : step;
     // Cleaned as a real model's reply is, so a script can exercise the same path.
-    const { value: content, notes } = sanitizeText(reply.content.map((block) => this.toAssistantBlock(block)), "content");
+    const { value: content, notes } = sanitizeText(reply.content.map((block, i) => this.toAssistantBlock(block, request, i)), "content");
     return {
       content,
       stopReason: reply.stopReason ?? (content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn"),
@@ -112,10 +112,10 @@ export class ScriptedModel implements Model {
     return `scripted:${this.options.name ?? (request.model || "unnamed")}`;
   }
 
-  private toAssistantBlock(block: ScriptedBlock): AssistantBlock {
+  private toAssistantBlock(block: ScriptedBlock, request: ModelRequest, index: number): AssistantBlock {
     // Copied, so a caller that edits a response cannot edit the script.
     if (block.type === "text") return { type: "text", text: block.text };
-    const id = block.id ?? `toolu_scripted_${++this.toolIds}`;
+    const id = block.id ?? scriptedToolUseId(request, index);
     return { type: "tool_use", id, name: block.name, input: structuredClone(block.input) };
   }
 

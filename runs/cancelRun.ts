@@ -1,7 +1,8 @@
+import type { KeyObject } from "node:crypto";
 import { streamIdOf } from "../actors/executorState.ts";
 import { AriadneError, NotFoundError } from "../core/errors.ts";
 import type { Database } from "../db/openDatabase.ts";
-import type { EventStore } from "../events/index.ts";
+import { type EventStore, sealRun } from "../events/index.ts";
 import { postToExecutor } from "../actors/postToExecutor.ts";
 import { cancelRequest } from "../actors/decide/cancel.ts";
 import { appendRunFact } from "./appendRunFact.ts";
@@ -26,6 +27,13 @@ export interface CancelResult {
   requested?: boolean;
 }
 
+export interface CancelDeps {
+  database: Database;
+  store: EventStore;
+  /** The key a run ended by the cancel is sealed with (as its host would); none: unsigned. */
+  sealKey?: KeyObject;
+}
+
 /**
  * The one cancel use case behind `ariadne cancel` (and later the HTTP API).
  * At merge the lead wires it to the runtime's cancel request
@@ -41,7 +49,7 @@ export type CancelRun = (request: CancelRequest) => Promise<CancelResult>;
  * host (interrupted, crashed, or still queued) nothing is in flight, so the
  * run is taken over and `cancelled` recorded directly (cancelByTakeover).
  */
-export function cancelRun(deps: { database: Database; store: EventStore }): CancelRun {
+export function cancelRun(deps: CancelDeps): CancelRun {
   const takeover = cancelByTakeover(deps);
   return async (asked) => {
     const row = await findRun(deps.database, asked.runId);
@@ -68,7 +76,7 @@ export function cancelRun(deps: { database: Database; store: EventStore }): Canc
  * run; cancelling one Child gives the run back to the queue (or leaves it
  * interrupted), and whoever resumes it sees the Child cancelled.
  */
-export function cancelByTakeover(deps: { database: Database; store: EventStore }): CancelRun {
+export function cancelByTakeover(deps: CancelDeps): CancelRun {
   return async (request) => {
     const row = await findRun(deps.database, request.runId);
     const status = await runStatus(deps.database, deps.store, request.runId);
@@ -92,6 +100,13 @@ export function cancelByTakeover(deps: { database: Database; store: EventStore }
       await fenced.append(streamIdOf(id), await deps.store.streamVersion(streamIdOf(id)), [
         { type: "cancelled", data: { reason: request.reason, by: request.by }, metadata: { runId: lease.runId, executorId: id } },
       ]);
+    }
+    // A run that ends here is sealed here, as its host would have: verify expects a seal on every ended run.
+    // A damaged run is never sealed over; verify names its damage instead.
+    if (wholeRun && now.executors) {
+      await sealRun(fenced, { runId: lease.runId, mainExecutorId: lease.mainExecutorId }, { signingKey: deps.sealKey }).catch((e) => {
+        if ((e as { code?: string }).code !== "RUN_NOT_INTACT") throw e;
+      });
     }
     await releaseLease(deps.database, lease, wholeRun ? "finished" : previousState === "interrupted" ? "interrupted" : "running");
     deps.database.notify?.("ariadne_runs");

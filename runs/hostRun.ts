@@ -1,3 +1,4 @@
+import type { KeyObject } from "node:crypto";
 import type { Runtime } from "../actors/index.ts";
 import type { Outcome } from "../actors/executorState.ts";
 import { streamIdOf } from "../actors/executorState.ts";
@@ -41,6 +42,8 @@ export interface HostDeps {
   store: EventStore;
   buildRuntime: BuildRuntime;
   ttlMs: number;
+  /** Ed25519 private key the run's seal is signed with (held outside the database); none: unsigned. */
+  sealKey?: KeyObject;
 }
 
 /**
@@ -57,10 +60,19 @@ export function hostRun(hostDeps: HostDeps, lease: RunLease): HostedRun {
   const done = new Promise<HostResult>((r) => (resolveDone = r));
   let ended = false;
   let stopping: Promise<HostResult> | null = null;
+  // What the run holds beyond the lease (its inbox watch: a LISTEN connection of its own on PostgreSQL).
+  // A lost run's runners may never return (their appends are parked), so these go when the run ends.
+  let unwatch: (() => Promise<void>) | null = null;
+  const release = () => {
+    const u = unwatch;
+    unwatch = null;
+    return u?.().catch(() => {});
+  };
   const end = (r: HostResult) => {
     if (ended) return;
     ended = true;
     heartbeat.stop();
+    void release();
     resolveDone(r);
   };
   const heartbeat = startHeartbeat(deps.database, lease, deps.ttlMs, (why) => {
@@ -78,18 +90,19 @@ export function hostRun(hostDeps: HostDeps, lease: RunLease): HostedRun {
     const runtime = await deps.buildRuntime(gate, lease);
     const started = (await deps.store.streamVersion(streamIdOf(lease.mainExecutorId))) > 0;
     // A cancel request posted by another process reaches this run's executors at once.
-    const unwatch = await runtime.watchInboxes();
+    unwatch = await runtime.watchInboxes();
+    if (ended) await release(); // lost while the watch was being set up
     let outcome: Outcome;
     try {
       outcome = started
         ? await (await runtime.resumeRun(lease.runId)).result
         : await (await runtime.startRun(lease.question, lease.options.context ?? "", { runId: lease.runId, mainExecutorId: lease.mainExecutorId })).result;
     } finally {
-      await unwatch();
+      await release();
     }
     if (ended || stopping) return;
     // Sealed by its owner once final: the root hash commits to every executor stream of the run.
-    const { rootHash } = await sealRun(gate, { runId: lease.runId, mainExecutorId: lease.mainExecutorId });
+    const { rootHash } = await sealRun(gate, { runId: lease.runId, mainExecutorId: lease.mainExecutorId }, { signingKey: deps.sealKey });
     heartbeat.stop();
     // Executors fold facts from outside, so a host whose run was taken over can see the new owner
     // finish it: that host wrote none of it, and says so.

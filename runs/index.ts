@@ -1,7 +1,7 @@
 export { adoptRun } from "./adoptRun.ts";
 export { BLANK_QUESTION, type ChosenRun, ModelNotConfiguredError, type RunRequest, RunRequestError, chooseRun } from "./chooseRun.ts";
 export { appendRunFact } from "./appendRunFact.ts";
-export { type CancelRequest, type CancelResult, type CancelRun, cancelByTakeover, cancelRun } from "./cancelRun.ts";
+export { type CancelDeps, type CancelRequest, type CancelResult, type CancelRun, cancelByTakeover, cancelRun } from "./cancelRun.ts";
 export { type DrainingStore, drainingStore } from "./drainingStore.ts";
 export { type RunRow, findRun } from "./findRun.ts";
 export { forceLease } from "./forceLease.ts";
@@ -21,3 +21,4 @@ export { type SubmittedRun, submitRun } from "./submitRun.ts";
 export { type TakeLeaseOptions, takeLease } from "./takeLease.ts";
 export { RunDamagedError, verifyRun } from "./verifyRun.ts";
 export { WORKER_DEFAULTS, type WorkerOptions, runWorker } from "./worker.ts";
+export { MIN_LEASE_MS, workerOptionProblem } from "./workerOptionProblem.ts";

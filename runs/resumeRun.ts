@@ -1,3 +1,4 @@
+import type { KeyObject } from "node:crypto";
 import { AriadneError, NotFoundError } from "../core/errors.ts";
 import { adoptRun } from "./adoptRun.ts";
 import type { Database } from "../db/openDatabase.ts";
@@ -16,6 +17,8 @@ export interface ResumeOptions {
   /** How long to wait for a live owner's lease to run out before giving up. */
   waitMs?: number;
   log?: (line: string) => void;
+  /** The key the run's seal is signed with (hostRun). */
+  sealKey?: KeyObject;
 }
 
 /**

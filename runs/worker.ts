@@ -1,9 +1,12 @@
+import type { KeyObject } from "node:crypto";
 import type { Database } from "../db/openDatabase.ts";
 import type { EventStore } from "../events/index.ts";
 import { type BuildRuntime, type HostedRun, type HostResult, hostRun } from "./hostRun.ts";
 import { leaseOwner } from "./leaseOwner.ts";
 import { RUNS_CHANNEL } from "./runLease.ts";
 import { takeLease } from "./takeLease.ts";
+import { workerOptionProblem } from "./workerOptionProblem.ts";
+import { ConfigError } from "../core/errors.ts";
 
 export interface WorkerOptions {
   database: Database;
@@ -23,6 +26,8 @@ export interface WorkerOptions {
   /** Stop once nothing was hosted or taken for this long (tests, batch use). */
   idleExitMs?: number;
   log?: (line: string) => void;
+  /** The key each hosted run's seal is signed with (hostRun). */
+  sealKey?: KeyObject;
 }
 
 export const WORKER_DEFAULTS = { ttlMs: 15_000, pollMs: 1_000, concurrency: 4, graceMs: 5_000 };
@@ -36,6 +41,8 @@ export const WORKER_DEFAULTS = { ttlMs: 15_000, pollMs: 1_000, concurrency: 4, g
 export async function runWorker(options: WorkerOptions): Promise<{ owner: string; results: HostResult[] }> {
   const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as WorkerOptions;
   const o = { ...WORKER_DEFAULTS, ...given };
+  const problem = workerOptionProblem(o);
+  if (problem) throw new ConfigError(`worker: ${problem}`);
   const owner = o.owner ?? leaseOwner("worker");
   const log = o.log ?? (() => {});
   const hosted = new Map<string, HostedRun>();
@@ -60,7 +67,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ owner: string
       }
       if (lease) {
         log(`worker: took run ${lease.runId} (epoch ${lease.epoch}${lease.fresh ? ", new" : ", taking over"})`);
-        const h = hostRun({ database: o.database, store: o.store, buildRuntime: o.buildRuntime, ttlMs: o.ttlMs }, lease);
+        const h = hostRun({ database: o.database, store: o.store, buildRuntime: o.buildRuntime, ttlMs: o.ttlMs, sealKey: o.sealKey }, lease);
         hosted.set(lease.runId, h);
         void h.done.then((r) => {
           hosted.delete(lease.runId);

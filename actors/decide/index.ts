@@ -5,5 +5,6 @@ export { exhaustWithAnswer, exhaustWithHandoff, stopCaveat } from "./exhaust.ts"
 export { finishWithAnswer, finishWithHandoff, handoffFacts, heldHandoffs, unknownEffectsOf } from "./finish.ts";
 export { decideNext, intentKey, type Next } from "./next.ts";
 export { decideCall, screenCall, type CallFact } from "./planCalls.ts";
+export { refuseReusedToolUseIds } from "./reusedToolUseIds.ts";
 export { decideRecovery, idempotencyKeyOf } from "./recovery.ts";
 export { toolCompleted, toolThrew } from "./toolOutcome.ts";

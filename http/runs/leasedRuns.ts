@@ -1,3 +1,4 @@
+import type { KeyObject } from "node:crypto";
 import { sql } from "kysely";
 import { AriadneError, isAriadneError, isValidationError, type IssueDetail } from "../../core/errors.ts";
 import type { Database } from "../../db/index.ts";
@@ -20,6 +21,8 @@ export interface LeasedRunsOptions {
   maximum?: Caps;
   /** Recorded with every run submitted (RunOptions.tags): hints for whoever hosts it, e.g. a test's scriptedLatencyMs. */
   tags?: Record<string, string>;
+  /** The key a run ended by a cancel is sealed with. */
+  sealKey?: KeyObject;
 }
 
 /**
@@ -32,7 +35,7 @@ export function createLeasedRuns(options: LeasedRunsOptions): RunsPort {
   const { store } = options;
   const database = store.database;
   const env = options.env ?? {};
-  const cancel = cancelRun({ database, store });
+  const cancel = cancelRun({ database, store, sealKey: options.sealKey });
   // A finished run's row and view never change again: kept (bounded), so reading one is neither a
   // query nor a projection.
   const finished = new Map<string, { tenant: string | null; view: RunView }>();

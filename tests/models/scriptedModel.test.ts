@@ -4,10 +4,11 @@ import { ConfigError } from "../../core/errors.ts";
 import { estimateUsage } from "../../models/estimateUsage.ts";
 import { ModelCallError } from "../../models/modelCallError.ts";
 import { ScriptedModel, ScriptExhaustedError, type ScriptedModelOptions } from "../../models/scriptedModel.ts";
+import { scriptedToolUseId } from "../../models/scriptedToolUseId.ts";
 import type { ModelRequest } from "../../models/types.ts";
 import { rejection, request, within } from "./fixtures.ts";
 
-test("a script is replayed in order, every response labelled scripted, tool ids numbered deterministically", async () => {
+test("a script is replayed in order, every response labelled scripted, tool ids derived from the request (its block index)", async () => {
   const model = new ScriptedModel({
     name: "planner",
     script: [
@@ -24,7 +25,7 @@ test("a script is replayed in order, every response labelled scripted, tool ids 
   assert.equal(model.scripted, true);
   assert.deepEqual(responses, [
     {
-      content: [{ type: "text", text: "Plan." }, { type: "tool_use", id: "toolu_scripted_1", name: "search", input: { q: "a" } }],
+      content: [{ type: "text", text: "Plan." }, { type: "tool_use", id: scriptedToolUseId(request(), 1), name: "search", input: { q: "a" } }],
       stopReason: "tool_use",
       usage: { inputTokens: 10, outputTokens: 5 },
       model: "scripted:planner",
@@ -32,8 +33,8 @@ test("a script is replayed in order, every response labelled scripted, tool ids 
     },
     {
       content: [
-        { type: "tool_use", id: "toolu_scripted_2", name: "search", input: { q: "b" } },
-        { type: "tool_use", id: "toolu_scripted_3", name: "fetch", input: {} },
+        { type: "tool_use", id: scriptedToolUseId(request(), 0), name: "search", input: { q: "b" } },
+        { type: "tool_use", id: scriptedToolUseId(request(), 1), name: "fetch", input: {} },
       ],
       stopReason: "tool_use",
       usage: { inputTokens: 10, outputTokens: 5 },
@@ -190,7 +191,7 @@ test("editing a response does not edit the script", async () => {
   (first.content[0] as { input: { nested: { value: number } } }).input.nested.value = 2;
   const second = await model.complete(request());
 
-  assert.deepEqual(second.content[0], { type: "tool_use", id: "toolu_scripted_2", name: "t", input: { nested: { value: 1 } } });
+  assert.deepEqual(second.content[0], { type: "tool_use", id: scriptedToolUseId(request(), 0), name: "t", input: { nested: { value: 1 } } });
 });
 
 test("a ScriptedModel needs exactly one of script and policy", () => {
