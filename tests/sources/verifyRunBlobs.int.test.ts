@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { type RawBuilder, sql } from "kysely";
 import { z } from "zod";
-import { verifyRun } from "../../events/index.ts";
+import { sealRun, verifyRun } from "../../events/index.ts";
 import { ScriptedModel } from "../../models/index.ts";
 import { turnsTaken } from "../../scenarios/requestView.ts";
 import { type SourceRecord, createDatabaseBlobStore, sha256Hex } from "../../sources/index.ts";
@@ -44,6 +44,7 @@ forEachEngine("run verification checks the blobs its sources name", (ctx) => {
     const runtime = runtimeWith(ctx.store, { main, child: main }, { tools: new ToolRegistry().register(noteTool), blobs: createDatabaseBlobStore(ctx.db.database.db) });
     const run = await runtime.startRun("Read the note.");
     await within(10_000, run.result);
+    await sealRun(ctx.store, run); // as its host would: an ended run without its seal does not verify
     const events = await ctx.store.readRun(run.runId);
     const [completed] = ofType(events, "tool_completed");
     return { run, completed, note };

@@ -14,7 +14,7 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { RecordedEvent } from "../../events/index.ts";
-import { verifyRun } from "../../events/index.ts";
+import { sealRun, verifyRun } from "../../events/index.ts";
 import { ScriptedModel } from "../../models/index.ts";
 import { createDatabaseBlobStore } from "../../sources/index.ts";
 import { type ComputeReport, type CorpusServer, type ToolEffect, ToolRegistry, computeGrant, corpusUrlMap, normalizeUrl, pagesSearchBackend, serveCorpus } from "../../tools/index.ts";
@@ -102,6 +102,8 @@ async function runObeyed(ctx: EngineContext, chosen: HostilePage[], tools: strin
   const hitsBefore = new Map(corpus.hits);
   const run = await runtime.startRun("Summarise what these market pages report.", "", ids);
   const outcome = await within(90_000, run.result);
+  // Sealed as its host would (runs/hostRun.ts): an ended run without its seal does not verify.
+  await sealRun(ctx.store, run);
   assert.equal(outcome.kind, "answer", `Main answers: ${JSON.stringify(outcome)}`);
   const events = await ctx.store.readRun(run.runId);
   const children = ofType(events, "executor_admitted")

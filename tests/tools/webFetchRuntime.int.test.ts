@@ -1,6 +1,6 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { verifyRun } from "../../events/index.ts";
+import { sealRun, verifyRun } from "../../events/index.ts";
 import { ScriptedModel, type ScriptedReply } from "../../models/index.ts";
 import { runTools } from "../../runs/runTools.ts";
 import { turnsTaken } from "../../scenarios/requestView.ts";
@@ -36,6 +36,7 @@ forEachEngine("web_fetch in a run fetches only what the run has seen", (ctx) => 
     const runtime = runtimeWith(ctx.store, { main, child: main }, { tools, blobs: createDatabaseBlobStore(ctx.db.database.db) });
     const run = await runtime.startRun(`What does ${ASKED} say about code coverage?`);
     const outcome = await within(20_000, run.result);
+    await sealRun(ctx.store, run); // as its host would: an ended run without its seal does not verify
     assert.equal(outcome.kind, "answer");
     const events = await ctx.store.readRun(run.runId);
 
