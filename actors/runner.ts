@@ -1,5 +1,5 @@
 import { isConcurrencyError } from "../core/errors.ts";
-import type { NewEvent, RecordedEvent } from "../events/index.ts";
+import { type NewEvent, type RecordedEvent, appendWithRetry } from "../events/index.ts";
 import type { Reservation } from "../governance/port.ts";
 import { isModelCallError } from "../models/index.ts";
 import type { Model, ModelResponse } from "../models/types.ts";
@@ -144,23 +144,26 @@ export class ExecutorRunner {
 
   private append(drafts: readonly Draft[], onConflict: "retry" | "redecide"): Promise<RecordedEvent[] | null> {
     const next = this.writes.then(async () => {
-      for (let conflicts = 0; ; conflicts++) {
-        const s = this.fold.state;
-        const events = drafts.map(
-          (d) => ({ type: d.type, data: d.data, metadata: { runId: s.runId, executorId: s.executorId, causationId: d.causationId ?? s.lastEventId } }) as NewEvent,
-        );
-        try {
-          const { events: recorded } = await this.services.store.append(s.streamId, s.version, events);
-          this.absorb(recorded);
-          return recorded;
-        } catch (error) {
+      const appended = await appendWithRetry(
+        this.services.store,
+        this.state.streamId,
+        async (attempt) => {
           // Someone else wrote first (an inbox fact): fold it, then record on top what happened
           // (an effect's result), or, for a pure decision, write nothing and decide again.
-          if (!isConcurrencyError(error) || conflicts >= MAX_CONFLICTS) throw error;
-          await this.catchUp();
-          if (onConflict === "redecide") return null;
-        }
-      }
+          if (attempt > 1) {
+            await this.catchUp();
+            if (onConflict === "redecide") return null;
+          }
+          const s = this.fold.state;
+          const events = drafts.map(
+            (d) => ({ type: d.type, data: d.data, metadata: { runId: s.runId, executorId: s.executorId, causationId: d.causationId ?? s.lastEventId } }) as NewEvent,
+          );
+          return { expectedVersion: s.version, events };
+        },
+        { maxAttempts: MAX_CONFLICTS + 1 },
+      );
+      if (appended) this.absorb(appended.events);
+      return appended?.events ?? null;
     });
     this.writes = next.catch(() => {});
     return next;
