@@ -3,7 +3,9 @@ import type { ToolEffect } from "../tools/index.ts";
 import type { AssistantBlock, Message, ToolResultBlock, ToolUseBlock, UserBlock } from "../models/types.ts";
 import { extractCitationMarkers } from "../handoff/index.ts";
 import { renderAdvice, renderBackgroundHandoff, renderChildEnded, renderConsumedHandoff, renderReminder } from "./prompts.ts";
-import { roleOf } from "./roles.ts";
+import { type Role, roleOf } from "./roles.ts";
+
+export type { Role };
 
 /** One tool use of the current turn, followed from request to result. */
 export interface Call {
@@ -75,8 +77,6 @@ export interface ExecutorState {
   reviews: Record<string, Review>;
   outcome: Outcome | null;
 }
-
-export type Role = EventData<"executor_admitted">["role"];
 
 /** A review of this executor's findings; `delivered` once its result was recorded (advice shown, or shadow closed). */
 export interface Review {

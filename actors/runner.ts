@@ -15,6 +15,8 @@ import {
   decideChildOutcome,
   decideNext,
   decideRecovery,
+  exhaust,
+  finish,
   idempotencyKeyOf,
   intentKey,
   screenCall,
@@ -219,7 +221,7 @@ export class ExecutorRunner {
       case "cancel":
         return this.cancel();
       case "exhaust":
-        return this.decided(this.role.exhaust(s, next.stop));
+        return this.decided(exhaust(this.role, s, next.stop));
       case "callModel":
         return this.callModel();
       case "plan":
@@ -231,7 +233,7 @@ export class ExecutorRunner {
         await Promise.all(next.calls.map((c) => (c.name === DELEGATE_TOOL ? this.startChild(c) : this.performTool(c))));
         return;
       case "finish":
-        return this.decided(this.role.finish(s, next.call));
+        return this.decided(finish(this.role, s, next.call));
       case "awaitChildren":
         return this.awaitChildren(next.calls);
       case "settle":
@@ -272,7 +274,7 @@ export class ExecutorRunner {
       inputTokens: estimateInputTokens(canonical),
       maxTokens: request.maxTokens,
     });
-    if (!verdict.ok) return this.decided([...verdict.events, ...this.role.exhaust(s, { limit: verdict.limit, reason: verdict.reason })]);
+    if (!verdict.ok) return this.decided([...verdict.events, ...exhaust(this.role, s, { limit: verdict.limit, reason: verdict.reason })]);
     // Reminders governance raised for this call go into this call's request (its reservation counted
     // them), so a Main that answers now has seen them; they are recorded delivered with this turn.
     let raisedNow = false;
