@@ -20,3 +20,5 @@ export { postToExecutor, type PostResult } from "./postToExecutor.ts";
 export { ROLES, roleOf, type Limits, type RoleRecord } from "./roles.ts";
 export { handoffFacts } from "./decide/finish.ts";
 export { rebuildTranscript, type Transcript, type TranscriptTurn } from "./transcript.ts";
+export { readTranscript } from "./readTranscript.ts";
+export { type RequestContextOptions, requestContextOf } from "./requestContext.ts";

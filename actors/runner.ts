@@ -15,6 +15,9 @@ import {
   decideChildOutcome,
   decideNext,
   decideRecovery,
+  decideReview,
+  liveChildrenOf,
+  renderReview,
   exhaust,
   finish,
   idempotencyKeyOf,
@@ -209,7 +212,7 @@ export class ExecutorRunner {
       }
       if (!this.fold.done) throw error;
     } finally {
-      await this.services.cancelChildren(this, "the parent executor finished", "run_settled");
+      await this.services.stopExecutors(liveChildrenOf(this.state), "the parent executor finished", "run_settled");
     }
     return this.state.outcome!;
   }
@@ -247,7 +250,7 @@ export class ExecutorRunner {
   private async cancel(): Promise<void> {
     this.trip();
     const request = this.state.cancelRequest!;
-    await this.services.cancelChildren(this, request.reason, "parent");
+    await this.services.stopExecutors(liveChildrenOf(this.state), request.reason, "parent");
     await this.record([decideCancel(this.state, this.inFlightAtCancel)]);
   }
 
@@ -260,7 +263,7 @@ export class ExecutorRunner {
    */
   private async callModel(): Promise<void> {
     if (await this.deliverBackgroundResults()) return;
-    await this.services.considerReview(this);
+    await this.considerReview();
     const s = this.state;
     const deliveries = await this.pendingDeliveries(s);
     let preview = deliveries.reduce(
@@ -331,6 +334,15 @@ export class ExecutorRunner {
     ]);
   }
 
+  /** Starts a Reviewer on this executor's consumed findings when the run's mode and policy say so (decideReview). */
+  private async considerReview(): Promise<void> {
+    const { mode, policy } = this.services.review;
+    const drafts = decideReview(this.state, this.role, { mode, policy, now: this.services.clock.now(), newId: this.services.newId });
+    if (drafts.length === 0) return;
+    const [requested] = await this.record(drafts);
+    await this.services.reviewRequested(this.state, requested as RecordedEvent<"review_requested">);
+  }
+
   /** A failed (or aborted) model call: nothing was delivered; the reservation is settled with no usage. */
   private async recordFailedCall(s: ExecutorState, reserved: Draft[], reservation: Reservation | null, error: unknown): Promise<void> {
     const settlement = await this.services.governance.afterModelCall(s, reservation, null);
@@ -369,7 +381,7 @@ export class ExecutorRunner {
       const outcome = await this.services.childFinished(review.reviewerExecutorId).catch(() => null);
       if (!outcome) continue;
       if (review.mode === "shadow") drafts.push({ type: "review_delivered", data: { reviewId, delivered: false, turn: null } });
-      else drafts.push({ type: "review_delivered", data: { reviewId, delivered: true, turn, advice: this.services.renderReview(outcome) } });
+      else drafts.push({ type: "review_delivered", data: { reviewId, delivered: true, turn, advice: renderReview(outcome) } });
     }
     return drafts;
   }
@@ -445,7 +457,7 @@ export class ExecutorRunner {
   private async startChild(call: Call): Promise<void> {
     const input = DelegateInput.parse(call.input);
     const childExecutorId = call.childExecutorId!;
-    await this.services.admitChild(this, { childExecutorId, toolUseId: call.toolUseId, input, causationId: call.intentEventId! });
+    await this.services.admitChild(this.state, { childExecutorId, toolUseId: call.toolUseId, input, causationId: call.intentEventId! });
     if (input.wait === false) {
       const output = JSON.stringify({
         child_executor_id: childExecutorId,
