@@ -4,7 +4,9 @@ import type { AssistantBlock, Message, ToolResultBlock, ToolUseBlock, UserBlock 
 import { extractCitationMarkers } from "../handoff/index.ts";
 import { renderAdvice, renderBackgroundHandoff, renderChildEnded, renderConsumedHandoff, renderReminder } from "./prompts.ts";
 import { urlsInTask } from "./reachableUrls.ts";
-import { roleOf } from "./roles.ts";
+import { type Role, roleOf } from "./roles.ts";
+
+export type { Role };
 
 /** One tool use of the current turn, followed from request to result. */
 export interface Call {
@@ -57,6 +59,12 @@ export interface ExecutorState {
   toolCalls: number;
   /** Attempts spent repairing a rejected handoff or answer (including finishing without one). */
   repairs: number;
+  /**
+   * The model ended its turn without a tool call while background Children
+   * work: it has nothing to do but wait, so the next step waits for a Child's
+   * handoff rather than spending a turn. Cleared by the next turn or delivery.
+   */
+  idleForChildren: boolean;
   /** Successful tool results by tool_use id: what a handoff may cite. */
   toolResults: Record<string, { tool: string; eventId: string }>;
   citationsSeen: string[];
@@ -82,8 +90,6 @@ export interface ExecutorState {
   reviews: Record<string, Review>;
   outcome: Outcome | null;
 }
-
-export type Role = EventData<"executor_admitted">["role"];
 
 /** A review of this executor's findings; `delivered` once its result was recorded (advice shown, or shadow closed). */
 export interface Review {
@@ -128,6 +134,7 @@ export function admittedState(event: RecordedEvent<"executor_admitted">): Execut
     calls: [],
     toolCalls: 0,
     repairs: 0,
+    idleForChildren: false,
     toolResults: {},
     citationsSeen: [],
     artifacts: {},
@@ -170,6 +177,7 @@ function nextState(s: ExecutorState, version: number, lastEventId: string): Exec
     calls: s.calls,
     toolCalls: s.toolCalls,
     repairs: s.repairs,
+    idleForChildren: s.idleForChildren,
     toolResults: s.toolResults,
     citationsSeen: s.citationsSeen,
     artifacts: s.artifacts,
@@ -199,6 +207,7 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
       const uses = content.filter((b): b is ToolUseBlock => b.type === "tool_use");
       s.turn = d.turn;
       s.failedAttempts = 0;
+      s.idleForChildren = false;
       s.messages = [...state.messages, { role: "assistant", content }];
       // Every field present from the start (unset ones undefined): calls of one shape are copied
       // quickly by each step below; calls whose fields come and go cost V8's slow generic copy.
@@ -214,8 +223,9 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
       }));
       if (uses.length === 0) {
         // Finishing without the terminal tool is a repair attempt; the nudge is part of the fold.
-        // Waiting for background Children is not: the driver waits for the next handoff instead.
-        if (!Object.values(state.children).some((c) => !c.consumed)) s.repairs = state.repairs + 1;
+        // Waiting for background Children is not: the runner waits for the next handoff instead.
+        if (Object.values(state.children).some((c) => !c.consumed)) s.idleForChildren = true;
+        else s.repairs = state.repairs + 1;
         s.messages.push({ role: "user", content: roleOf(state.role).nudge });
       }
       return s;
@@ -386,12 +396,5 @@ function deliver(s: ExecutorState, block: UserBlock): ExecutorState {
   const last = s.messages.at(-1);
   if (s.calls.length > 0 || last?.role !== "user") return { ...s, inbox: [...s.inbox, block] };
   const content: UserBlock[] = typeof last.content === "string" ? [{ type: "text", text: last.content }, block] : [...last.content, block];
-  return { ...s, messages: [...s.messages.slice(0, -1), { role: "user", content }] };
-}
-
-/** Folds a whole stream, from its admitted event. */
-export function foldStream(events: readonly RecordedEvent[]): ExecutorState {
-  const [first, ...rest] = events;
-  if (!first || first.type !== "executor_admitted") throw new Error("an executor stream starts with executor_admitted");
-  return rest.reduce(evolve, admittedState(first));
+  return { ...s, messages: [...s.messages.slice(0, -1), { role: "user", content }], idleForChildren: false };
 }

@@ -1,6 +1,4 @@
-import { isConcurrencyError } from "../core/errors.ts";
-import type { EventStore, NewEvent, RecordedEvent } from "../events/index.ts";
-import type { Draft } from "./decide/draft.ts";
+import { type Draft, type EventStore, type NewEvent, type RecordedEvent, appendWithRetry } from "../events/index.ts";
 import { streamIdOf } from "./executorState.ts";
 
 export type PostResult = { ok: true; events: RecordedEvent[] } | { ok: false; reason: "not_found" | "final"; message: string };
@@ -21,20 +19,24 @@ export async function postToExecutor(
   options: { maxAttempts?: number } = {},
 ): Promise<PostResult> {
   const streamId = streamIdOf(executorId);
-  const maxAttempts = options.maxAttempts ?? 50;
-  for (let attempt = 1; ; attempt++) {
-    const version = await store.streamVersion(streamId);
-    if (version === 0) return { ok: false, reason: "not_found", message: `no executor ${executorId} in the log` };
-    const [last] = await store.readStream(streamId, { fromVersion: version, limit: 1 });
-    if (FINAL.has(last.type)) return { ok: false, reason: "final", message: `executor ${executorId} is already ${last.type}; nothing more can reach it` };
-    const events = drafts.map(
-      (d): NewEvent =>
-        ({ type: d.type, data: d.data, metadata: { runId: last.metadata.runId, executorId, causationId: d.causationId ?? null } }) as NewEvent,
-    );
-    try {
-      return { ok: true, events: (await store.append(streamId, version, events)).events };
-    } catch (error) {
-      if (!isConcurrencyError(error) || attempt >= maxAttempts) throw error;
-    }
-  }
+  let refused: PostResult | null = null;
+  const appended = await appendWithRetry(
+    store,
+    streamId,
+    async () => {
+      const version = await store.streamVersion(streamId);
+      if (version === 0) return ((refused = { ok: false, reason: "not_found", message: `no executor ${executorId} in the log` }), null);
+      const [last] = await store.readStream(streamId, { fromVersion: version, limit: 1 });
+      if (FINAL.has(last.type)) {
+        return ((refused = { ok: false, reason: "final", message: `executor ${executorId} is already ${last.type}; nothing more can reach it` }), null);
+      }
+      const events = drafts.map(
+        (d): NewEvent =>
+          ({ type: d.type, data: d.data, metadata: { runId: last.metadata.runId, executorId, causationId: d.causationId ?? null } }) as NewEvent,
+      );
+      return { expectedVersion: version, events };
+    },
+    options,
+  );
+  return appended ? { ok: true, events: appended.events } : refused!;
 }

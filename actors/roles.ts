@@ -2,19 +2,17 @@ import type { EventData, TaskSpec } from "../events/index.ts";
 import { HANDOFF_TOOL, handoffToolSpec } from "../handoff/index.ts";
 import type { ToolSpec } from "../models/types.ts";
 import { ANSWER_TOOL, answerToolSpec } from "./answer.ts";
-import type { Draft } from "./decide/draft.ts";
-import { exhaustWithAnswer, exhaustWithHandoff } from "./decide/exhaust.ts";
-import { finishWithAnswer, finishWithHandoff } from "./decide/finish.ts";
-import type { Call, ExecutorState, Role, Stop } from "./executorState.ts";
 import { MAIN_SYSTEM, NUDGE_TO_ANSWER, NUDGE_TO_HAND_OFF, childSystem, renderDelegatedTask, renderQuestion } from "./prompts.ts";
 
+export type Role = EventData<"executor_admitted">["role"];
 export type Limits = EventData<"executor_admitted">["limits"];
 
 /**
  * What makes Main, a Child and a Reviewer different, as data: how the task is
- * put, the system prompt, the terminal tool and its finishing rule, what
- * happens when a limit stops it, and its default limits. No other module
- * branches on the role.
+ * put, the system prompt, the terminal tool, the nudge, its default limits and
+ * whether it may be reviewed. What it finishes with (`resultName`) picks its
+ * finishing rule and what a limit leaves it with (actors/decide/finish.ts,
+ * exhaust.ts). No other module branches on the role.
  */
 export interface RoleRecord {
   name: Role;
@@ -24,14 +22,10 @@ export interface RoleRecord {
   terminalSpec: ToolSpec;
   /** The user message that follows a turn ending without the terminal tool. */
   nudge: string;
-  /** The terminal call: accepted (final events) or rejected with repair feedback. */
-  finish(state: ExecutorState, call: Call): Draft[];
-  /** Stopped by a limit or out of repairs: the partial result it settles with. */
-  exhaust(state: ExecutorState, stop: Stop): Draft[];
   /** Told to the model when governance refuses a call. */
   onRefusal: string;
-  /** What it is called in messages ("answer not accepted ..."). */
-  resultName: string;
+  /** What it finishes with; also what it is called in messages ("answer not accepted ..."). */
+  resultName: "answer" | "handoff";
   defaultLimits: Limits;
   /** Whether a Reviewer may be started on this executor's consumed findings (per the run's reviewer mode). */
   reviewable: boolean;
@@ -44,8 +38,6 @@ const main: RoleRecord = {
   terminalTool: ANSWER_TOOL,
   terminalSpec: answerToolSpec,
   nudge: NUDGE_TO_ANSWER,
-  finish: finishWithAnswer,
-  exhaust: exhaustWithAnswer,
   onRefusal: "Answer with what you have.",
   resultName: "answer",
   defaultLimits: { maxTurns: 12, maxToolCalls: 40, maxHandoffRepairs: 2, maxFailedModelCalls: 3 },
@@ -59,8 +51,6 @@ const child: RoleRecord = {
   terminalTool: HANDOFF_TOOL,
   terminalSpec: handoffToolSpec,
   nudge: NUDGE_TO_HAND_OFF,
-  finish: finishWithHandoff,
-  exhaust: exhaustWithHandoff,
   onRefusal: "Hand off what you have; note the rest as gaps.",
   resultName: "handoff",
   defaultLimits: { maxTurns: 12, maxToolCalls: 25, maxHandoffRepairs: 2, maxFailedModelCalls: 3 },

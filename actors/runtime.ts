@@ -1,25 +1,27 @@
-import canonicalize from "canonicalize";
+import type { InspectionEvent } from "xstate";
 import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clock.ts";
 import { NotFoundError } from "../core/errors.ts";
-import { EVENTS_CHANNEL, type EventData, type EventStore, type RecordedEvent } from "../events/index.ts";
+import type { Draft, EventData, EventStore, RecordedEvent } from "../events/index.ts";
 import type { Governance } from "../governance/port.ts";
-import type { Model, ToolSpec } from "../models/types.ts";
 import type { BlobStore } from "../sources/types.ts";
-import { UnknownProfileError, assertBindingMatches, listProfiles, loadProfile, profileBinding } from "../profiles/index.ts";
-import { DELEGATE_TOOL, type ToolEffect, ToolRegistry, computeGrant } from "../tools/index.ts";
-import type { RequestContext } from "./buildRequest.ts";
+import type { Model } from "../models/types.ts";
+import { DELEGATE_TOOL, type ToolEffect, ToolRegistry } from "../tools/index.ts";
+import { type AdmissionOptions, admit } from "./admission.ts";
 import { cancelRequest } from "./decide/cancel.ts";
-import type { Draft } from "./decide/draft.ts";
-import { type DelegateInput, delegateToolSpec } from "./delegation.ts";
-import { type Outcome, type Role, streamIdOf } from "./executorState.ts";
+import { reviewerTask } from "./decide/review.ts";
+import type { DelegateInput } from "./delegation.ts";
+import type { Outcome, Role } from "./executorState.ts";
 import { limitsGovernance } from "./governance.ts";
+import { watchInboxes } from "./inboxWatch.ts";
 import { type PostResult, postToExecutor } from "./postToExecutor.ts";
-import { renderConsumedHandoff } from "./prompts.ts";
+import { readTranscript } from "./readTranscript.ts";
+import { checkDelegation, requestContextOf } from "./requestContext.ts";
 import { type ReviewMode, type ReviewPolicy, defaultReviewPolicy } from "./reviewPolicy.ts";
 import { type Limits, ROLES, roleOf } from "./roles.ts";
 import { ExecutorRunner } from "./runner.ts";
 import type { RuntimeServices } from "./runtimeServices.ts";
-import { type Transcript, rebuildTranscript } from "./transcript.ts";
+import { Supervision } from "./supervision.ts";
+import type { Transcript } from "./transcript.ts";
 
 type CancelledBy = EventData<"cancelled">["by"];
 
@@ -63,6 +65,8 @@ export interface RuntimeOptions {
   blobs?: BlobStore;
   /** Executors' working folders live under `<workspaceRoot>/<runId>/<executorId>/`; absent, tools get no workspace. */
   workspaceRoot?: string;
+  /** XState's inspection API, given every executor's actor (events and snapshots as they are folded). */
+  inspect?: (event: InspectionEvent) => void;
 }
 
 export interface RunHandle {
@@ -90,18 +94,21 @@ export interface CancelRequest {
 const FINAL = new Set(["settled", "cancelled", "failed"]);
 
 /**
- * One runtime for Main and every Child: admits executors, hosts their runners,
- * connects delegations to their Children, passes facts from outside into
- * executors' inboxes and rebuilds executors from the log.
+ * One runtime for Main and every Child: the composition of admission
+ * (admission.ts), request contexts (requestContext.ts), supervision of the
+ * runners (supervision.ts) and the inbox watch (inboxWatch.ts). It starts and
+ * resumes runs, passes facts from outside into executors' inboxes, and lends
+ * its runners their services, which name executors by id.
  */
-export class Runtime implements RuntimeServices {
+export class Runtime {
   readonly store: EventStore;
   readonly tools: ToolRegistry;
   readonly governance: Governance;
   readonly newId: IdGenerator;
-  private readonly runners = new Map<string, ExecutorRunner>();
   private readonly catalog: Record<string, ToolEffect>;
-  private readonly rootAllowed: string[];
+  private readonly admission: AdmissionOptions;
+  private readonly supervision: Supervision;
+  private readonly services: RuntimeServices;
   private readonly mainOf = new Map<string, string>();
 
   constructor(private readonly options: RuntimeOptions) {
@@ -111,23 +118,73 @@ export class Runtime implements RuntimeServices {
     this.governance = typeof governance === "function" ? governance({ store: this.store, post: this.post }) : governance;
     this.newId = options.newId ?? randomId;
     this.catalog = { ...options.tools.catalog(), [DELEGATE_TOOL]: "idempotent" };
-    this.rootAllowed = options.rootAllowed ?? Object.keys(this.catalog);
+    this.admission = {
+      store: this.store,
+      catalog: this.catalog,
+      rootAllowed: options.rootAllowed ?? Object.keys(this.catalog),
+      maxDepth: options.maxDepth,
+      profilesDir: options.profilesDir,
+      limitsFor: (role) => ({ ...ROLES[role].defaultLimits, ...options.limits?.[role] }),
+      modelNameFor: (role) => this.modelFor(role).name,
+      emit: (e) => this.emit(e),
+    };
+    this.supervision = new Supervision({
+      store: this.store,
+      post: this.post,
+      newRunner: async (events) => {
+        const admitted = (events[0] as RecordedEvent<"executor_admitted">).data;
+        const ctx = await requestContextOf(admitted, options);
+        return new ExecutorRunner(this.services, roleOf(admitted.role), ctx, this.modelFor(admitted.role).model, events, { inspect: options.inspect });
+      },
+    });
+    const supervision = this.supervision;
+    this.services = {
+      store: this.store,
+      tools: this.tools,
+      governance: this.governance,
+      newId: this.newId,
+      clock: this.clock,
+      blobs: options.blobs,
+      workspaceRoot: options.workspaceRoot,
+      review: { mode: options.reviewer ?? "off", policy: options.reviewPolicy ?? defaultReviewPolicy },
+      emit: (e) => this.emit(e),
+      effectOf: (tool) => this.catalog[tool] ?? "effectful",
+      checkDelegation: (input) => this.checkDelegation(input),
+      admitChild: async (parent, child) => {
+        await admit(this.admission, {
+          executorId: child.childExecutorId,
+          role: "child",
+          parent,
+          parentToolUseId: child.toolUseId,
+          task: { question: child.input.question, context: child.input.context, doneWhen: child.input.done_when },
+          profile: child.input.profile,
+          tools: child.input.tools,
+          causationId: child.causationId,
+        });
+        await supervision.start(child.childExecutorId);
+      },
+      childResult: (id) => supervision.childResult(id),
+      childFinished: (id) => supervision.childFinished(id),
+      stopExecutors: (ids, reason, by) => supervision.stopExecutors(ids, reason, by),
+      // A review request folded into Main's stream: its Reviewer, a Child with the reviewer profile and its own grants, works beside Main.
+      reviewRequested: async (parent, requested) => {
+        const input = reviewerTask(parent, requested.data.subject);
+        await admit(this.admission, {
+          executorId: requested.data.reviewerExecutorId,
+          role: "reviewer",
+          parent,
+          parentToolUseId: null,
+          task: { question: input.question, context: input.context, doneWhen: input.done_when },
+          profile: input.profile,
+          causationId: requested.eventId,
+        });
+        await supervision.start(requested.data.reviewerExecutorId);
+      },
+    };
   }
 
   get clock(): Clock {
     return this.options.clock ?? systemClock;
-  }
-
-  get blobs(): BlobStore | undefined {
-    return this.options.blobs;
-  }
-
-  get workspaceRoot(): string | undefined {
-    return this.options.workspaceRoot;
-  }
-
-  private limitsFor(role: Role): Limits {
-    return { ...ROLES[role].defaultLimits, ...this.options.limits?.[role] };
   }
 
   private modelFor(role: Role): { model: Model; name: string } {
@@ -140,34 +197,7 @@ export class Runtime implements RuntimeServices {
     // A submitted run already has its ids (runs/submitRun.ts); a direct run gets new ones.
     const runId = ids?.runId ?? this.newId();
     const mainExecutorId = ids?.mainExecutorId ?? this.newId();
-    const grant = computeGrant({
-      parentGrant: null,
-      rootAllowed: this.rootAllowed,
-      catalog: this.catalog,
-      isChild: false,
-      depth: 0,
-      maxDepth: this.options.maxDepth,
-    });
-    await this.store
-      .append(streamIdOf(mainExecutorId), 0, [
-        {
-          type: "executor_admitted",
-          data: {
-            role: "main",
-            parentExecutorId: null,
-            parentToolUseId: null,
-            depth: 0,
-            task: { question, context, doneWhen: "" },
-            profile: null,
-            grantedTools: grant.granted,
-            refusedTools: grant.refused.map((r) => ({ name: r.name, reason: r.detail })),
-            model: this.modelFor("main").name,
-            limits: this.limitsFor("main"),
-          },
-          metadata: { runId, executorId: mainExecutorId },
-        },
-      ])
-      .then((r) => r.events.forEach((e) => this.emit(e)));
+    await admit(this.admission, { executorId: mainExecutorId, runId, role: "main", task: { question, context, doneWhen: "" } });
     this.mainOf.set(runId, mainExecutorId);
     const runner = await this.load(mainExecutorId);
     return { runId, mainExecutorId, result: runner.run() };
@@ -225,44 +255,14 @@ export class Runtime implements RuntimeServices {
     const result = await postToExecutor(this.store, executorId, drafts);
     if (result.ok) {
       result.events.forEach((e) => this.emit(e));
-      await this.runners.get(executorId)?.poke();
+      await this.supervision.get(executorId)?.poke();
     }
     return result;
   };
 
-  /**
-   * Watches the log for facts that other processes post to this process's
-   * executors (a cancel request from `ariadne cancel`, a budget decision):
-   * on each notification (LISTEN/NOTIFY on PostgreSQL, in-process on PGlite),
-   * every runner waiting on a long effect whose stream moved on is poked.
-   * Returns the function that stops watching.
-   */
-  async watchInboxes(): Promise<() => Promise<void>> {
-    let checking: Promise<void> | null = null;
-    let again = false;
-    const check = async () => {
-      do {
-        again = false;
-        const live = [...this.runners.values()].filter((r) => !r.fold.done);
-        const waiting = live.filter((r) => r.waiting);
-        // A runner busy between waits reads its stream before its next wait.
-        for (const r of live) if (!r.waiting) r.stale = true;
-        await Promise.all(
-          waiting.map(async (r) => {
-            if ((await this.store.streamVersion(r.state.streamId)) > r.state.version) await r.poke();
-          }),
-        );
-      } while (again);
-    };
-    return this.store.database.listen(EVENTS_CHANNEL, () => {
-      if (checking) {
-        again = true;
-        return;
-      }
-      checking = check()
-        .catch(() => {})
-        .finally(() => (checking = null));
-    });
+  /** Pokes this process's runners when other processes post to their inboxes (inboxWatch.ts); returns the function that stops watching. */
+  watchInboxes(): Promise<() => Promise<void>> {
+    return watchInboxes(this.store, () => this.supervision.live());
   }
 
   private async findMain(runId: string): Promise<string> {
@@ -272,172 +272,22 @@ export class Runtime implements RuntimeServices {
   }
 
   /** The runner of an executor, rebuilt from its events if this process has not seen it yet. */
-  async load(executorId: string): Promise<ExecutorRunner> {
-    const known = this.runners.get(executorId);
-    if (known) return known;
-    const events = await this.store.readStream(streamIdOf(executorId));
-    if (events.length === 0) throw new NotFoundError(`no executor ${executorId} in the log`);
-    const admitted = events[0] as RecordedEvent<"executor_admitted">;
-    const ctx = await this.requestContext(admitted.data);
-    const again = this.runners.get(executorId);
-    if (again) return again;
-    const runner = new ExecutorRunner(this, roleOf(admitted.data.role), ctx, this.modelFor(admitted.data.role).model, events);
-    this.runners.set(executorId, runner);
-    return runner;
+  load(executorId: string): Promise<ExecutorRunner> {
+    return this.supervision.load(executorId);
   }
 
   /** An executor's full transcript, rebuilt from the log and checked against the recorded digests. */
-  async transcript(executorId: string): Promise<Transcript> {
-    const events = await this.store.readStream(streamIdOf(executorId));
-    if (events.length === 0) throw new NotFoundError(`no executor ${executorId} in the log`);
-    const ctx = await this.requestContext((events[0] as RecordedEvent<"executor_admitted">).data);
-    return rebuildTranscript(events, ctx);
-  }
-
-  private async requestContext(admitted: EventData<"executor_admitted">): Promise<RequestContext> {
-    const profile = admitted.profile ? await assertBindingMatches(admitted.profile, this.options.profilesDir) : null;
-    const granted = admitted.grantedTools;
-    const specs: ToolSpec[] = this.tools.specsFor(granted.filter((t) => t !== DELEGATE_TOOL));
-    if (granted.includes(DELEGATE_TOOL)) specs.push(delegateToolSpec(await this.delegableProfiles()));
-    specs.push(roleOf(admitted.role).terminalSpec);
-    return { profileContent: profile?.content ?? null, tools: specs, maxTokens: this.options.maxTokens ?? 4096 };
+  transcript(executorId: string): Promise<Transcript> {
+    return readTranscript(this.store, executorId, this.options);
   }
 
   emit(event: RecordedEvent): void {
     this.options.onEvent?.(event);
   }
 
-  effectOf(tool: string): ToolEffect {
-    return this.catalog[tool] ?? "effectful";
-  }
-
-  /** The installed profiles a delegation may name in this run (allowedProfiles narrows them). */
-  private async delegableProfiles() {
-    const installed = await listProfiles(this.options.profilesDir);
-    const allowed = this.options.allowedProfiles;
-    return allowed ? installed.filter((p) => allowed.includes(p.id)) : installed;
-  }
-
-  async checkDelegation(input: DelegateInput): Promise<string | null> {
-    const allowed = this.options.allowedProfiles;
-    if (allowed && !allowed.includes(input.profile)) {
-      return `Profile "${input.profile}" is not allowed in this run. Allowed profiles: ${allowed.join(", ")}. Delegate again with one of them.`;
-    }
-    try {
-      await loadProfile(input.profile, this.options.profilesDir);
-      return null;
-    } catch (e) {
-      if (!(e instanceof UnknownProfileError)) throw e;
-      const known = (await listProfiles(this.options.profilesDir)).map((p) => p.id).join(", ");
-      return `Unknown profile "${input.profile}". Available profiles: ${known}. Delegate again with one of them.`;
-    }
-  }
-
-  async admitChild(
-    parent: ExecutorRunner,
-    child: { childExecutorId: string; toolUseId: string | null; input: DelegateInput; causationId: string; role?: Role },
-  ): Promise<void> {
-    const p = parent.state;
-    const role = child.role ?? "child";
-    const profile = await loadProfile(child.input.profile, this.options.profilesDir);
-    const grant = computeGrant({
-      requested: child.input.tools ?? profile.requestedTools,
-      parentGrant: p.grantedTools,
-      rootAllowed: this.rootAllowed,
-      catalog: this.catalog,
-      isChild: true,
-      depth: p.depth + 1,
-      maxDepth: this.options.maxDepth,
-    });
-    const terminals = new Set(Object.values(ROLES).map((r) => r.terminalTool));
-    // Admission is recorded in the Child's own stream; version 0 makes a repeated admission a no-op.
-    const existing = await this.store.streamVersion(streamIdOf(child.childExecutorId));
-    if (existing === 0) {
-      await this.store
-        .append(streamIdOf(child.childExecutorId), 0, [
-          {
-            type: "executor_admitted",
-            data: {
-              role,
-              parentExecutorId: p.executorId,
-              parentToolUseId: child.toolUseId,
-              depth: p.depth + 1,
-              task: { question: child.input.question, context: child.input.context, doneWhen: child.input.done_when },
-              profile: profileBinding(profile),
-              grantedTools: grant.granted.filter((t) => !terminals.has(t)),
-              refusedTools: grant.refused.map((r) => ({ name: r.name, reason: r.detail })),
-              model: this.modelFor(role).name,
-              limits: this.limitsFor(role),
-            },
-            metadata: { runId: p.runId, executorId: child.childExecutorId, causationId: child.causationId },
-          },
-        ])
-        .then((r) => r.events.forEach((e) => this.emit(e)));
-    }
-    const runner = await this.load(child.childExecutorId);
-    void runner.run().catch(() => {});
-  }
-
-  async childResult(childExecutorId: string): Promise<Outcome> {
-    return (await this.load(childExecutorId)).run();
-  }
-
-  async childFinished(childExecutorId: string): Promise<Outcome | null> {
-    const runner = await this.load(childExecutorId);
-    if (runner.fold.done) return runner.state.outcome;
-    void runner.run().catch(() => {});
-    return null;
-  }
-
-  async cancelChildren(parent: ExecutorRunner, reason: string, by: CancelledBy): Promise<void> {
-    const s = parent.state;
-    const ids = [
-      ...Object.entries(s.children).filter(([, c]) => !c.consumed).map(([id]) => id),
-      ...Object.values(s.reviews).map((r) => r.reviewerExecutorId),
-    ];
-    const live = ids.map((id) => this.runners.get(id)).filter((r): r is ExecutorRunner => !!r && !r.fold.done);
-    await Promise.all(
-      live.map(async (child) => {
-        await this.post(child.state.executorId, [cancelRequest(reason, by, "executor")]);
-        await child.run().catch(() => {});
-      }),
-    );
-  }
-
-  /**
-   * Starts a Reviewer on Main's consumed findings when the run's mode and the
-   * review policy say so: `review_requested` in Main's stream, then a Child with
-   * the reviewer profile and its own grants, working beside Main.
-   */
-  async considerReview(runner: ExecutorRunner): Promise<void> {
-    const mode = this.options.reviewer ?? "off";
-    if (mode === "off" || !runner.role.reviewable) return;
-    const s = runner.state;
-    const decision = (this.options.reviewPolicy ?? defaultReviewPolicy)({ mode, state: s, now: this.clock.now() });
-    if (!decision) return;
-    const reviewId = this.newId();
-    const reviewerExecutorId = this.newId();
-    const [requested] = await runner.record([{ type: "review_requested", data: { reviewId, mode, reviewerExecutorId, subject: decision.subject } }]);
-    const findings = Object.entries(s.children)
-      .filter(([, c]) => c.handoff)
-      .map(([id, c]) => renderConsumedHandoff(id, c.handoff!))
-      .join("\n\n");
-    await this.admitChild(runner, {
-      childExecutorId: reviewerExecutorId,
-      toolUseId: null,
-      causationId: requested.eventId,
-      role: "reviewer",
-      input: {
-        question: `Review the ${decision.subject} for the question: ${s.task.question}`,
-        context: `The handoffs Main has received, as it received them:\n\n${findings}`,
-        done_when: "Each issue names the claim, what you checked and what you found, with evidence; also what you checked and found supported, and what you did not check.",
-        profile: "reviewer",
-      },
-    });
-  }
-
-  renderReview(outcome: Outcome): string {
-    return outcome.kind === "handoff" ? (canonicalize(outcome.handoff) ?? "") : `The review ended without findings (${outcome.kind}).`;
+  /** A reason the delegation cannot be admitted in this run (a profile not allowed or not installed), or null. */
+  checkDelegation(input: DelegateInput): Promise<string | null> {
+    return checkDelegation(input, this.options);
   }
 }
 

@@ -10,3 +10,5 @@ export { EXECUTOR_STREAM_PREFIX, executorStreamId, isExecutorStream, listRunStre
 export { type RunSeal, sealRun } from "./sealRun.ts";
 export { type RunVerification, describeProblem, verifyRun } from "./verifyRun.ts";
 export type { Fence } from "./appendToStream.ts";
+export type { Draft } from "./draft.ts";
+export { type AppendAttempt, appendWithRetry } from "./appendWithRetry.ts";

@@ -1,14 +1,9 @@
-import type { EventDataInput, EventType } from "../events/index.ts";
+import type { Draft } from "../events/draft.ts";
 import type { ExecutorView, ToolCallRequest } from "./executorView.ts";
 
 export type { ExecutorView, ToolCallRequest } from "./executorView.ts";
-
-/**
- * An event an executor is about to append to its own stream (metadata is added
- * by the runner). Governance answers with these, so every decision it takes is
- * recorded in the same append as what it decided about.
- */
-export type Draft = { [T in EventType]: { type: T; data: EventDataInput<T>; causationId?: string } }[EventType];
+/** Governance answers with drafts (events/draft.ts), so every decision it takes is recorded with what it decided about. */
+export type { Draft } from "../events/draft.ts";
 
 /** What a model call will cost at worst, known before it is made. */
 export interface ModelCallPlan {

@@ -1,5 +1,4 @@
-import { isConcurrencyError } from "../core/errors.ts";
-import type { EventStore, NewEvent } from "../events/index.ts";
+import { type EventStore, type NewEvent, appendWithRetry } from "../events/index.ts";
 import { runStreamId } from "./runLease.ts";
 
 type RunFact = Extract<NewEvent, { type: "run_submitted" | "run_interrupted" | "cancel_requested" }>;
@@ -15,13 +14,6 @@ export async function appendRunFact(
   fact: { type: RunFact["type"]; data: RunFact["data"] },
 ): Promise<void> {
   const streamId = runStreamId(ids.runId);
-  for (let attempt = 1; ; attempt++) {
-    const version = await store.streamVersion(streamId);
-    try {
-      await store.append(streamId, version, [{ ...fact, metadata: { runId: ids.runId, executorId: ids.mainExecutorId } } as NewEvent]);
-      return;
-    } catch (e) {
-      if (!isConcurrencyError(e) || attempt >= 20) throw e;
-    }
-  }
+  const event = { ...fact, metadata: { runId: ids.runId, executorId: ids.mainExecutorId } } as NewEvent;
+  await appendWithRetry(store, streamId, async () => ({ expectedVersion: await store.streamVersion(streamId), events: [event] }), { maxAttempts: 20 });
 }

@@ -1,4 +1,4 @@
-import { Runtime, type Transcript, streamIdOf } from "../actors/index.ts";
+import { Runtime, type Transcript, readTranscript, streamIdOf } from "../actors/index.ts";
 import { RunOptions } from "./runLease.ts";
 import type { EventStore } from "../events/index.ts";
 import type { Model } from "../models/types.ts";
@@ -26,6 +26,7 @@ export function readingRuntime(store: EventStore, options: { allowedProfiles?: r
 /**
  * An executor's transcript rebuilt from the log, with the run's recorded
  * options (allowedProfiles) so the rebuilt requests match the digests recorded.
+ * It only reads: no runtime is built.
  */
 export async function transcriptOf(store: EventStore, executorId: string): Promise<Transcript> {
   const first = (await store.readStream(streamIdOf(executorId)))[0];
@@ -33,5 +34,5 @@ export async function transcriptOf(store: EventStore, executorId: string): Promi
     ? await store.database.db.selectFrom("ariadne_runs").select("options").where("run_id", "=", first.metadata.runId).executeTakeFirst()
     : undefined;
   const options = row ? RunOptions.safeParse(row.options) : null;
-  return readingRuntime(store, { allowedProfiles: options?.success ? options.data.allowedProfiles : undefined }).transcript(executorId);
+  return readTranscript(store, executorId, { tools: runTools(), allowedProfiles: options?.success ? options.data.allowedProfiles : undefined });
 }

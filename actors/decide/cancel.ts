@@ -24,3 +24,8 @@ export function decideCancel(s: ExecutorState, inFlight: readonly InFlight[]): D
 export function cancelRequest(reason: string, by: EventData<"cancelled">["by"], scope: "run" | "executor"): Draft {
   return { type: "cancel_requested", data: { reason, by, scope } };
 }
+
+/** The executors a stopping executor takes down with it: its Children whose results it has not consumed, and its Reviewers. */
+export function liveChildrenOf(s: ExecutorState): string[] {
+  return [...Object.entries(s.children).filter(([, c]) => !c.consumed).map(([id]) => id), ...Object.values(s.reviews).map((r) => r.reviewerExecutorId)];
+}

@@ -1,4 +1,4 @@
-import type { Draft } from "../../governance/port.ts";
+import type { Draft } from "../../events/draft.ts";
 
 export type { Draft };
 

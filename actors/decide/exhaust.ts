@@ -2,6 +2,7 @@ import { type GatheredResult, type Handoff, gatheredFindings, markUnknownEffects
 import { DELEGATE_TOOL } from "../../tools/index.ts";
 import { AnswerSchema } from "../answer.ts";
 import type { ExecutorState, Stop } from "../executorState.ts";
+import type { RoleRecord } from "../roles.ts";
 import { type Draft, LIMIT_LABELS } from "./draft.ts";
 import { handoffFacts, heldHandoffs, unknownEffectsOf } from "./finish.ts";
 
@@ -114,4 +115,9 @@ export function exhaustWithAnswer(s: ExecutorState, stop: Stop): Draft[] {
     ],
   });
   return [{ type: "settled", data: { outcome: "answered", answer, partial: true } }];
+}
+
+/** Stopped by a limit or out of repairs: the partial result the role settles with. */
+export function exhaust(role: Pick<RoleRecord, "resultName">, s: ExecutorState, stop: Stop): Draft[] {
+  return role.resultName === "answer" ? exhaustWithAnswer(s, stop) : exhaustWithHandoff(s, stop);
 }

@@ -1,6 +1,7 @@
 import { type HandoffFacts, type UnknownEffect, markUnknownEffects, validateHandoff } from "../../handoff/index.ts";
 import { validateAnswer } from "../answer.ts";
 import type { Call, ExecutorState } from "../executorState.ts";
+import type { RoleRecord } from "../roles.ts";
 import type { Draft } from "./draft.ts";
 
 /** What a handoff may cite: this executor's own recorded tool results, markers and artifacts. */
@@ -44,4 +45,9 @@ export function finishWithAnswer(s: ExecutorState, call: Call): Draft[] {
   const verdict = validateAnswer(call.input, heldHandoffs(s));
   if (!verdict.ok) return [reject(call, verdict.feedback)];
   return [{ type: "settled", data: { outcome: "answered", answer: verdict.answer } }];
+}
+
+/** The terminal call, by what the role finishes with: accepted (final events) or rejected with repair feedback. */
+export function finish(role: Pick<RoleRecord, "resultName">, s: ExecutorState, call: Call): Draft[] {
+  return role.resultName === "answer" ? finishWithAnswer(s, call) : finishWithHandoff(s, call);
 }

@@ -8,6 +8,7 @@ export type Next =
   | { kind: "cancel" }
   | { kind: "exhaust"; stop: Stop }
   | { kind: "callModel" }
+  | { kind: "collectChildren"; children: BackgroundChild[]; wait: boolean }
   | { kind: "plan"; calls: Call[] }
   | { kind: "start"; calls: Call[] }
   | { kind: "finish"; call: Call }
@@ -15,12 +16,21 @@ export type Next =
   | { kind: "settle" }
   | { kind: "stuck"; reason: string };
 
+/** A Child working in the background: its delegate call was answered at once; its result comes with a later request. */
+export interface BackgroundChild {
+  childExecutorId: string;
+  toolUseId: string;
+}
+
 /**
  * What comes next for an executor: a cancel request first; then, by state, a
  * model call (or a stop when a limit or the repairs ran out), deciding the
  * turn's calls, starting recorded intents (tools in parallel, Children
  * admitted), finishing with the terminal call once it is alone, or waiting for
- * foreground Children. `started` holds the intents this process has started
+ * foreground Children. Before a model call, background Children are asked
+ * whether they finished (their results go with the request); when the model has
+ * nothing to do but wait for them (idleForChildren), one is waited for instead
+ * of spending a turn. `started` holds the intents this process has started
  * (by intentKey: a model may reuse a tool use id in a later turn, as a scripted
  * model restarted in a new process does).
  */
@@ -32,6 +42,8 @@ export function decideNext(s: ExecutorState, status: ExecutorStatus, role: RoleR
       if (s.repairs > s.limits.maxHandoffRepairs) {
         return { kind: "exhaust", stop: { limit: null, reason: `${role.resultName} not accepted after ${s.repairs} attempts` } };
       }
+      const background = backgroundChildrenOf(s);
+      if (background.length) return { kind: "collectChildren", children: background, wait: s.idleForChildren };
       return { kind: "callModel" };
     case "runningTools":
     case "waitingForChildren": {
@@ -56,3 +68,10 @@ export function decideNext(s: ExecutorState, status: ExecutorStatus, role: RoleR
 
 /** What identifies an intent this process started: its tool_called event, unique where tool use ids need not be. */
 export const intentKey = (c: Call): string => c.intentEventId ?? c.toolUseId;
+
+/** The executor's Children working in the background whose results it has not consumed. */
+export function backgroundChildrenOf(s: ExecutorState): BackgroundChild[] {
+  return Object.entries(s.children)
+    .filter(([, c]) => !c.consumed && !s.calls.some((x) => x.toolUseId === c.toolUseId))
+    .map(([childExecutorId, c]) => ({ childExecutorId, toolUseId: c.toolUseId }));
+}

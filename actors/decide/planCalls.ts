@@ -3,6 +3,7 @@ import type { ToolEffect } from "../../tools/index.ts";
 import type { Call, ExecutorState } from "../executorState.ts";
 import type { RoleRecord } from "../roles.ts";
 import type { Draft } from "./draft.ts";
+import type { Verdict } from "../../governance/port.ts";
 
 /** What the runner learned about one tool use before deciding it (input checks and governance are effects). */
 export type CallFact =
@@ -39,3 +40,40 @@ export function decideCall(role: RoleRecord, turn: number, call: Call, fact: Cal
       ];
   }
 }
+
+/** One tool use of a turn as the runner found it before deciding: not granted, with input its tool refuses, or decided by governance. */
+export type CheckedCall = { call: Call } & (
+  | { kind: "notGranted" }
+  | { kind: "invalid"; problem: string }
+  | { kind: "governed"; effect: ToolEffect; childExecutorId?: string; verdict: Verdict }
+);
+
+/**
+ * Decides a turn's tool uses together, in the model's order: a refusal (not
+ * granted, invalid input, governance) or an intent. After one governance
+ * refusal the rest of the turn's governed calls are refused for the same limit
+ * (its events ride with the first refusal only), whatever governance answered
+ * for them.
+ */
+export function decideCalls(s: ExecutorState, role: RoleRecord, turn: number, checked: readonly CheckedCall[]): Draft[] {
+  let refusal: { limit: string; reason: string } | null = null;
+  return checked.flatMap((c): Draft[] => {
+    switch (c.kind) {
+      case "notGranted":
+        return [screenCall(s, c.call) ?? unexpected(`${c.call.toolUseId} was found not granted, but ${c.call.name} is granted`)];
+      case "invalid":
+        return decideCall(role, turn, c.call, { kind: "invalid", problem: c.problem });
+      case "governed": {
+        const { verdict } = c;
+        if (refusal) return decideCall(role, turn, c.call, { kind: "refused", ...refusal, events: [] });
+        if (verdict.ok) return decideCall(role, turn, c.call, { kind: "allowed", effect: c.effect, childExecutorId: c.childExecutorId, events: verdict.events });
+        refusal = { limit: verdict.limit, reason: verdict.reason };
+        return decideCall(role, turn, c.call, { kind: "refused", ...refusal, events: verdict.events });
+      }
+    }
+  });
+}
+
+const unexpected = (message: string): never => {
+  throw new Error(message);
+};

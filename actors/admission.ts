@@ -1,0 +1,83 @@
+import type { EventStore, RecordedEvent, TaskSpec } from "../events/index.ts";
+import { loadProfile, profileBinding } from "../profiles/index.ts";
+import { type ToolEffect, computeGrant } from "../tools/index.ts";
+import { type ExecutorState, streamIdOf } from "./executorState.ts";
+import { type Limits, ROLES, type Role } from "./roles.ts";
+
+/** What admission needs of the runtime: the store, the tools a run may grant, and the role settings frozen into each executor. */
+export interface AdmissionOptions {
+  store: EventStore;
+  /** Every tool of the host (and delegate), with its effect class. */
+  catalog: Record<string, ToolEffect>;
+  /** Tools the root task allows anywhere in the run. */
+  rootAllowed: string[];
+  maxDepth?: number;
+  profilesDir?: string;
+  limitsFor(role: Role): Limits;
+  modelNameFor(role: Role): string;
+  emit(event: RecordedEvent): void;
+}
+
+/** The executor a Child is admitted under, as its log has it. */
+export type Parent = Pick<ExecutorState, "executorId" | "runId" | "depth" | "grantedTools">;
+
+/** One executor to admit: Main (no parent, no profile) or a Child or Reviewer of `parent`. */
+export interface Admission {
+  executorId: string;
+  role: Role;
+  task: TaskSpec;
+  /** Main's run id; a Child inherits its parent's. */
+  runId?: string;
+  parent?: Parent;
+  parentToolUseId?: string | null;
+  profile?: string;
+  /** Tools the delegation asked for; default what the profile asks for. */
+  tools?: string[];
+  causationId?: string;
+}
+
+const TERMINALS = new Set(Object.values(ROLES).map((r) => r.terminalTool));
+
+/**
+ * Records `executor_admitted` for any role, with the profile binding, the grant
+ * and the limits frozen into the executor, in the executor's own stream at
+ * version 0. A Child's admission that is already recorded is a no-op (a
+ * delegation started again after a rebuild); Main's refuses a second one.
+ */
+export async function admit(options: AdmissionOptions, a: Admission): Promise<void> {
+  const { parent } = a;
+  const profile = a.profile ? await loadProfile(a.profile, options.profilesDir) : null;
+  const depth = parent ? parent.depth + 1 : 0;
+  const grant = computeGrant({
+    ...(parent && { requested: a.tools ?? profile?.requestedTools }),
+    parentGrant: parent?.grantedTools ?? null,
+    rootAllowed: options.rootAllowed,
+    catalog: options.catalog,
+    isChild: !!parent,
+    depth,
+    maxDepth: options.maxDepth,
+  });
+  const streamId = streamIdOf(a.executorId);
+  if (parent && (await options.store.streamVersion(streamId)) !== 0) return;
+  const runId = parent?.runId ?? a.runId;
+  if (!runId) throw new Error(`admitting ${a.executorId}: Main needs a run id`);
+  const { events } = await options.store.append(streamId, 0, [
+    {
+      type: "executor_admitted",
+      data: {
+        role: a.role,
+        parentExecutorId: parent?.executorId ?? null,
+        parentToolUseId: a.parentToolUseId ?? null,
+        depth,
+        task: a.task,
+        profile: profile ? profileBinding(profile) : null,
+        grantedTools: parent ? grant.granted.filter((t) => !TERMINALS.has(t)) : grant.granted,
+        refusedTools: grant.refused.map((r) => ({ name: r.name, reason: r.detail })),
+        model: options.modelNameFor(a.role),
+        limits: options.limitsFor(a.role),
+      },
+      metadata: { runId, executorId: a.executorId, ...(a.causationId && { causationId: a.causationId }) },
+    },
+  ]);
+  events.forEach((e) => options.emit(e));
+}

@@ -1,0 +1,49 @@
+import { type Tool, type ToolContext, type ToolOutput, isToolRefused, parseToolInput } from "../tools/index.ts";
+import { idempotencyKeyOf, toolCompleted, toolThrew } from "./decide/index.ts";
+import type { Call, ExecutorState } from "./executorState.ts";
+import { reachableCheck } from "./reachableUrls.ts";
+import type { RunnerPort } from "./runnerPort.ts";
+import { workspaceDirOf } from "./runtimeServices.ts";
+
+/** Runs a tool whose intent is recorded, and records its outcome (a refusal keeps its reason). */
+export async function performTool(runner: RunnerPort, call: Call): Promise<void> {
+  const tool = runner.services.tools.get(call.name)!;
+  const input = parseToolInput(tool, call.input);
+  if (!input.ok) throw new Error(`recorded intent ${call.toolUseId} has input its tool refuses`);
+  runner.inFlight.set(call.toolUseId, { kind: "tool", toolUseId: call.toolUseId, tool: call.name });
+  let output: ToolOutput;
+  try {
+    output = await runner.abortable(Promise.resolve(tool.runSanitized(input.value, toolContext(runner, runner.state, call))));
+  } catch (error) {
+    await runner.record([threw(tool, call, error, runner.cancelling)]);
+    return;
+  } finally {
+    runner.inFlight.delete(call.toolUseId);
+  }
+  await runner.record([toolCompleted(call, output)]);
+}
+
+function threw(tool: Tool, call: Call, error: unknown, cancelling: boolean) {
+  const message = (error as Error).message ?? String(error);
+  if (isToolRefused(error)) return toolThrew(call, tool.effect, `${call.name} refused (${error.reason}): ${message}`, cancelling, error.reason);
+  return toolThrew(call, tool.effect, `${call.name} failed: ${message}`, cancelling);
+}
+
+/**
+ * What a tool run is lent: the run's blobs, the runtime's clock, the
+ * executor's workspace (when the runtime has a workspace root) and the check
+ * of which URLs this executor has seen, from its folded state.
+ */
+function toolContext(runner: RunnerPort, s: ExecutorState, call: Call): ToolContext {
+  const { blobs, workspaceRoot, clock } = runner.services;
+  return {
+    runId: s.runId,
+    executorId: s.executorId,
+    signal: runner.signal,
+    idempotencyKey: idempotencyKeyOf(call),
+    blobs,
+    workspaceDir: workspaceRoot === undefined ? undefined : workspaceDirOf(workspaceRoot, s.runId, s.executorId),
+    now: () => clock.now(),
+    isReachable: reachableCheck(s.reachable),
+  };
+}

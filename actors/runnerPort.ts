@@ -1,0 +1,31 @@
+import type { Draft, RecordedEvent } from "../events/index.ts";
+import type { Fact, InFlight } from "./decide/index.ts";
+import type { ExecutorState } from "./executorState.ts";
+import type { RoleRecord } from "./roles.ts";
+import type { RuntimeServices } from "./runtimeServices.ts";
+
+/**
+ * What an effect performed for one executor (a model turn, waiting for
+ * Children) may use of its runner: the folded state, the write queue, the
+ * waits a cancel must reach. The runner is this; performers never see more.
+ */
+export interface RunnerPort {
+  readonly state: ExecutorState;
+  readonly role: RoleRecord;
+  readonly services: RuntimeServices;
+  readonly signal: AbortSignal;
+  readonly cancelling: boolean;
+  /** Resolves with null when a cancel request trips the runner. */
+  readonly interrupted: Promise<null>;
+  /** Effects under way, by key, so a cancel can name them. */
+  readonly inFlight: Map<string, InFlight>;
+  record(drafts: readonly Draft[]): Promise<RecordedEvent[]>;
+  /** Records what `decide` makes of a fact; on a conflict it folds and records on top. */
+  recordFact(fact: Fact): Promise<RecordedEvent[]>;
+  /** Records a pure decision; on a conflict it writes nothing and the loop decides again. */
+  decided(fact: Fact): Promise<void>;
+  /** Runs a long effect, counted as a wait the inbox watch keeps an eye on. */
+  during<T>(effect: Promise<T>): Promise<T>;
+  /** A long effect that a cancel ends even if it ignores its AbortSignal. */
+  abortable<T>(effect: Promise<T>): Promise<T>;
+}
