@@ -1,6 +1,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { type Engine, migrateToLatest, openStore } from "../db/index.ts";
+import { type Engine, migrateToLatest } from "../db/index.ts";
+import { openStore } from "../events/openStore.ts";
 import { pgliteDatabase } from "../db/openDatabase.ts";
 import { DEFAULT_ADMIN_URL, createScratchDatabase } from "../db/scratchDatabase.ts";
 import { type EventStore, createEventStore } from "../events/index.ts";

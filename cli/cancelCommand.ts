@@ -1,4 +1,4 @@
-import { openStore } from "../db/index.ts";
+import { openStore } from "../events/openStore.ts";
 import { type CancelDeps, type CancelRun, cancelRun } from "../runs/index.ts";
 import type { Database } from "../db/openDatabase.ts";
 import type { EventStore } from "../events/index.ts";

@@ -1,4 +1,5 @@
-import { openStore, type OpenOptions } from "../db/index.ts";
+import { type OpenOptions } from "../db/index.ts";
+import { openStore } from "../events/openStore.ts";
 import { createApiKey, revokeApiKey } from "../http/auth/apiKeys.ts";
 import { ROLES, type Role } from "../http/auth/principal.ts";
 import { createSealKeyPair } from "./sealKeys.ts";

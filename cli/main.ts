@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { isAriadneError } from "../core/errors.ts";
-import { openStore } from "../db/index.ts";
+import { openStore } from "../events/openStore.ts";
 import { keys } from "./keys.ts";
 import { runResearch } from "./runResearch.ts";
 import { SHOW_USAGE, showRun } from "./showRun.ts";

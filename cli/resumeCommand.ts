@@ -1,4 +1,4 @@
-import { openStore } from "../db/index.ts";
+import { openStore } from "../events/openStore.ts";
 import { resumeRun, runtimeFactory } from "../runs/index.ts";
 import { progressPrinter } from "./progress.ts";
 import { hostInForeground } from "./hostInForeground.ts";

@@ -1,5 +1,6 @@
 import type { ReviewMode, RuntimeOptions } from "../actors/index.ts";
-import { openStore, type OpenOptions } from "../db/index.ts";
+import { type OpenOptions } from "../db/index.ts";
+import { openStore } from "../events/openStore.ts";
 import type { Caps } from "../governance/index.ts";
 import { chooseRun, hostRun, leaseOwner, runtimeFactory, submitRun } from "../runs/index.ts";
 import { type AriadneConfig, hostSettings, modelConfigured } from "./config.ts";

@@ -1,4 +1,5 @@
-import { openStore, type OpenOptions } from "../db/index.ts";
+import { type OpenOptions } from "../db/index.ts";
+import { openStore } from "../events/openStore.ts";
 import { sealSigningKey } from "./sealKeys.ts";
 import { openApiServer } from "../http/openApiServer.ts";
 import { type AriadneConfig, hostSettings, modelConfigured } from "./config.ts";

@@ -1,5 +1,6 @@
 import { NotFoundError } from "../core/errors.ts";
-import { openStore, type OpenOptions } from "../db/index.ts";
+import { type OpenOptions } from "../db/index.ts";
+import { openStore } from "../events/openStore.ts";
 import { foldRun, runView as projectedView } from "../projections/index.ts";
 import { formatTokens } from "./formatTokens.ts";
 import { handoffsOf, renderAnswer } from "./renderAnswer.ts";

@@ -1,5 +1,6 @@
 import type { TranscriptTurn } from "../actors/index.ts";
-import { openStore, type OpenOptions } from "../db/index.ts";
+import { type OpenOptions } from "../db/index.ts";
+import { openStore } from "../events/openStore.ts";
 import type { AssistantBlock, Message } from "../models/types.ts";
 import { formatTokens, labelledUsage } from "./formatTokens.ts";
 import { transcriptOf } from "../runs/index.ts";

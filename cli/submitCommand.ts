@@ -1,4 +1,4 @@
-import { openStore } from "../db/index.ts";
+import { openStore } from "../events/openStore.ts";
 import { chooseRun, submitRun } from "../runs/index.ts";
 import { type AriadneConfig, modelConfigured, storeOptionsOf } from "./config.ts";
 import { parseCommand } from "./parseCommand.ts";

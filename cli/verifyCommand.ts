@@ -1,5 +1,6 @@
 import type { KeyObject } from "node:crypto";
-import { openStore, type OpenOptions } from "../db/index.ts";
+import { type OpenOptions } from "../db/index.ts";
+import { openStore } from "../events/openStore.ts";
 import type { SealSignatureCheck } from "../events/checkSealSignature.ts";
 import { ValidationError } from "../core/errors.ts";
 import { describeProblem, verifyRun } from "../events/verifyRun.ts";

@@ -1,4 +1,4 @@
-import { openStore } from "../db/index.ts";
+import { openStore } from "../events/openStore.ts";
 import { MIN_LEASE_MS, WORKER_DEFAULTS, runWorker, runtimeFactory, workerOptionProblem } from "../runs/index.ts";
 import { progressPrinter } from "./progress.ts";
 import { type AriadneConfig, hostSettings, storeOptionsOf } from "./config.ts";

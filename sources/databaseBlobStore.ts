@@ -1,6 +1,6 @@
 import { Buffer } from "node:buffer";
 import type { Kysely } from "kysely";
-import type { Schema } from "../db/schema.ts";
+import type { BlobSchema } from "./blobTable.ts";
 import { isSha256Hex, sha256Hex } from "./sha256.ts";
 import type { BlobStore, Sha256Hex } from "./types.ts";
 
@@ -9,7 +9,7 @@ import type { BlobStore, Sha256Hex } from "./types.ts";
  * PGlite alike. A put of bytes already stored does nothing: the row is
  * write-once, so the first bytes under a hash are the ones every reader gets.
  */
-export function createDatabaseBlobStore(db: Kysely<Schema>): BlobStore {
+export function createDatabaseBlobStore(db: Kysely<BlobSchema>): BlobStore {
   return {
     async put(bytes) {
       const sha256 = sha256Hex(bytes);

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Schema } from "../db/schema.ts";
+import type { BlobSchema } from "./blobTable.ts";
 import { sha256Hex } from "./sha256.ts";
 import type { Sha256Hex } from "./types.ts";
 
@@ -20,7 +20,7 @@ const BATCH = 16;
  * every blob when none are named. The key of a blob is the sha256 of its bytes,
  * so a changed blob (possible only with the write-once trigger off) is found.
  */
-export async function verifyBlobs(db: Kysely<Schema>, hashes?: Iterable<Sha256Hex>): Promise<BlobCheck> {
+export async function verifyBlobs(db: Kysely<BlobSchema>, hashes?: Iterable<Sha256Hex>): Promise<BlobCheck> {
   const wanted = hashes ? [...new Set(hashes)].sort() : await allHashes(db);
   const result: BlobCheck = { checked: 0, missing: [], changed: [] };
   for (let i = 0; i < wanted.length; i += BATCH) {
@@ -40,7 +40,7 @@ export async function verifyBlobs(db: Kysely<Schema>, hashes?: Iterable<Sha256He
   return result;
 }
 
-async function allHashes(db: Kysely<Schema>): Promise<Sha256Hex[]> {
+async function allHashes(db: Kysely<BlobSchema>): Promise<Sha256Hex[]> {
   const rows = await db.selectFrom("ariadne_source_blobs").select("sha256").orderBy("sha256").execute();
   return rows.map((r) => r.sha256);
 }

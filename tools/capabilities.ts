@@ -1,4 +1,3 @@
-import type { ToolEffect } from "./defineTool.ts";
 
 /**
  * What holding a tool exposes, for the rule that keeps an injected instruction
@@ -11,7 +10,7 @@ export type Capability = "network" | "private_data" | "effects";
 export const CAPABILITIES: readonly Capability[] = ["network", "private_data", "effects"];
 
 /** A tool's classes: those it declares, plus `effects` for every effectful tool (declared or not). */
-export function capabilitiesOf(declared: readonly Capability[] | undefined, effect: ToolEffect): Capability[] {
+export function capabilitiesOf(declared: readonly Capability[] | undefined, effect: "read_only" | "idempotent" | "effectful"): Capability[] {
   const classes = new Set(declared ?? []);
   if (effect === "effectful") classes.add("effects");
   return CAPABILITIES.filter((c) => classes.has(c));

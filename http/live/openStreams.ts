@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Database } from "../../db/index.ts";
 import type { Principal } from "../auth/principal.ts";
-import { rateLimitFields } from "../middleware/rateLimit.ts";
+import { rateLimitFields } from "../middleware/limitAnswer.ts";
 
 export type StreamSlot =
   | { ok: true; signal: AbortSignal; close(): void }

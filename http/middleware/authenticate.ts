@@ -4,7 +4,8 @@ import { ANONYMOUS } from "../auth/principal.ts";
 import type { AppEnv } from "../deps.ts";
 import { HttpProblem } from "../problem.ts";
 import { clientAddress } from "./clientAddress.ts";
-import { type RateLimiter, limitReached, rateLimitFields } from "./rateLimit.ts";
+import { limitReached, rateLimitFields } from "./limitAnswer.ts";
+import type { RateLimiter } from "./rateLimit.ts";
 
 /**
  * Sets the caller's principal from its bearer key (or the anonymous admin with

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Database } from "../../db/index.ts";
 import type { Principal } from "../auth/principal.ts";
-import { limitReached, rateLimitFields } from "./rateLimit.ts";
+import { limitReached, rateLimitFields } from "./limitAnswer.ts";
 
 /** Queued runs wait for workers; a full queue is worth retrying once some were taken. */
 const QUEUE_RETRY_SECONDS = 30;

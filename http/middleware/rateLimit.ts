@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { type Clock, systemClock } from "../../core/clock.ts";
 import { lruMap } from "../auth/lru.ts";
 import type { AppEnv } from "../deps.ts";
-import { HttpProblem } from "../problem.ts";
+import { limitReached, rateLimitFields } from "./limitAnswer.ts";
 
 export interface RateLimitOptions {
   /** Sustained requests per second per key. */
@@ -56,22 +56,6 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
       return { left: Math.floor(b.tokens), fullInSeconds: Math.ceil((options.burst - b.tokens) / options.perSecond) };
     },
   };
-}
-
-/**
- * IETF draft RateLimit fields (draft-ietf-httpapi-ratelimit-headers):
- * `RateLimit-Policy: "name";q=QUOTA[;w=WINDOW]` and `RateLimit: "name";r=LEFT;t=SECONDS`.
- */
-export function rateLimitFields(name: string, quota: number, left: number, resetSeconds: number, windowSeconds?: number): Record<string, string> {
-  return {
-    "RateLimit-Policy": `"${name}";q=${quota}${windowSeconds === undefined ? "" : `;w=${windowSeconds}`}`,
-    RateLimit: `"${name}";r=${Math.max(0, left)};t=${Math.max(0, resetSeconds)}`,
-  };
-}
-
-/** A 429 problem naming the limit, with Retry-After and the RateLimit fields. */
-export function limitReached(detail: string, retryAfterSeconds: number, fields: Record<string, string>): HttpProblem {
-  return new HttpProblem(429, "RATE_LIMITED", detail, { headers: { "Retry-After": String(retryAfterSeconds), ...fields } });
 }
 
 /** The per-key token bucket, after authentication: every answer says what is left. */

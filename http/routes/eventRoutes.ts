@@ -3,7 +3,7 @@ import { streamSSE } from "hono/streaming";
 import { START } from "../../events/index.ts";
 import { requireAction, visibleRun } from "../access.ts";
 import type { AppDeps, AppEnv, Guards } from "../deps.ts";
-import { limitReached } from "../middleware/rateLimit.ts";
+import { limitReached } from "../middleware/limitAnswer.ts";
 import { finishedRunReplays } from "../live/finishedRunReplays.ts";
 import { END_OF_LOG, checkpointAt, readRunEvents } from "../live/readRunEvents.ts";
 import { FINAL_STATES } from "../runs/runsPort.ts";

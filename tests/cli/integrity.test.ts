@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
 import { DamagedStoreError } from "../../core/errors.ts";
-import { openDatabase, openStore } from "../../db/index.ts";
+import { openDatabase } from "../../db/index.ts";
+import { openStore } from "../../events/openStore.ts";
 import { verifyRun } from "../../events/index.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));

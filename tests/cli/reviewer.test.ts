@@ -1,6 +1,6 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { openStore } from "../../db/index.ts";
+import { openStore } from "../../events/openStore.ts";
 import type { RecordedEvent } from "../../events/index.ts";
 import { type CliResult, type CliStore, ariadne, cliStore } from "./ariadneProcess.ts";
 

@@ -1,7 +1,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createScratchDatabase, type ScratchDatabase } from "../../db/scratchDatabase.ts";
-import { migrateToLatest, openDatabase, openStore } from "../../db/index.ts";
+import { migrateToLatest, openDatabase } from "../../db/index.ts";
+import { openStore } from "../../events/openStore.ts";
 import type { RecordedEvent } from "../../events/index.ts";
 import { ADMIN_URL } from "../support/testDatabase.ts";
 import { startEffectCounter } from "./effectCounter.ts";

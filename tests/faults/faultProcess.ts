@@ -6,7 +6,7 @@
  * env: DATABASE_URL (or FAULT_DATA_DIR for PGlite), FAULT_EFFECT_URL, FAULT_SEED, FAULT_LEASE_MS
  */
 import { armCrashPoint } from "../../core/crashPoint.ts";
-import { openStore } from "../../db/index.ts";
+import { openStore } from "../../events/openStore.ts";
 import { resumeRun, runWorker } from "../../runs/index.ts";
 import { faultRuntime } from "./faultScenario.ts";
 

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { openStore } from "../../db/index.ts";
+import { openStore } from "../../events/openStore.ts";
 import type { RecordedEvent } from "../../events/index.ts";
 import { readRunBudget } from "../../governance/index.ts";
 import { findRun, runStatus, submitRun, verifyRun } from "../../runs/index.ts";

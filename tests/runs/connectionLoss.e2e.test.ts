@@ -2,7 +2,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { createScratchDatabase, type ScratchDatabase } from "../../db/scratchDatabase.ts";
-import { openStore } from "../../db/index.ts";
+import { openStore } from "../../events/openStore.ts";
 import { runStatus, verifyRun } from "../../runs/index.ts";
 import { ADMIN_URL, adminQuery } from "../support/testDatabase.ts";
 import { ariadne, start } from "./processes.ts";

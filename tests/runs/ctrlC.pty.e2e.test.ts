@@ -1,7 +1,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createScratchDatabase, type ScratchDatabase } from "../../db/scratchDatabase.ts";
-import { openStore } from "../../db/index.ts";
+import { openStore } from "../../events/openStore.ts";
 import { findRun, runStatus, verifyRun } from "../../runs/index.ts";
 import { ADMIN_URL } from "../support/testDatabase.ts";
 import { spawn } from "node:child_process";

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Answer } from "../../actors/index.ts";
-import { openStore } from "../../db/index.ts";
+import { openStore } from "../../events/openStore.ts";
 import type { RecordedEvent } from "../../events/index.ts";
 import { markdownTables } from "../../tools/demo/markdownTables.ts";
 import { type CliStore, ariadne, cliStore } from "../cli/ariadneProcess.ts";

@@ -5,7 +5,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { promisify } from "node:util";
 import { sql } from "kysely";
 import { createScratchDatabase, type ScratchDatabase } from "../../db/scratchDatabase.ts";
-import { openStore } from "../../db/index.ts";
+import { openStore } from "../../events/openStore.ts";
 import { runStatus, verifyRun } from "../../runs/index.ts";
 import pg from "pg";
 import { ADMIN_URL } from "../support/testDatabase.ts";

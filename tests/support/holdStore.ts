@@ -2,7 +2,7 @@
 //   node --import tsx tests/support/holdStore.ts DATA_DIR
 // Opens the store, appends one event to the stream `executor-held`, prints
 // "ready <pid> <version>" and holds the store until its stdin ends; then closes it and exits 0.
-import { openStore } from "../../db/index.ts";
+import { openStore } from "../../events/openStore.ts";
 import { turnEvent } from "../events/fixtures.ts";
 
 const [dataDir] = process.argv.slice(2);

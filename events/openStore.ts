@@ -1,8 +1,8 @@
 import type { Clock, IdGenerator } from "../core/clock.ts";
-import { type EventStore, createEventStore } from "../events/eventStore.ts";
-import { checkConsistency } from "./checkConsistency.ts";
-import { migrateToLatest } from "./migrate.ts";
-import { type Database, type OpenOptions, openDatabase } from "./openDatabase.ts";
+import { type EventStore, createEventStore } from "./eventStore.ts";
+import { checkConsistency } from "../db/checkConsistency.ts";
+import { migrateToLatest } from "../db/migrate.ts";
+import { type Database, type OpenOptions, openDatabase } from "../db/openDatabase.ts";
 
 /**
  * Opens the configured engine (DATABASE_URL, else embedded PGlite), applies
