@@ -1,5 +1,6 @@
 import type { ModelSettings } from "../models/index.ts";
 import { DEFAULT_LEASE_MS, type HostSettings } from "../runs/index.ts";
+import { openblasEnv } from "../tools/index.ts";
 
 /**
  * The process's configuration, read from the environment once, here and
@@ -19,6 +20,10 @@ export interface AriadneConfig {
   scriptedLatencyMs: number | undefined;
   /** ARIADNE_CRASH_AT: a crash point to arm (fault tests only). */
   crashAt: string | undefined;
+  /** OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE: passed into compute's sandbox (some OpenBLAS builds need them to compute correctly). */
+  openblas: Record<string, string>;
+  /** ARIADNE_WORKSPACES: where executors' working folders live; unset means beside the store (runs/workspaceRootFor.ts). */
+  workspaceRoot: string | undefined;
 }
 
 type Environment = Record<string, string | undefined>;
@@ -40,11 +45,18 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
     leaseMs: Number(set("ARIADNE_LEASE_MS") ?? DEFAULT_LEASE_MS) || DEFAULT_LEASE_MS,
     scriptedLatencyMs: milliseconds(set("ARIADNE_SCRIPTED_LATENCY_MS")),
     crashAt: set("ARIADNE_CRASH_AT"),
+    openblas: openblasEnv(env),
+    workspaceRoot: set("ARIADNE_WORKSPACES"),
   };
 }
 
 /** What a run's host needs of the configuration (runs/runtimeFactory.ts). */
-export const hostSettings = (config: AriadneConfig): HostSettings => ({ model: config.model, scriptedLatencyMs: config.scriptedLatencyMs });
+export const hostSettings = (config: AriadneConfig): HostSettings => ({
+  model: config.model,
+  scriptedLatencyMs: config.scriptedLatencyMs,
+  compute: { passEnv: config.openblas },
+  workspaceRoot: config.workspaceRoot,
+});
 
 /** A model is configured: a question can be asked. */
 export const modelConfigured = (config: AriadneConfig): boolean => !!config.model.ANTHROPIC_API_KEY;

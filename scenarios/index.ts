@@ -8,6 +8,8 @@ export interface Scenario {
   summary: string;
   question: string;
   model(options: { latencyMs?: number }): Model;
+  /** Reads the shared corpus (../shared/corpus) through its hosts: a host without it refuses the run, saying where it looked. */
+  needsSharedCorpus?: boolean;
 }
 
 /** The scenarios `ariadne run --scenario NAME` and the API's `"offline": true` can run; add one here. */
