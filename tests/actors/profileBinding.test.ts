@@ -50,7 +50,7 @@ forEachEngine("profile binding on redispatch", (ctx) => {
     await eventually(() => stalledChild.length === 1);
     const [admitted] = ofType(await ctx.store.readRun(run.runId), "executor_admitted").filter((e) => e.data.role === "child");
     const childId = admitted.metadata.executorId;
-    assert.deepEqual(admitted.data.profile, { id: "web-explorer", version: "1", sha256: sha256(original) });
+    assert.deepEqual(admitted.data.profile, { id: "web-explorer", version: "2", sha256: sha256(original) });
     assert.ok(stalledChild[0].includes("# Web explorer"));
     const before = await streamOf(ctx.store, childId);
     assert.deepEqual(before.map((e) => e.type), ["executor_admitted"]);
