@@ -65,7 +65,7 @@ forEachEngine("profile binding on redispatch", (ctx) => {
       assert.ok(e instanceof ProfileChangedError);
       assert.equal(e.code, "PROFILE_CHANGED");
       assert.deepEqual(e.binding, admitted.data.profile);
-      assert.deepEqual(e.actual, { version: "1", sha256: sha256(edited) });
+      assert.deepEqual(e.actual, { version: "2", sha256: sha256(edited) });
       assert.match(e.message, /restore the bound file or start a new delegation/);
       return true;
     });
