@@ -1,5 +1,6 @@
 import type { ModelSettings } from "../models/index.ts";
 import { DEFAULT_LEASE_MS, type HostSettings } from "../runs/index.ts";
+import { openblasEnv } from "../tools/index.ts";
 
 /**
  * The process's configuration, read from the environment once, here and
@@ -21,6 +22,10 @@ export interface AriadneConfig {
   crashAt: string | undefined;
   /** ARIADNE_SIGNING_KEY, ARIADNE_SIGNING_PUBLIC_KEY: the seal's key files (cli/sealKeys.ts). */
   sealKeys: SealKeySettings;
+  /** OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE: passed into compute's sandbox (some OpenBLAS builds need them to compute correctly). */
+  openblas: Record<string, string>;
+  /** ARIADNE_WORKSPACES: where executors' working folders live; unset means beside the store (runs/workspaceRootFor.ts). */
+  workspaceRoot: string | undefined;
 }
 
 export interface SealKeySettings {
@@ -48,11 +53,18 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
     scriptedLatencyMs: milliseconds(set("ARIADNE_SCRIPTED_LATENCY_MS")),
     crashAt: set("ARIADNE_CRASH_AT"),
     sealKeys: { ARIADNE_SIGNING_KEY: set("ARIADNE_SIGNING_KEY"), ARIADNE_SIGNING_PUBLIC_KEY: set("ARIADNE_SIGNING_PUBLIC_KEY") },
+    openblas: openblasEnv(env),
+    workspaceRoot: set("ARIADNE_WORKSPACES"),
   };
 }
 
 /** What a run's host needs of the configuration (runs/runtimeFactory.ts). */
-export const hostSettings = (config: AriadneConfig): HostSettings => ({ model: config.model, scriptedLatencyMs: config.scriptedLatencyMs });
+export const hostSettings = (config: AriadneConfig): HostSettings => ({
+  model: config.model,
+  scriptedLatencyMs: config.scriptedLatencyMs,
+  compute: { passEnv: config.openblas },
+  workspaceRoot: config.workspaceRoot,
+});
 
 /** A model is configured: a question can be asked. */
 export const modelConfigured = (config: AriadneConfig): boolean => !!config.model.ANTHROPIC_API_KEY;

@@ -3,9 +3,10 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { runTools } from "../runs/runTools.ts";
+import { type RunToolOptions, runTools } from "../runs/runTools.ts";
 import { createMemoryBlobStore } from "../sources/index.ts";
 import { type WebToolOptions, corpusSearchBackend, corpusUrlMap, parseToolInput, serveCorpus } from "../tools/index.ts";
+import type { AriadneConfig } from "./config.ts";
 import { parseCommand } from "./parseCommand.ts";
 
 // The repository's scenario corpora (hostile and briefing pages) are served beside the shared corpus.
@@ -36,9 +37,9 @@ options:
   --json             one JSON object: {tool, ok, output, sources, artifacts, links, sanitized} (list: an array)`;
 
 /** `ariadne tools list` and `ariadne tools run TOOL --input JSON`; bad usage is one line on stderr and exit 2. */
-export async function toolsCommand(argv: string[], out: (line: string) => void): Promise<number> {
+export async function toolsCommand(argv: string[], out: (line: string) => void, config?: AriadneConfig): Promise<number> {
   try {
-    return await tools(argv, out);
+    return await tools(argv, out, config);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     console.error(`ariadne: ${e.message}\n\n${TOOLS_USAGE}`);
@@ -48,7 +49,7 @@ export async function toolsCommand(argv: string[], out: (line: string) => void):
 
 class UsageError extends Error {}
 
-async function tools(argv: string[], out: (line: string) => void): Promise<number> {
+async function tools(argv: string[], out: (line: string) => void, config?: AriadneConfig): Promise<number> {
   const { values, positionals } = parseCommand(
     argv,
     {
@@ -78,7 +79,7 @@ async function tools(argv: string[], out: (line: string) => void): Promise<numbe
       allowPrivate: values["allow-private"],
       ...(corpus && { mapUrl: corpusUrlMap(corpus.origin, corpus.hosts), search: corpusSearchBackend(withSlash(resolve(values.corpus!))) }),
     };
-    return await runOne(name, input, web, values.json, out);
+    return await runOne(name, input, { web, compute: { passEnv: config?.openblas } }, values.json, out);
   } finally {
     await corpus?.close();
   }
@@ -92,8 +93,8 @@ function list(out: (line: string) => void, json: boolean): number {
   return 0;
 }
 
-async function runOne(name: string, input: unknown, web: WebToolOptions, json: boolean, out: (line: string) => void): Promise<number> {
-  const registry = runTools(web);
+async function runOne(name: string, input: unknown, options: RunToolOptions, json: boolean, out: (line: string) => void): Promise<number> {
+  const registry = runTools(options);
   const tool = registry.get(name);
   if (!tool) throw usage(`no tool "${name}"; tools: ${registry.names().join(", ")}`);
   const parsed = parseToolInput(tool, input);

@@ -15,7 +15,7 @@ export { readingRuntime, transcriptOf } from "./readingRuntime.ts";
 export { type ResumeOptions, resumeRun } from "./resumeRun.ts";
 export { RUNS_CHANNEL, RunOptions, type RunLease, type RunRowState, runStreamId } from "./runLease.ts";
 export { DEFAULT_LEASE_MS, type HostSettings, type RuntimeFactoryOptions, runtimeFactory } from "./runtimeFactory.ts";
-export { runTools } from "./runTools.ts";
+export { type RunToolOptions, runTools } from "./runTools.ts";
 export { type ExecutorNode, type LeaseStatus, type RunState, type RunStatus, runStatus } from "./runStatus.ts";
 export { type SubmittedRun, submitRun } from "./submitRun.ts";
 export { type TakeLeaseOptions, takeLease } from "./takeLease.ts";

@@ -1,10 +1,33 @@
-import { ToolRegistry, type WebToolOptions, createCorpusTools, createWebTools } from "../tools/index.ts";
+import {
+  type ComputeOptions,
+  ToolRegistry,
+  type WebToolOptions,
+  createComputeTools,
+  createCorpusTools,
+  createDocumentTools,
+  createWebTools,
+  createWorkspaceTools,
+} from "../tools/index.ts";
+
+/** How the hosted tools reach the outside (never their specs): the web tools' fetch and map, compute's sandbox. */
+export interface RunToolOptions {
+  web?: WebToolOptions;
+  compute?: ComputeOptions;
+}
 
 /**
  * The tools every run is hosted with (by `ariadne run`, `ariadne worker` and the
- * HTTP server's worker): the demo corpus tools, web_search and web_fetch.
- * Reading a transcript back rebuilds each request with the same tool specs, so
- * hosts and readers must share this one list; `web` configures how the web
- * tools reach the web (fetch, URL map, limits, search backend), never their specs.
+ * HTTP server's worker): the demo corpus tools, web_search and web_fetch,
+ * document_read, the workspace tools (read_file, write_file, list_files,
+ * publish_artifact) and compute. Reading a transcript back rebuilds each request
+ * with the same tool specs, so hosts and readers must share this one list; the
+ * options configure how the tools reach the world, never what the model is shown.
  */
-export const runTools = (web: WebToolOptions = {}): ToolRegistry => new ToolRegistry().register(...createCorpusTools(), ...createWebTools(web));
+export const runTools = (options: RunToolOptions = {}): ToolRegistry =>
+  new ToolRegistry().register(
+    ...createCorpusTools(),
+    ...createWebTools(options.web),
+    ...createDocumentTools(),
+    ...createWorkspaceTools(),
+    ...createComputeTools(options.compute),
+  );

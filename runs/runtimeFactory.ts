@@ -5,9 +5,11 @@ import { CONFIGURED_CAPS, createRunGovernance, parseCaps } from "../governance/i
 import { type Model, type ModelSettings, createModel, resolveModels } from "../models/index.ts";
 import { DEFAULT_SCENARIO, findScenario } from "../scenarios/index.ts";
 import { createDatabaseBlobStore } from "../sources/index.ts";
-import type { ToolRegistry } from "../tools/index.ts";
+import type { ComputeOptions, ToolRegistry } from "../tools/index.ts";
 import type { BuildRuntime } from "./hostRun.ts";
+import { offlineCorpus } from "./scenarioCorpus.ts";
 import { runTools } from "./runTools.ts";
+import { workspaceRootFor } from "./workspaceRootFor.ts";
 
 /** What a host is configured with (cli/config.ts reads it once from the environment). */
 export interface HostSettings {
@@ -15,6 +17,10 @@ export interface HostSettings {
   model?: ModelSettings;
   /** Delay of each scripted reply (ARIADNE_SCRIPTED_LATENCY_MS); a run's own tag wins. */
   scriptedLatencyMs?: number;
+  /** How compute runs code: the OpenBLAS variables passed into its sandbox (OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE). */
+  compute?: Pick<ComputeOptions, "passEnv">;
+  /** Where executors' working folders live (ARIADNE_WORKSPACES); default beside the store (runs/workspaceRootFor.ts). */
+  workspaceRoot?: string;
 }
 
 export interface RuntimeFactoryOptions {
@@ -24,8 +30,10 @@ export interface RuntimeFactoryOptions {
   progress?: () => (event: RecordedEvent) => void;
   /** The scripted model of an offline run; default the offline scenario's. Tests script their own runs with it. */
   offlineModel?: () => Model;
-  /** Executors' working folders live under `<workspaceRoot>/<runId>/<executorId>/`; default none (tools get no workspace). */
+  /** Executors' working folders live under `<workspaceRoot>/<runId>/<executorId>/`; wins over the settings' and the default. */
   workspaceRoot?: string;
+  /** The shared corpus offline runs fetch and search (default ../shared/corpus beside the repository). */
+  corpusDir?: string;
 }
 
 /**
@@ -36,7 +44,7 @@ export interface RuntimeFactoryOptions {
  */
 export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFactoryOptions = {}): BuildRuntime {
   const env = settings.model ?? {};
-  return (store, lease) => {
+  return async (store, lease) => {
     const { mode, caps, limits, reviewer, modelIdleTimeoutMs, allowedProfiles, models } = lease.options;
     const real = mode === "offline" ? null : createModel(env, { idleTimeoutMs: modelIdleTimeoutMs });
     if (mode !== "offline" && !real) {
@@ -49,11 +57,14 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
     const model = real ?? options.offlineModel?.() ?? scenario!.model({ latencyMs });
     const names = resolveModels(env, models);
     const runCaps = caps ? parseCaps(caps) : CONFIGURED_CAPS;
+    // A scripted scenario reaches the shared corpus through its hosts (pages/docs/data.corpus.test) on a local server.
+    const corpus = scenario && !options.tools ? await offlineCorpus(scenario.needsSharedCorpus === true, options.corpusDir) : null;
+    const tools = options.tools?.() ?? runTools({ web: corpus ? { mapUrl: corpus.mapUrl, search: corpus.search } : {}, compute: settings.compute });
     return new Runtime({
       store,
       models: { main: model, child: model, reviewer: model },
       modelNames: real ? names : { main: "scripted:main", child: "scripted:child", reviewer: "scripted:reviewer" },
-      tools: (options.tools ?? runTools)(),
+      tools,
       allowedProfiles,
       onEvent: options.progress?.(),
       limits,
@@ -64,7 +75,7 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
       reviewer,
       // What the run's tools read and wrote, content-addressed beside its log (verify checks them).
       blobs: createDatabaseBlobStore(store.database.db),
-      workspaceRoot: options.workspaceRoot,
+      workspaceRoot: options.workspaceRoot ?? workspaceRootFor(store.database, settings.workspaceRoot),
     });
   };
 }

@@ -1,5 +1,7 @@
 import type { Model } from "../models/types.ts";
 import { OFFLINE_QUESTION, offlineResearchModel } from "./offlineResearch.ts";
+import { pcMeasuresModel } from "./pcMeasures/pcMeasuresScenario.ts";
+import { PC_MEASURES_QUESTION } from "./pcMeasures/variants.ts";
 
 /** A scripted offline scenario: its own question and the scripted model that answers it, with no API key. */
 export interface Scenario {
@@ -8,6 +10,8 @@ export interface Scenario {
   summary: string;
   question: string;
   model(options: { latencyMs?: number }): Model;
+  /** Reads the shared corpus (../shared/corpus) through its hosts: a host without it refuses the run, saying where it looked. */
+  needsSharedCorpus?: boolean;
 }
 
 /** The scenarios `ariadne run --scenario NAME` and the API's `"offline": true` can run; add one here. */
@@ -17,6 +21,13 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
     summary: "Main delegates fees, risks and holdings overlap of the ADIV ETF to three Children over a synthetic corpus",
     question: OFFLINE_QUESTION,
     model: offlineResearchModel,
+  },
+  "pc-measures": {
+    name: "pc-measures",
+    summary: "Main fetches the Grunfeld data and delegates seven standard-error variants to seven compute Children in parallel, then tabulates pc_measures.csv",
+    question: PC_MEASURES_QUESTION,
+    model: pcMeasuresModel,
+    needsSharedCorpus: true,
   },
 };
 

@@ -26,24 +26,29 @@ export const offlineResearchPolicy: ScriptPolicy = (request) => {
   return generalPolicy(request);
 };
 
+// Each delegation names the demo corpus tools it needs: the profiles' own tools are the research tools
+// (web, documents, workspace, compute), which the synthetic corpus is not served through.
 export const DELEGATIONS = [
   {
     profile: "web-explorer",
     question: "What are ADIV's recurring and one-time fees for the USD Distributing share class, and has any changed recently?",
     context: "The user considers buying ADIV (ACME Global Dividend ETF). Keep effective dates and the source of every figure.",
     done_when: "Recurring and one-time fees are listed with effective dates and sources; any announced change is noted.",
+    tools: ["search_corpus", "read_document", "quote_passage"],
   },
   {
     profile: "document-reader",
     question: "Which principal risks does the ADIV prospectus disclose, with page references?",
     context: "Read the prospectus risk pages; quote the exact wording of the main risks.",
     done_when: "The main risks are quoted with page markers and anything not read is named.",
+    tools: ["read_document", "quote_passage", "search_corpus"],
   },
   {
     profile: "compute-analyst",
     question: "How much does ADIV's published holdings list overlap with the user's portfolio?",
     context: "The user's portfolio is the document user-portfolio; ADIV's holdings are in adiv-holdings.",
     done_when: "Overlap in percent of portfolio weight, the common holdings, method, as-of dates and limitations.",
+    tools: ["read_document", "compute_overlap", "search_corpus", "quote_passage"],
   },
 ] as const;
 

@@ -43,9 +43,20 @@ export function ofType<T extends EventType>(events: readonly RecordedEvent[], ty
   return events.filter((e) => e.type === type) as RecordedEvent<T>[];
 }
 
+/**
+ * The demo corpus tools a research profile's Child used before profiles asked for the research tools
+ * (web, documents, workspace, compute), which these runtimes do not host: a delegation names them.
+ */
+const CORPUS_TOOLS_OF: Record<string, string[]> = {
+  "web-explorer": ["search_corpus", "read_document", "quote_passage"],
+  "document-reader": ["read_document", "quote_passage", "search_corpus"],
+  "compute-analyst": ["read_document", "compute_overlap", "search_corpus", "quote_passage"],
+};
+
 /** A delegation as Main writes it; only the question is required here. */
 export function delegation(question: string, profile = "web-explorer", extra: Partial<DelegateInput> = {}): DelegateInput {
-  return { question, context: `Context for: ${question}`, done_when: "The question is answered with evidence.", profile, ...extra };
+  const tools = CORPUS_TOOLS_OF[profile];
+  return { question, context: `Context for: ${question}`, done_when: "The question is answered with evidence.", profile, ...(tools && { tools }), ...extra };
 }
 
 /**

@@ -50,7 +50,7 @@ forEachEngine("profile binding on redispatch", (ctx) => {
     await eventually(() => stalledChild.length === 1);
     const [admitted] = ofType(await ctx.store.readRun(run.runId), "executor_admitted").filter((e) => e.data.role === "child");
     const childId = admitted.metadata.executorId;
-    assert.deepEqual(admitted.data.profile, { id: "web-explorer", version: "1", sha256: sha256(original) });
+    assert.deepEqual(admitted.data.profile, { id: "web-explorer", version: "2", sha256: sha256(original) });
     assert.ok(stalledChild[0].includes("# Web explorer"));
     const before = await streamOf(ctx.store, childId);
     assert.deepEqual(before.map((e) => e.type), ["executor_admitted"]);
@@ -65,7 +65,7 @@ forEachEngine("profile binding on redispatch", (ctx) => {
       assert.ok(e instanceof ProfileChangedError);
       assert.equal(e.code, "PROFILE_CHANGED");
       assert.deepEqual(e.binding, admitted.data.profile);
-      assert.deepEqual(e.actual, { version: "1", sha256: sha256(edited) });
+      assert.deepEqual(e.actual, { version: "2", sha256: sha256(edited) });
       assert.match(e.message, /restore the bound file or start a new delegation/);
       return true;
     });

@@ -32,7 +32,7 @@ after(() => corpus?.close());
 forEachEngine("web_fetch in a run fetches only what the run has seen", (ctx) => {
   test("an unseen URL is refused as not_reachable; the question's URL and a search hit are fetched, each a source whose blobs verify", async () => {
     const main = new ScriptedModel({ name: "main", policy: (request) => steps[turnsTaken(request)] ?? answer });
-    const tools = runTools({ mapUrl: corpusUrlMap(corpus.origin), search: oneHit });
+    const tools = runTools({ web: { mapUrl: corpusUrlMap(corpus.origin), search: oneHit } });
     const runtime = runtimeWith(ctx.store, { main, child: main }, { tools, blobs: createDatabaseBlobStore(ctx.db.database.db) });
     const run = await runtime.startRun(`What does ${ASKED} say about code coverage?`);
     const outcome = await within(20_000, run.result);

@@ -37,7 +37,7 @@ export const COMPUTE_DEFAULTS = {
   maxPublishedBytes: 10 * 1024 * 1024,
 } as const;
 
-/** The OpenBLAS variables of an environment the caller passes in (cli/ reads the environment; tools do not). */
+/** The OpenBLAS variables of an environment the caller passes in (cli/config.ts reads the environment; tools never do). */
 export function openblasEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const picked: Record<string, string> = {};
   for (const name of ["OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"]) {

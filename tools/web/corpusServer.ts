@@ -20,6 +20,8 @@ export interface CorpusServeOptions {
    * hostile.corpus.test (corpora/hostile) and briefing.corpus.test (corpora/briefing).
    */
   scenariosDir?: string;
+  /** The server and its connections do not keep the process alive (a host that serves runs for as long as it lives, then exits). */
+  background?: boolean;
 }
 
 /**
@@ -80,7 +82,9 @@ export async function serveCorpus(corpusDir: string, options: CorpusServeOptions
       res.writeHead(404, { "content-type": "text/plain" }).end("not in the corpus");
     }
   });
+  if (options.background) server.on("connection", (socket) => socket.unref());
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  if (options.background) server.unref();
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
