@@ -8,10 +8,10 @@ import { ROOT } from "../runs/processes.ts";
 /**
  * A test entry point bundled into one .mjs with esbuild (the one tsx brings),
  * so each fault process starts in well under a second instead of the ~3 s
- * tsx spends compiling and resolving some 200 modules: the soak starts a
- * process per crash. Packages stay external (resolved through a node_modules
- * link beside the bundle) and every module keeps its own `import.meta.url`,
- * so profiles and the corpus are found where they are. FAULT_BUNDLE=0, or no
+ * tsx spends compiling and resolving some 200 modules and the packages' many
+ * more: the soak starts a process per crash. PGlite stays external (resolved
+ * through a node_modules link beside the bundle) and every module of ours keeps
+ * its own `import.meta.url`, so profiles and the corpus are found where they are. FAULT_BUNDLE=0, or no
  * esbuild to load, runs the .ts file under tsx as before.
  */
 const built = new Map<string, Promise<string>>();
@@ -34,7 +34,11 @@ async function bundle(entry: string): Promise<string> {
     bundle: true,
     platform: "node",
     format: "esm",
-    packages: "external",
+    // Packages are bundled too (loading kysely's or the SDK's hundreds of files costs more than the
+    // rest of a fault process), except PGlite, which finds its WebAssembly beside its own module.
+    external: ["@electric-sql/pglite", "pg-native"],
+    // CommonJS packages (pg) require Node's built-ins; an ES module has no `require` of its own.
+    banner: { js: 'import { createRequire as __bundleRequire } from "node:module"; const require = __bundleRequire(import.meta.url);' },
     outfile,
     logLevel: "error",
     plugins: [

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Runtime } from "../../actors/index.ts";
 import { crashPoint } from "../../core/crashPoint.ts";
@@ -81,7 +82,23 @@ function latencies(seed: number) {
   };
 }
 
+/**
+ * Tool use ids unique across processes, as a real model's are: the scripted
+ * model numbers them from 1 in each process, so a run rebuilt after a crash
+ * would be handed an id one of its executors already used.
+ */
+function withFreshIds(reply: ScriptedReply): ScriptedReply {
+  return { ...reply, content: reply.content.map((b) => (b.type === "tool_use" && !b.id ? { ...b, id: `toolu_${PROCESS_TAG}_${++toolUses}` } : b)) };
+}
+const PROCESS_TAG = randomUUID().slice(0, 8);
+let toolUses = 0;
+
 export function faultPolicy(seed: number): ScriptPolicy {
+  const reply = replies(seed);
+  return async (request) => withFreshIds(await reply(request));
+}
+
+function replies(seed: number): (request: ModelRequest) => Promise<ScriptedReply> {
   const next = latencies(seed);
   const variant = variantOf(seed);
   let betaFailed = false;

@@ -9,13 +9,14 @@
  *
  * env: SOAK_ROUNDS (default 1) passes over every point on PostgreSQL,
  * SOAK_PGLITE_ROUNDS (default 1) on PGlite (0 skips an engine), SOAK_CHAIN
- * (default 4) points per run, SOAK_MAX_NTH (default 3) passes of a type,
+ * (default 6) points per run, SOAK_MAX_NTH (default 3) passes of a type,
  * SOAK_MAX_RUNS (a quick look: at most this many chains an engine),
+ * SOAK_MINUTES (no new run on an engine after this long; the rounds left are skipped),
  * SOAK_LANES (default 2) runs at once, each lane its own database or data
  * directory, SOAK_LOG (a directory) for the processes' output of any run with
- * a violation.
+ * a violation, SOAK_OUT (a file) to append each run's result to as a JSON line.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createScratchDatabase } from "../../db/scratchDatabase.ts";
@@ -30,7 +31,7 @@ import { NOT_COVERED, RECOVERY_TYPES, canOpenChain, familyOf, pointsFor } from "
 
 const env = process.env;
 const rounds = { postgres: Number(env.SOAK_ROUNDS ?? 1), pglite: Number(env.SOAK_PGLITE_ROUNDS ?? 1) };
-const chainLength = Number(env.SOAK_CHAIN ?? 4);
+const chainLength = Number(env.SOAK_CHAIN ?? 6);
 const maxNth = Number(env.SOAK_MAX_NTH ?? 3);
 const laneCount = Number(env.SOAK_LANES ?? 2);
 const VARIANT_SEEDS = [3, 1, 2]; // one seed of each variant (seed % 3), for the clean runs
@@ -46,7 +47,8 @@ const results: ChainResult[] = [];
 const errors: string[] = [];
 const started = Date.now();
 const scratchDir = await mkdtemp(join(tmpdir(), "ariadne-soak-"));
-const written = new Map<string, Map<string, number>>(); // variant -> type -> most seen in one clean run
+/** By variant: the event types of a clean run's log, in the order written. */
+const written = new Map<string, string[]>();
 
 try {
   for (const engine of ["postgres", "pglite"] as const) {
@@ -81,17 +83,36 @@ async function openLane(engine: Engine, i: number): Promise<Lane> {
   return { target: { dataDir }, drop: () => rm(dataDir, { recursive: true, force: true }) };
 }
 
-async function typesWritten(target: FaultTarget, seed: number): Promise<Map<string, number>> {
+async function typesWritten(target: FaultTarget, seed: number): Promise<string[]> {
   const r = await runChain(target, counter, [], seed);
   if (r.violations.length) throw new Error(`the clean run ${r.runId} (seed ${seed}) violates: ${r.violations.join("; ")}`);
   const opened = await openStore({ url: target.url, dataDir: target.dataDir });
   try {
-    const counts = new Map<string, number>();
-    for (const e of await opened.store.readRun(r.runId)) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
-    return counts;
+    return (await opened.store.readRun(r.runId)).map((e) => e.type);
   } finally {
     await opened.close();
   }
+}
+
+function countsOf(types: string[]): Map<string, number> {
+  return types.reduce((m, t) => m.set(t, (m.get(t) ?? 0) + 1), new Map<string, number>());
+}
+
+/**
+ * Where in a clean run a point falls (the index in its log of the event it
+ * names, or of the one it comes nearest): a chain arms its points in this
+ * order, so a restarted process, which goes on from where the run was, still
+ * has the next point ahead of it.
+ */
+function positionIn(types: string[], point: string): number {
+  const [family, name, nth] = point.split(":");
+  const nearest: Record<string, string> = { record_effect: "tool_completed", read_counter: "tool_completed", budget_reservation: "budget_reserved", lease_takeover: "" };
+  const type = family.endsWith("_commit") ? name : nearest[name];
+  if (!type) return -1;
+  let seen = 0;
+  const at = types.findIndex((t) => t === type && ++seen === Number(nth));
+  // Recovery's events come first in a restarted process.
+  return at < 0 ? 0 : at;
 }
 
 /** Chains for one engine: every variant's points, shuffled, cut into chains; points a chain never reached go round once more. */
@@ -99,29 +120,33 @@ async function soak(engine: Engine, lanes: Lane[]): Promise<void> {
   const queue: { seed: number; points: string[] }[] = [];
   let nextSeed = 1;
   for (let round = 0; round < rounds[engine]; round++) {
-    for (const [variant, counts] of written) {
-      const points = shuffle(pointsFor(counts, maxNth), nextSeed);
+    for (const [variant, types] of written) {
+      const points = shuffle(pointsFor(countsOf(types), maxNth), nextSeed);
       while (points.length) {
+        const chain = points.splice(0, chainLength).sort((a, b) => positionIn(types, a) - positionIn(types, b));
         // A chain opens with a point a fresh run can reach.
-        const first = points.findIndex(canOpenChain);
-        const chain = first < 0 ? [] : [points.splice(first, 1)[0], ...points.splice(0, chainLength - 1)];
-        if (!chain.length) break;
+        const first = chain.findIndex(canOpenChain);
+        if (first < 0) continue;
+        chain.unshift(...chain.splice(first, 1));
         while (variantOf(nextSeed) !== variant) nextSeed++;
         queue.push({ seed: nextSeed++, points: chain });
       }
     }
   }
   if (env.SOAK_MAX_RUNS) queue.splice(Number(env.SOAK_MAX_RUNS));
+  const until = env.SOAK_MINUTES ? Date.now() + Number(env.SOAK_MINUTES) * 60_000 : Infinity;
   const retried = new Set<string>();
   await Promise.all(
     lanes.map(async (lane) => {
-      for (let job = queue.shift(); job; job = queue.shift()) {
+      for (let job = queue.shift(); job && Date.now() < until; job = queue.shift()) {
         try {
           const r = await runChain(lane.target, counter, job.points, job.seed);
           results.push(r);
           const again = r.unused.filter((p) => !retried.has(p) && canOpenChain(p));
           again.forEach((p) => retried.add(p));
-          if (again.length) queue.push({ seed: job.seed + 3 * 1000, points: again });
+          const types = written.get(variantOf(job.seed))!;
+          if (again.length) queue.push({ seed: job.seed + 3 * 1000, points: again.sort((a, b) => positionIn(types, a) - positionIn(types, b)) });
+          if (env.SOAK_OUT) await appendFile(env.SOAK_OUT, `${JSON.stringify({ ...r, outputs: undefined })}\n`);
           if (r.violations.length && env.SOAK_LOG) {
             await mkdir(env.SOAK_LOG, { recursive: true });
             await writeFile(join(env.SOAK_LOG, `${r.runId}.log`), `${JSON.stringify({ ...r, outputs: undefined })}\n\n${r.outputs.join("\n---\n")}`);
