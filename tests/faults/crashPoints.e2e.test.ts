@@ -7,6 +7,7 @@ import { createScratchDatabase, type ScratchDatabase } from "../../db/scratchDat
 import { migrateToLatest, openDatabase, openStore } from "../../db/index.ts";
 import { start } from "../runs/processes.ts";
 import { ADMIN_URL } from "../support/testDatabase.ts";
+import { bundled } from "./bundle.ts";
 
 /**
  * The store's commit boundaries, in a real process killed by SIGKILL at its
@@ -25,7 +26,9 @@ for (const engine of ["postgres", "pglite"] as const) {
   describe(`commit crash points (${engine}, SIGKILL)`, () => {
     let scratch: ScratchDatabase | undefined;
     let dir = "";
+    let script = "";
     before(async () => {
+      script = await bundled("tests/faults/appendCrash.ts");
       dir = await mkdtemp(join(tmpdir(), "ariadne-crash-"));
       if (engine === "postgres") {
         scratch = await createScratchDatabase(`ariadne_crash_${process.pid}`, ADMIN_URL);
@@ -47,7 +50,7 @@ for (const engine of ["postgres", "pglite"] as const) {
         const stream = `executor-crash-${i}`;
         const target = engine === "postgres" ? { url: scratch!.url } : { dataDir: join(dir, "data") };
         const env = { DATABASE_URL: target.url ?? "", FAULT_DATA_DIR: target.dataDir ?? "", ARIADNE_CRASH_AT: point };
-        const p = start([stream, "3"], env, "tests/faults/appendCrash.ts");
+        const p = start([stream, "3"], env, script);
         assert.equal(await p.exited, "SIGKILL", p.output());
         const opened = await openStore(target);
         try {
@@ -57,7 +60,7 @@ for (const engine of ["postgres", "pglite"] as const) {
           await opened.close();
         }
         // The next process appends after what the log kept.
-        const again = start([stream, "1"], { ...env, ARIADNE_CRASH_AT: "" }, "tests/faults/appendCrash.ts");
+        const again = start([stream, "1"], { ...env, ARIADNE_CRASH_AT: "" }, script);
         assert.equal(await again.exited, 0, again.output());
         assert.match(again.output(), new RegExp(`^appended ${kept + 1}$`, "m"));
       });
