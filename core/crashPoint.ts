@@ -4,10 +4,17 @@
  * SIGKILL, as a power cut would. Unset, every call is a cheap no-op. The
  * process's configuration (cli/config.ts) arms it with armCrashPoint.
  *
- * Names: `after_commit:<event type>` (in the store, after the append's commit),
- * `after_effect:<tool>` (a test tool, between its effect and the outcome),
- * `during:lease_takeover` (inside the takeover transaction), `during:budget_reservation`
- * (a reservation committed in the ledger, before the model call and any event).
+ * Names:
+ * - `before_commit:<event type>`: in the store, an append validated and about to
+ *   be sent to the database (nothing of it written);
+ * - `during_commit:<event type>`: the append's statement ran inside its
+ *   transaction, and the process dies before the COMMIT (the server rolls back
+ *   when the connection drops; PGlite, in process, dies with the transaction open);
+ * - `after_commit:<event type>`: the append committed, before its caller hears of it;
+ * - `after_effect:<tool>` (a test tool, between its effect and the outcome);
+ * - `during:lease_takeover` (inside the takeover transaction);
+ * - `during:budget_reservation` (a reservation committed in the ledger, before
+ *   the model call and any event).
  */
 let armed: { name: string; nth: number } | null = null;
 let passes = 0;
@@ -22,6 +29,15 @@ export function crashPoint(name: string): void {
   if (!armed || armed.name !== name) return;
   if (++passes < armed.nth) return;
   process.kill(process.pid, "SIGKILL");
+}
+
+/**
+ * Whether the armed point's name starts with the prefix: fixed for the life of
+ * the process, so a hot path can ask once and skip naming points (or take a
+ * slower, crashable path) only in a process armed to crash there.
+ */
+export function crashPointArmed(prefix: string): boolean {
+  return armed !== null && armed.name.startsWith(prefix);
 }
 
 function parse(spec: string | undefined): { name: string; nth: number } | null {

@@ -1,6 +1,7 @@
 import { setImmediate } from "node:timers";
+import { crashPoint, crashPointArmed } from "../core/crashPoint.ts";
 import type { Database } from "../db/openDatabase.ts";
-import { type PreparedAppend, sendAppends } from "./appendToStream.ts";
+import { type AppendOutcome, type PreparedAppend, sendAppends } from "./appendToStream.ts";
 import type { AppendResult } from "./types.ts";
 
 /**
@@ -86,7 +87,8 @@ export function createAppendBatcher(database: Database, options: BatcherOptions 
 
   const send = async (batch: Waiting[]): Promise<void> => {
     try {
-      const outcomes = await sendAppends(database, batch.map((w) => w.prepared));
+      const prepared = batch.map((w) => w.prepared);
+      const outcomes = await (crashDuringCommit ? sendThenCrash(database, prepared) : sendAppends(database, prepared));
       outcomes.forEach((o, i) => (o.ok ? batch[i].resolve(o.result) : batch[i].reject(o.error)));
     } catch (error) {
       for (const w of batch) w.reject(error);
@@ -105,6 +107,28 @@ export function createAppendBatcher(database: Database, options: BatcherOptions 
       });
     },
   };
+}
+
+/** Asked once: only a process armed at a `during_commit:` point sends its batches in an explicit transaction. */
+const crashDuringCommit = crashPointArmed("during_commit:");
+
+/**
+ * The batch's statement in a transaction of its own (BEGIN; the call; COMMIT),
+ * on one connection, with the `during_commit:<event type>` points between the
+ * statement and the COMMIT: a crash there leaves the transaction open when the
+ * process dies, and the server rolls it back as the connection drops. Two
+ * round trips more than the plain call (which commits by itself), so a fault
+ * test's path only.
+ */
+async function sendThenCrash(database: Database, appends: readonly PreparedAppend[]): Promise<AppendOutcome[]> {
+  return database.db.transaction().execute(async (trx) => {
+    const outcomes = await sendAppends({ ...database, db: trx }, appends);
+    // Only appends the call accepted are about to commit; a refused one wrote nothing.
+    outcomes.forEach((o, i) => {
+      if (o.ok) for (const e of appends[i].events) crashPoint(`during_commit:${e.fields.type}`);
+    });
+    return outcomes;
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { crashPoint } from "../core/crashPoint.ts";
+import { crashPoint, crashPointArmed } from "../core/crashPoint.ts";
 import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clock.ts";
 import type { Database } from "../db/openDatabase.ts";
 import { batcherFor } from "./appendBatcher.ts";
@@ -31,6 +31,10 @@ export interface EventStore {
   withFence(fence: Fence): EventStore;
 }
 
+/** Asked once: a process not armed at these boundaries names no crash point per append. */
+const crashBeforeCommit = crashPointArmed("before_commit:");
+const crashAfterCommit = crashPointArmed("after_commit:");
+
 /**
  * The event store over an open database (PostgreSQL or PGlite). Time and ids
  * are injected so tests and replays can pin them.
@@ -45,10 +49,11 @@ export function createEventStore(
     async append(streamId, expectedVersion, events) {
       // Validated here, before it waits for a batch: bad input fails alone and at once.
       const prepared = prepareAppend(deps, streamId, expectedVersion, events, options.fence);
+      if (crashBeforeCommit) for (const e of events) crashPoint(`before_commit:${e.type}`);
       const result = await batcherFor(database).append(prepared);
       // After the commit: a NOTIFY inside it would serialise every append in the cluster.
       database.notify?.(EVENTS_CHANNEL);
-      for (const e of events) crashPoint(`after_commit:${e.type}`);
+      if (crashAfterCommit) for (const e of events) crashPoint(`after_commit:${e.type}`);
       return result;
     },
     readStream: (streamId, opts) => readStream(database, streamId, opts),

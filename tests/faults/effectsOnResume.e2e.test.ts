@@ -45,18 +45,22 @@ describe("effects in flight at a crash, resolved by their effect class (PostgreS
     assert.ok(r.crashed, `the crash point was never reached; the process printed:\n${r.firstOutput}`);
     assert.deepEqual(r.violations, [], `run ${r.runId}`);
     const events = await logOf(r.runId);
+    // The crash is at the second read's return; the other Child's read may be in flight too.
     const reruns = ofType(events, "recovered").filter((e) => e.data.rerun.length > 0);
-    assert.equal(reruns.length, 1, "one executor had the read in flight");
-    const [recovered] = reruns;
-    const executorId = recovered.metadata.executorId;
-    const [read] = ofType(events, "tool_called").filter((e) => e.metadata.executorId === executorId && e.data.tool === "read_counter");
-    assert.deepEqual(recovered.data.rerun, [read.data.toolUseId]);
-    assert.ok(!recovered.data.unknownEffects.includes(read.data.toolUseId));
-    const outcomes = events.filter((e) => e.metadata.executorId === executorId && "toolUseId" in e.data && e.data.toolUseId === read.data.toolUseId && e.type !== "tool_called");
-    assert.deepEqual(outcomes.map((e) => e.type), ["tool_completed"]);
-    assert.match((outcomes[0] as RecordedEvent<"tool_completed">).data.output, /^effects recorded so far: \d+$/);
-    // Outside the log: the read reached the counter twice, before the crash and after it.
-    assert.deepEqual(counter.readsOf(r.runId).find((x) => x.key === `${r.runId}/${executorId}`)?.n, 2);
+    assert.ok(reruns.length >= 1, "an executor had the read in flight");
+    for (const recovered of reruns) {
+      const executorId = recovered.metadata.executorId;
+      const [read] = ofType(events, "tool_called").filter((e) => e.metadata.executorId === executorId && e.data.tool === "read_counter");
+      assert.deepEqual(recovered.data.rerun, [read.data.toolUseId]);
+      assert.ok(!recovered.data.unknownEffects.includes(read.data.toolUseId));
+      const outcomes = events.filter((e) => e.metadata.executorId === executorId && "toolUseId" in e.data && e.data.toolUseId === read.data.toolUseId && e.type !== "tool_called");
+      assert.deepEqual(outcomes.map((e) => e.type), ["tool_completed"]);
+      assert.match((outcomes[0] as RecordedEvent<"tool_completed">).data.output, /^effects recorded so far: \d+$/);
+    }
+    // Outside the log: the read that crashed reached the counter twice, before the crash and after it.
+    const reads = counter.readsOf(r.runId).filter((x) => reruns.some((e) => x.key === `${r.runId}/${e.metadata.executorId}`));
+    assert.ok(reads.some((x) => x.n === 2), JSON.stringify(reads));
+    assert.ok(reads.every((x) => x.n <= 2), JSON.stringify(reads));
   });
 
   test("an effectful call in flight at the crash becomes effect_unknown, is never run again, and the Child's handoff lists it", async () => {
@@ -64,21 +68,27 @@ describe("effects in flight at a crash, resolved by their effect class (PostgreS
     assert.ok(r.crashed, `the crash point was never reached; the process printed:\n${r.firstOutput}`);
     assert.deepEqual(r.violations, [], `run ${r.runId}`);
     const events = await logOf(r.runId);
-    const [unknown, ...more] = ofType(events, "effect_unknown");
-    assert.equal(more.length, 0);
-    assert.equal(unknown.data.tool, "record_effect");
-    const executorId = unknown.metadata.executorId;
-    const [recovered] = ofType(events, "recovered").filter((e) => e.metadata.executorId === executorId);
-    assert.ok(recovered.data.unknownEffects.includes(unknown.data.toolUseId));
-    // The effect happened once, before the crash, and never again.
-    const effects = counter.of(r.runId).filter((x) => x.key.startsWith(`${r.runId}/${executorId}/`));
-    assert.deepEqual(effects.map((x) => x.n), [1]);
-    // The second pass is a Child's call: its handoff carries the unknown effect.
-    const [admitted] = ofType(events, "executor_admitted").filter((e) => e.metadata.executorId === executorId);
-    assert.equal(admitted.data.role, "child");
-    const [committed] = ofType(events, "handoff_committed").filter((e) => e.metadata.executorId === executorId);
-    const handoff = committed.data.handoff as { executionState: string; gaps: string[] };
-    assert.equal(handoff.executionState, "unknown_effects");
-    assert.ok(handoff.gaps.some((g) => g.includes(`record_effect (${unknown.data.toolUseId})`)), handoff.gaps.join(" | "));
+    // The crash is at the second effect's return; another executor's effectful call may be in flight too.
+    const unknowns = ofType(events, "effect_unknown");
+    assert.ok(unknowns.length >= 1);
+    for (const unknown of unknowns) {
+      assert.equal(unknown.data.tool, "record_effect");
+      const executorId = unknown.metadata.executorId;
+      const [recovered] = ofType(events, "recovered").filter((e) => e.metadata.executorId === executorId);
+      assert.ok(recovered.data.unknownEffects.includes(unknown.data.toolUseId));
+      // The effect happened at most once, before the crash, and never again.
+      const effects = counter.of(r.runId).filter((x) => x.key.startsWith(`${r.runId}/${executorId}/`));
+      assert.ok(effects.every((x) => x.n === 1), JSON.stringify(effects));
+      // A Child's call: its handoff carries the unknown effect.
+      const [admitted] = ofType(events, "executor_admitted").filter((e) => e.metadata.executorId === executorId);
+      if (admitted.data.role !== "child") continue;
+      const [committed] = ofType(events, "handoff_committed").filter((e) => e.metadata.executorId === executorId);
+      const handoff = committed.data.handoff as { executionState: string; gaps: string[] };
+      assert.equal(handoff.executionState, "unknown_effects");
+      assert.ok(handoff.gaps.some((g) => g.includes(`record_effect (${unknown.data.toolUseId})`)), handoff.gaps.join(" | "));
+    }
+    // The second pass is a Child's call.
+    const roles = unknowns.map((u) => ofType(events, "executor_admitted").find((e) => e.metadata.executorId === u.metadata.executorId)!.data.role);
+    assert.ok(roles.includes("child"), roles.join(", "));
   });
 });

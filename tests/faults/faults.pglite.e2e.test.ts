@@ -11,9 +11,10 @@ import { runCase } from "./harness.ts";
  * data directory, killed at a crash point, then `resume` in a new process.
  * (Each PGlite start costs seconds and about 1 GB, so only the boundaries
  * where a crash loses most: an effect without its outcome, a handoff between
- * commit and consumption, a takeover.)
+ * commit and consumption, a takeover, an append never sent, and one whose
+ * transaction was open when the process died.)
  */
-const POINTS = ["after_effect:record_effect", "after_commit:handoff_committed", "during:lease_takeover"];
+const POINTS = ["after_effect:record_effect", "after_commit:handoff_committed", "during:lease_takeover", "before_commit:turn", "during_commit:tool_completed"];
 
 describe("fault matrix, single-process subset (PGlite data directory, SIGKILL)", () => {
   let counter: Awaited<ReturnType<typeof startEffectCounter>>;

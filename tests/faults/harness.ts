@@ -1,13 +1,14 @@
 import { sql } from "kysely";
 import { openStore } from "../../events/openStore.ts";
-import type { RecordedEvent } from "../../events/index.ts";
+import { type RecordedEvent, describeProblem, verifyRun as verifyWholeRun } from "../../events/index.ts";
 import { readRunBudget } from "../../governance/index.ts";
 import { findRun, runStatus, submitRun, verifyRun } from "../../runs/index.ts";
 import { start } from "../runs/processes.ts";
+import { bundled } from "./bundle.ts";
 import type { startEffectCounter } from "./effectCounter.ts";
 
 /**
- * Crash points the fault matrix covers, with the pass at which each fires
+ * Crash points the CI fault matrix covers (`npm run soak` arms every one, tests/faults/points.ts), with the pass at which each fires
  * (a count, so a later boundary of the same kind is hit too).
  */
 export const CRASH_POINTS = [
@@ -23,6 +24,9 @@ export const CRASH_POINTS = [
   "after_commit:settled",
   "after_commit:budget_reserved",
   "during:budget_reservation",
+  // A sample of the other commit boundaries (the soak arms them all): nothing sent, and rolled back at the COMMIT.
+  "before_commit:tool_called",
+  "during_commit:handoff_committed",
 ] as const;
 
 export interface CaseResult {
@@ -64,12 +68,13 @@ export async function runCase(target: FaultTarget, counter: Counter, point: stri
     }
   };
   const { runId } = await withStore((o) => submitRun(o.store, { question: `fault ${point} seed ${seed}`, options: { mode: "offline" } }));
-  const first = start(["worker"], { ...env, ARIADNE_CRASH_AT: `${point}:${nth}` }, "tests/faults/faultProcess.ts");
+  const script = await bundled("tests/faults/faultProcess.ts");
+  const first = start(["worker"], { ...env, ARIADNE_CRASH_AT: `${point}:${nth}` }, script);
   const code = await first.exited;
   const crashed = code === "SIGKILL";
   if (!crashed && code !== 0) throw new Error(`the first process failed (${code}):\n${first.output()}`);
   if (crashed) {
-    const second = restart === "worker" ? start(["worker"], env, "tests/faults/faultProcess.ts") : start(["resume", runId], env, "tests/faults/faultProcess.ts");
+    const second = restart === "worker" ? start(["worker"], env, script) : start(["resume", runId], env, script);
     const again = await second.exited;
     if (again !== 0) throw new Error(`the restart (${restart}) failed (${again}):\n${second.output()}`);
   }
@@ -91,6 +96,19 @@ export async function invariants(opened: Awaited<ReturnType<typeof openStore>>, 
   }
   const events = await store.readRun(runId);
   const of = <T extends RecordedEvent["type"]>(type: T) => events.filter((e) => e.type === type) as RecordedEvent<T>[];
+  // 4b. the run verifies as `ariadne verify` checks it: references between streams, and the seal over the heads
+  let sealed = false;
+  try {
+    const verification = await verifyWholeRun(database, runId);
+    sealed = verification.sealed !== null;
+    if (!verification.ok) violations.push(`verify: ${describeProblem(verification.problems[0])}`);
+  } catch (e) {
+    violations.push(`verify: ${(e as Error).message}`);
+  }
+  // 6. a tool use id is never used twice by one executor (a step replayed as new)
+  const uses = new Map<string, number>();
+  for (const e of of("tool_called")) uses.set(`${e.metadata.executorId}/${e.data.toolUseId}`, (uses.get(`${e.metadata.executorId}/${e.data.toolUseId}`) ?? 0) + 1);
+  for (const [key, n] of uses) if (n > 1) violations.push(`tool use: ${key} called ${n} times`);
 
   // 1. every committed handoff is consumed exactly once (or reported unconsumed); none twice
   for (const admitted of of("executor_admitted").filter((e) => e.data.role === "child")) {
@@ -144,6 +162,7 @@ export async function invariants(opened: Awaited<ReturnType<typeof openStore>>, 
   const running = (n: NonNullable<typeof status.executors>): string[] => [...(n.state === "running" ? [n.executorId] : []), ...n.children.flatMap(running)];
   if (status.executors && running(status.executors).length) violations.push(`final: executors still running: ${running(status.executors).join(", ")}`);
   if ((await findRun(database, runId)).state !== "finished") violations.push(`final: the run's row is not finished`);
+  if (status.state === "settled" && !sealed) violations.push("verify: the settled run was never sealed");
   const mainSettled = await sql<{ n: number }>`
     SELECT count(*)::int AS n FROM ariadne_events WHERE run_id = ${runId} AND type IN ('settled', 'failed', 'cancelled') AND executor_id = ${status.executors?.executorId ?? ""}`.execute(database.db);
   if (mainSettled.rows[0].n !== 1) violations.push(`final: Main has ${mainSettled.rows[0].n} final events`);
