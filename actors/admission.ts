@@ -1,6 +1,6 @@
 import type { EventStore, RecordedEvent, TaskSpec } from "../events/index.ts";
 import { loadProfile, profileBinding } from "../profiles/index.ts";
-import { type ToolEffect, computeGrant } from "../tools/index.ts";
+import { type Capability, type ToolEffect, computeGrant } from "../tools/index.ts";
 import { type ExecutorState, streamIdOf } from "./executorState.ts";
 import { type Limits, ROLES, type Role } from "./roles.ts";
 
@@ -9,6 +9,8 @@ export interface AdmissionOptions {
   store: EventStore;
   /** Every tool of the host (and delegate), with its effect class. */
   catalog: Record<string, ToolEffect>;
+  /** Each tool's capability classes: no executor is granted network, private data and effects at once. */
+  capabilities?: Readonly<Record<string, readonly Capability[]>>;
   /** Tools the root task allows anywhere in the run. */
   rootAllowed: string[];
   maxDepth?: number;
@@ -53,6 +55,7 @@ export async function admit(options: AdmissionOptions, a: Admission): Promise<vo
     parentGrant: parent?.grantedTools ?? null,
     rootAllowed: options.rootAllowed,
     catalog: options.catalog,
+    capabilities: options.capabilities,
     isChild: !!parent,
     depth,
     maxDepth: options.maxDepth,

@@ -121,6 +121,7 @@ export class Runtime {
     this.admission = {
       store: this.store,
       catalog: this.catalog,
+      capabilities: options.tools.capabilities(),
       rootAllowed: options.rootAllowed ?? Object.keys(this.catalog),
       maxDepth: options.maxDepth,
       profilesDir: options.profilesDir,

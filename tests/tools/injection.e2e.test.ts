@@ -269,8 +269,6 @@ forEachEngine("prompt injection: an obeying Child over the hostile corpus", (ctx
 
   test(
     "a delegation asking for network, private data and an effectful tool gets the effectful tool refused (capability_triad), so an obeyed order is not placed",
-    // Remove the todo once actors/runtime.ts passes `capabilities: this.tools.capabilities()` into computeGrant.
-    { todo: "the Runtime does not pass the registry's capabilities into computeGrant yet: today the Child is granted place_order and places the order" },
     async () => {
       const effects = noEffects();
       const registry = hostileHostTools(
@@ -286,9 +284,11 @@ forEachEngine("prompt injection: an obeying Child over the hostile corpus", (ctx
       assert.equal((await within(30_000, run.result)).kind, "answer");
       const events = await ctx.store.readRun(run.runId);
       assert.deepEqual(effects.orders, [], "no order was placed");
-      const admitted = ofType(events, "executor_admitted").find((e) => e.data.role === "child")!;
+      // Main, which would hold every tool of the run, is the first to lose place_order to the rule; the Child cannot get it back.
+      const [mainAdmitted, admitted] = ["main", "child"].map((role) => ofType(events, "executor_admitted").find((e) => e.data.role === role)!);
+      assert.match(mainAdmitted.data.refusedTools.find((r) => r.name === "place_order")?.reason ?? "", /read untrusted content, hold private data and act on the world/);
       assert.deepEqual(admitted.data.grantedTools.sort(), ["read_portfolio", "web_fetch"]);
-      assert.match(admitted.data.refusedTools.find((r) => r.name === "place_order")?.reason ?? "", /read untrusted content, hold private data and act on the world/);
+      assert.ok(admitted.data.refusedTools.some((r) => r.name === "place_order"), "the Child's request for place_order is refused and recorded");
       const refusal = ofType(events, "tool_failed").find((e) => e.data.tool === "place_order");
       assert.equal(refusal?.data.reason, "not_granted");
     },
