@@ -30,7 +30,7 @@ function wire(body: WireRequestBody): WireBehaviour {
   const messages = messagesOf(body);
   if (systemOf(body).startsWith("You are Main")) {
     if (messages.length === 1) {
-      const task = { question: "What is ADIV's ongoing charge?", context: "USD Distributing class.", done_when: "The charge is stated with its source.", profile: "web-explorer" };
+      const task = { question: "What is ADIV's ongoing charge?", context: "USD Distributing class.", done_when: "The charge is stated with its source.", profile: "web-explorer", tools: ["search_corpus"] };
       return reply([{ type: "tool_use", name: "delegate", input: task }]);
     }
     return reply([{ type: "tool_use", name: "search_corpus", input: { query: "ADIV" } }]);
