@@ -46,7 +46,7 @@ export async function runChain(target: FaultTarget, counter: Counter, points: re
     FAULT_DATA_DIR: target.dataDir ?? "",
     FAULT_EFFECT_URL: counter.url,
     FAULT_SEED: String(seed),
-    FAULT_LEASE_MS: "800",
+    FAULT_LEASE_MS: "1000",
     // Long enough to take over an expired lease (800 ms), short enough not to linger once the run is done.
     FAULT_IDLE_MS: "1200",
   };

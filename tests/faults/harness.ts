@@ -56,7 +56,7 @@ export async function runCase(target: FaultTarget, counter: Counter, point: stri
     FAULT_DATA_DIR: target.dataDir ?? "",
     FAULT_EFFECT_URL: counter.url,
     FAULT_SEED: String(seed),
-    FAULT_LEASE_MS: "800",
+    FAULT_LEASE_MS: "1000",
   };
   // Opened only around the submit and the checks: an embedded store is one process at a time.
   const withStore = async <T>(f: (o: Awaited<ReturnType<typeof openStore>>) => Promise<T>) => {

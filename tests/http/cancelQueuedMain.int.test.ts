@@ -14,7 +14,7 @@ forEachEngine("cancelling Main of a queued run", (ctx) => describe("cancel", () 
   after(() => h.close());
 
   test("POST /v1/runs/{id}/executors/{main}/cancel on a queued run cancels the run (202), as the run's cancel does", async () => {
-    const run = (await (await h.app.request("/v1/runs", postJson(key, { question: "never started" }))).json()) as any;
+    const run = (await (await h.app.request("/v1/runs", postJson(key, { offline: true, context: "never started" }))).json()) as any;
     assert.equal(run.state, "queued");
     assert.equal(run.executors.id, run.mainExecutorId, "the view lists Main before it is admitted");
     const res = await h.app.request(`/v1/runs/${run.id}/executors/${run.mainExecutorId}/cancel`, postJson(key, {}));

@@ -23,7 +23,7 @@ forEachEngine("Idempotency-Key reservations expire", (ctx) => describe("idempote
         VALUES (${tenant}, ${idempotencyKey}, ${bodyDigest(body)}, NULL, now() - make_interval(secs => ${ageSeconds}))`.execute(ctx.store.database.db);
 
   test("a reservation in progress answers 409 with Retry-After", async () => {
-    const body = { question: "stuck a moment" };
+    const body = { offline: true, context: "stuck a moment" };
     await crashedReservation("fresh-1", body, 0);
     const res = await h.app.request("/v1/runs", postJson(key, body, { "idempotency-key": "fresh-1" }));
     assert.equal(res.status, 409);
@@ -33,7 +33,7 @@ forEachEngine("Idempotency-Key reservations expire", (ctx) => describe("idempote
   });
 
   test("a reservation in progress for over 10 minutes has expired: a retry takes it over and starts the run", async () => {
-    const body = { question: "crashed before the run was recorded" };
+    const body = { offline: true, context: "crashed before the run was recorded" };
     await crashedReservation("stuck-1", body, 11 * 60);
     const res = await h.app.request("/v1/runs", postJson(key, body, { "idempotency-key": "stuck-1" }));
     assert.equal(res.status, 201, await res.clone().text());
@@ -46,11 +46,11 @@ forEachEngine("Idempotency-Key reservations expire", (ctx) => describe("idempote
   });
 
   test("a completed key is kept 24 hours, then may be used again", async () => {
-    const first = await h.app.request("/v1/runs", postJson(key, { question: "first" }, { "idempotency-key": "day-1" }));
+    const first = await h.app.request("/v1/runs", postJson(key, { offline: true, context: "first" }, { "idempotency-key": "day-1" }));
     assert.equal(first.status, 201);
-    assert.equal((await h.app.request("/v1/runs", postJson(key, { question: "second" }, { "idempotency-key": "day-1" }))).status, 409);
+    assert.equal((await h.app.request("/v1/runs", postJson(key, { offline: true, context: "second" }, { "idempotency-key": "day-1" }))).status, 409);
     await sql`UPDATE ariadne_idempotency_keys SET created_at = now() - interval '25 hours' WHERE tenant = ${tenant} AND idempotency_key = 'day-1'`.execute(ctx.store.database.db);
-    const later = await h.app.request("/v1/runs", postJson(key, { question: "second" }, { "idempotency-key": "day-1" }));
+    const later = await h.app.request("/v1/runs", postJson(key, { offline: true, context: "second" }, { "idempotency-key": "day-1" }));
     assert.equal(later.status, 201);
     assert.notEqual(((await later.json()) as { id: string }).id, ((await first.json()) as { id: string }).id);
   });
@@ -58,7 +58,7 @@ forEachEngine("Idempotency-Key reservations expire", (ctx) => describe("idempote
   test("the windows are configurable", async () => {
     const quick = await openHarness(ctx.store, { workers: false, idempotency: { inProgressMs: 200, completedMs: 200 } });
     try {
-      const body = { question: "quick expiry" };
+      const body = { offline: true, context: "quick expiry" };
       await crashedReservation("quick-1", body, 0);
       assert.equal((await quick.app.request("/v1/runs", postJson(key, body, { "idempotency-key": "quick-1" }))).status, 409);
       await new Promise((r) => setTimeout(r, 400));

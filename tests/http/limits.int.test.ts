@@ -32,7 +32,7 @@ forEachEngine("limits per key and per tenant", (ctx) => describe("limits", () =>
     const tenant = h.tenant("streams");
     const [a1, a2] = [await h.key("client", tenant), await h.key("client", tenant)];
     // A queued run (no worker here): its stream stays open, sending heartbeats. Submitted by a third key of the tenant.
-    const run = (await (await h.app.request("/v1/runs", postJson(await h.key("client", tenant), { question: "held open" }))).json()) as any;
+    const run = (await (await h.app.request("/v1/runs", postJson(await h.key("client", tenant), { offline: true, context: "held open" }))).json()) as any;
     const open = async (k: string) => {
       const controller = new AbortController();
       const res = await h.app.request(`/v1/runs/${run.id}/events`, { headers: bearer(k, SSE), signal: controller.signal });
@@ -60,16 +60,16 @@ forEachEngine("limits per key and per tenant", (ctx) => describe("limits", () =>
   test("queued runs: a key's third and a tenant's fourth submission are 429 naming the limit", async () => {
     const tenant = h.tenant("queue");
     const [k1, k2] = [await h.key("client", tenant), await h.key("client", tenant)];
-    for (let i = 0; i < 2; i++) assert.equal((await h.app.request("/v1/runs", postJson(k1, { question: `k1 ${i}` }))).status, 201);
-    await limited(await h.app.request("/v1/runs", postJson(k1, { question: "k1 over" })), /queued runs per key \(2\)/);
-    assert.equal((await h.app.request("/v1/runs", postJson(k2, { question: "k2 0" }))).status, 201);
-    await limited(await h.app.request("/v1/runs", postJson(k2, { question: "k2 over" })), /queued runs per tenant \(3\)/);
+    for (let i = 0; i < 2; i++) assert.equal((await h.app.request("/v1/runs", postJson(k1, { offline: true, context: `k1 ${i}` }))).status, 201);
+    await limited(await h.app.request("/v1/runs", postJson(k1, { offline: true, context: "k1 over" })), /queued runs per key \(2\)/);
+    assert.equal((await h.app.request("/v1/runs", postJson(k2, { offline: true, context: "k2 0" }))).status, 201);
+    await limited(await h.app.request("/v1/runs", postJson(k2, { offline: true, context: "k2 over" })), /queued runs per tenant \(3\)/);
   });
 
   test("a revoked key's open stream ends within the revocation window", async () => {
     const tenant = h.tenant("revoke");
     const { keyId, token } = await createApiKey(ctx.store.database, { role: "client", tenant });
-    const run = (await (await h.app.request("/v1/runs", postJson(token, { question: "watched" }))).json()) as any;
+    const run = (await (await h.app.request("/v1/runs", postJson(token, { offline: true, context: "watched" }))).json()) as any;
     const res = await h.app.request(`/v1/runs/${run.id}/events`, { headers: bearer(token, SSE) });
     assert.equal(res.status, 200);
     const reader = res.body!.getReader();

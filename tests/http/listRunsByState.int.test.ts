@@ -39,12 +39,12 @@ forEachEngine("GET /v1/runs?state= over many runs of other states", (ctx) => des
     const tenant = h.tenant("many");
     key = await h.key("client", tenant);
     for (let i = 0; i < 4; i++) {
-      const run = await h.runs.submit({ question: `running ${i}` }, tenant);
+      const run = await h.runs.submit({ offline: true, context: `running ${i}` }, tenant);
       assert.ok(await takeLease(ctx.store.database, { owner: "test-host", ttlMs: 600_000, runId: run.id }));
       running.unshift(run.id);
     }
     for (let i = 0; i < 5; i++) {
-      const run = await h.runs.submit({ question: `cancelled ${i}` }, tenant);
+      const run = await h.runs.submit({ offline: true, context: `cancelled ${i}` }, tenant);
       assert.equal((await h.app.request(`/v1/runs/${run.id}/cancel`, postJson(key, {}))).status, 202);
       cancelled.unshift(run.id);
     }
