@@ -32,9 +32,10 @@ export function crashPoint(name: string): void {
 }
 
 /**
- * Whether the armed point's name starts with the prefix: fixed for the life of
- * the process, so a hot path can ask once and skip naming points (or take a
- * slower, crashable path) only in a process armed to crash there.
+ * Whether the armed point's name starts with the prefix: a null check when
+ * nothing is armed, so a hot path asks on every pass and names points (or takes
+ * a slower, crashable path) only in a process armed to crash there. Asked per
+ * pass, not once at load, because the process arms its point after its modules load.
  */
 export function crashPointArmed(prefix: string): boolean {
   return armed !== null && armed.name.startsWith(prefix);

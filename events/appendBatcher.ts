@@ -88,7 +88,7 @@ export function createAppendBatcher(database: Database, options: BatcherOptions 
   const send = async (batch: Waiting[]): Promise<void> => {
     try {
       const prepared = batch.map((w) => w.prepared);
-      const outcomes = await (crashDuringCommit ? sendThenCrash(database, prepared) : sendAppends(database, prepared));
+      const outcomes = await (crashPointArmed("during_commit:") ? sendThenCrash(database, prepared) : sendAppends(database, prepared));
       outcomes.forEach((o, i) => (o.ok ? batch[i].resolve(o.result) : batch[i].reject(o.error)));
     } catch (error) {
       for (const w of batch) w.reject(error);
@@ -108,9 +108,6 @@ export function createAppendBatcher(database: Database, options: BatcherOptions 
     },
   };
 }
-
-/** Asked once: only a process armed at a `during_commit:` point sends its batches in an explicit transaction. */
-const crashDuringCommit = crashPointArmed("during_commit:");
 
 /**
  * The batch's statement in a transaction of its own (BEGIN; the call; COMMIT),

@@ -31,10 +31,6 @@ export interface EventStore {
   withFence(fence: Fence): EventStore;
 }
 
-/** Asked once: a process not armed at these boundaries names no crash point per append. */
-const crashBeforeCommit = crashPointArmed("before_commit:");
-const crashAfterCommit = crashPointArmed("after_commit:");
-
 /**
  * The event store over an open database (PostgreSQL or PGlite). Time and ids
  * are injected so tests and replays can pin them.
@@ -49,11 +45,12 @@ export function createEventStore(
     async append(streamId, expectedVersion, events) {
       // Validated here, before it waits for a batch: bad input fails alone and at once.
       const prepared = prepareAppend(deps, streamId, expectedVersion, events, options.fence);
-      if (crashBeforeCommit) for (const e of events) crashPoint(`before_commit:${e.type}`);
+      // A process not armed at these boundaries names no crash point per append (one null check).
+      if (crashPointArmed("before_commit:")) for (const e of events) crashPoint(`before_commit:${e.type}`);
       const result = await batcherFor(database).append(prepared);
       // After the commit: a NOTIFY inside it would serialise every append in the cluster.
       database.notify?.(EVENTS_CHANNEL);
-      if (crashAfterCommit) for (const e of events) crashPoint(`after_commit:${e.type}`);
+      if (crashPointArmed("after_commit:")) for (const e of events) crashPoint(`after_commit:${e.type}`);
       return result;
     },
     readStream: (streamId, opts) => readStream(database, streamId, opts),

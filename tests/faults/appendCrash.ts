@@ -6,9 +6,11 @@
  *   node --import tsx tests/faults/appendCrash.ts STREAM COUNT
  * env: DATABASE_URL, or FAULT_DATA_DIR for PGlite.
  */
+import { armCrashPoint } from "../../core/crashPoint.ts";
 import { openStore } from "../../events/openStore.ts";
 import { turnEvent } from "../events/fixtures.ts";
 
+armCrashPoint(process.env.ARIADNE_CRASH_AT);
 const [stream, count] = [process.argv[2], Number(process.argv[3])];
 const { store, close } = await openStore({ url: process.env.DATABASE_URL || undefined, dataDir: process.env.FAULT_DATA_DIR });
 try {
