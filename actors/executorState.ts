@@ -398,10 +398,3 @@ function deliver(s: ExecutorState, block: UserBlock): ExecutorState {
   const content: UserBlock[] = typeof last.content === "string" ? [{ type: "text", text: last.content }, block] : [...last.content, block];
   return { ...s, messages: [...s.messages.slice(0, -1), { role: "user", content }], idleForChildren: false };
 }
-
-/** Folds a whole stream, from its admitted event. */
-export function foldStream(events: readonly RecordedEvent[]): ExecutorState {
-  const [first, ...rest] = events;
-  if (!first || first.type !== "executor_admitted") throw new Error("an executor stream starts with executor_admitted");
-  return rest.reduce(evolve, admittedState(first));
-}

@@ -1,6 +1,7 @@
 export { Runtime, type CancelRequest, type GovernancePorts, type RunHandle, type RuntimeOptions } from "./runtime.ts";
 export { defaultReviewPolicy, reviewSubject, type ReviewContext, type ReviewMode, type ReviewPolicy } from "./reviewPolicy.ts";
 export { ExecutorRunner } from "./runner.ts";
+export { ExecutorActor, liveExecutorLogic, type ExecutorActorOptions } from "./executorActor.ts";
 export {
   executorMachine,
   foldEvent,
@@ -11,7 +12,7 @@ export {
   type ExecutorSnapshot,
   type ExecutorStatus,
 } from "./executorMachine.ts";
-export { evolve, foldStream, streamIdOf, type Call, type ExecutorState, type Outcome, type Role, type Stop } from "./executorState.ts";
+export { evolve, streamIdOf, type Call, type ExecutorState, type Outcome, type Role, type Stop } from "./executorState.ts";
 export { AnswerSchema, ANSWER_TOOL, validateAnswer, type Answer } from "./answer.ts";
 export { DelegateInput } from "./delegation.ts";
 export { buildRequest, requestDigest } from "./buildRequest.ts";

@@ -6,7 +6,7 @@ import type { RequestContext } from "./buildRequest.ts";
 import { checkCalls } from "./checkCalls.ts";
 import { awaitChildren, collectChildren, startChild } from "./performChildren.ts";
 import { type Fact, type InFlight, decide, decideNext, intentKey, liveChildrenOf } from "./decide/index.ts";
-import { type ExecutorFold, foldExecutor } from "./executorMachine.ts";
+import { ExecutorActor, type ExecutorActorOptions } from "./executorActor.ts";
 import type { ExecutorState, Outcome } from "./executorState.ts";
 import { performTool } from "./performTool.ts";
 import { performTurn } from "./performTurn.ts";
@@ -25,7 +25,8 @@ const MAX_CONFLICTS = 50;
  * folds them and goes on, it never ends the executor.
  */
 export class ExecutorRunner implements RunnerPort {
-  readonly fold: ExecutorFold;
+  /** The live executor: an XState actor of the executor machine, sent each event once it is recorded. */
+  readonly fold: ExecutorActor;
   private writes: Promise<unknown> = Promise.resolve();
   private readonly abort = new AbortController();
   readonly interrupted: Promise<null>;
@@ -47,8 +48,9 @@ export class ExecutorRunner implements RunnerPort {
     private readonly ctx: RequestContext,
     private readonly model: Model,
     events: readonly RecordedEvent[],
+    options: Pick<ExecutorActorOptions, "inspect"> = {},
   ) {
-    this.fold = foldExecutor(events);
+    this.fold = new ExecutorActor(events, options);
     this.interrupted = new Promise((resolve) => (this.interrupt = () => resolve(null)));
   }
 

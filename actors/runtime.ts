@@ -1,3 +1,4 @@
+import type { InspectionEvent } from "xstate";
 import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clock.ts";
 import { NotFoundError } from "../core/errors.ts";
 import type { Draft, EventData, EventStore, RecordedEvent } from "../events/index.ts";
@@ -64,6 +65,8 @@ export interface RuntimeOptions {
   blobs?: BlobStore;
   /** Executors' working folders live under `<workspaceRoot>/<runId>/<executorId>/`; absent, tools get no workspace. */
   workspaceRoot?: string;
+  /** XState's inspection API, given every executor's actor (events and snapshots as they are folded). */
+  inspect?: (event: InspectionEvent) => void;
 }
 
 export interface RunHandle {
@@ -132,7 +135,7 @@ export class Runtime {
       newRunner: async (events) => {
         const admitted = (events[0] as RecordedEvent<"executor_admitted">).data;
         const ctx = await requestContextOf(admitted, options);
-        return new ExecutorRunner(this.services, roleOf(admitted.role), ctx, this.modelFor(admitted.role).model, events);
+        return new ExecutorRunner(this.services, roleOf(admitted.role), ctx, this.modelFor(admitted.role).model, events, { inspect: options.inspect });
       },
     });
     const supervision = this.supervision;

@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { foldExecutor, foldStream, requestDigest } from "../../actors/index.ts";
+import { ExecutorActor, foldExecutor, requestDigest } from "../../actors/index.ts";
 import type { RecordedEvent } from "../../events/index.ts";
 import { ScriptedModel, type ScriptPolicy } from "../../models/index.ts";
 import { citationsIn, resultsOf, turnsTaken } from "../../scenarios/requestView.ts";
@@ -88,11 +88,11 @@ forEachEngine("turns are numbered per executor, not per run; background Children
     const mainFold = foldExecutor(mainStream);
     assert.equal(mainFold.status, "settled");
     assert.equal(mainFold.state.turn, 3);
-    assert.equal(foldStream(mainStream).turn, 3);
+    assert.equal(new ExecutorActor(mainStream).state.turn, 3);
     const childFold = foldExecutor(childStream);
     assert.equal(childFold.status, "settled");
     assert.equal(childFold.state.turn, 2);
-    assert.equal(foldStream(childStream).turn, 2);
+    assert.equal(new ExecutorActor(childStream).state.turn, 2);
 
     // The background handoff reached Main with its third request, and the rebuilt transcript matches what was sent.
     assert.equal(ofType(mainStream, "handoff_consumed").length, 1);
@@ -138,28 +138,28 @@ forEachEngine("turns are numbered per executor, not per run; background Children
       ["turn", "turn", "handoff_consumed", "turn", "handoff_consumed", "turn", "handoff_consumed", "turn", "settled"],
     );
     assert.equal(outcome.kind, "answer", `Main ended with ${JSON.stringify(outcome)}`);
-    assert.equal(foldStream(mainStream).repairs, 0);
+    assert.equal(new ExecutorActor(mainStream).state.repairs, 0);
   });
 });
 
 describe("the fold refuses a turn out of its executor's sequence (pure)", () => {
   const admitted = (id: string, role: "main" | "child") => recorded(id, 1, "executor_admitted", admittedData(role));
 
-  test("Main turn 3 right after Main turn 1 is refused, by the machine and by the reducer", () => {
+  test("Main turn 3 right after Main turn 1 is refused, by the fold and by the live actor", () => {
     const stream = [admitted("main-a", "main"), recorded("main-a", 2, "turn", textTurn(1)), recorded("main-a", 3, "turn", textTurn(3))];
     assert.throws(() => foldExecutor(stream), /turn 3 folded after turn 1 of main-a/);
-    assert.throws(() => foldStream(stream), /turn 3 folded after turn 1 of main-a/);
+    assert.throws(() => new ExecutorActor(stream), /turn 3 folded after turn 1 of main-a/);
     // The same stream numbered per executor folds.
     const ok = [...stream.slice(0, 2), recorded("main-a", 3, "turn", textTurn(2))];
     assert.equal(foldExecutor(ok).state.turn, 2);
-    assert.equal(foldStream(ok).turn, 2);
+    assert.equal(new ExecutorActor(ok).state.turn, 2);
   });
 
   test("a Child whose first turn carries the run-global count (2, after Main's turn 1) is refused", () => {
     // Global order: Main turn (position 2), Child turn (position 3). A run-wide counter would number the Child's turn 2.
     const child = [admitted("child-a", "child"), recorded("child-a", 2, "turn", textTurn(2), 3)];
     assert.throws(() => foldExecutor(child), /turn 2 folded after turn 0 of child-a/);
-    assert.throws(() => foldStream(child), /turn 2 folded after turn 0 of child-a/);
+    assert.throws(() => new ExecutorActor(child), /turn 2 folded after turn 0 of child-a/);
     assert.equal(foldExecutor([child[0], recorded("child-a", 2, "turn", textTurn(1), 3)]).state.turn, 1);
   });
 
