@@ -1,6 +1,8 @@
 import type { Model } from "../models/types.ts";
 import { ETF_CORPUS } from "./etfOverlap/corpusUrls.ts";
 import { OFFLINE_QUESTION, offlineResearchModel } from "./etfOverlap/etfOverlapScenario.ts";
+import { BRIEFING_CORPUS, MORNING_BRIEFING_QUESTION } from "./morningBriefing/briefingPlan.ts";
+import { morningBriefingModel } from "./morningBriefing/morningBriefingScenario.ts";
 import { pcMeasuresModel } from "./pcMeasures/pcMeasuresScenario.ts";
 import { PC_MEASURES_QUESTION } from "./pcMeasures/variants.ts";
 
@@ -32,6 +34,13 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
     question: PC_MEASURES_QUESTION,
     model: pcMeasuresModel,
     needsSharedCorpus: true,
+  },
+  "morning-briefing": {
+    name: "morning-briefing",
+    summary: "a planner Main delegates news, on-chain and regulatory Children over the briefing pages (two hostile), each writing a findings file; a writer Child turns them into briefing.md with sources",
+    question: MORNING_BRIEFING_QUESTION,
+    model: morningBriefingModel,
+    searchPages: BRIEFING_CORPUS,
   },
 };
 
