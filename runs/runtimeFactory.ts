@@ -57,8 +57,8 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
     const model = real ?? options.offlineModel?.() ?? scenario!.model({ latencyMs });
     const names = resolveModels(env, models);
     const runCaps = caps ? parseCaps(caps) : CONFIGURED_CAPS;
-    // A scripted scenario reaches the shared corpus through its hosts (pages/docs/data.corpus.test) on a local server.
-    const corpus = scenario && !options.tools ? await offlineCorpus(scenario.needsSharedCorpus === true, options.corpusDir) : null;
+    // A scripted scenario reaches its corpus through the corpus hosts (*.corpus.test) on a local server.
+    const corpus = scenario && !options.tools ? await offlineCorpus(scenario, options.corpusDir) : null;
     const tools = options.tools?.() ?? runTools({ web: corpus ? { mapUrl: corpus.mapUrl, search: corpus.search } : {}, compute: settings.compute });
     return new Runtime({
       store,

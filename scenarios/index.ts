@@ -1,5 +1,8 @@
 import type { Model } from "../models/types.ts";
-import { OFFLINE_QUESTION, offlineResearchModel } from "./offlineResearch.ts";
+import { ETF_CORPUS } from "./etfOverlap/corpusUrls.ts";
+import { OFFLINE_QUESTION, offlineResearchModel } from "./etfOverlap/etfOverlapScenario.ts";
+import { BRIEFING_CORPUS, MORNING_BRIEFING_QUESTION } from "./morningBriefing/briefingPlan.ts";
+import { morningBriefingModel } from "./morningBriefing/morningBriefingScenario.ts";
 import { pcMeasuresModel } from "./pcMeasures/pcMeasuresScenario.ts";
 import { PC_MEASURES_QUESTION } from "./pcMeasures/variants.ts";
 
@@ -12,15 +15,18 @@ export interface Scenario {
   model(options: { latencyMs?: number }): Model;
   /** Reads the shared corpus (../shared/corpus) through its hosts: a host without it refuses the run, saying where it looked. */
   needsSharedCorpus?: boolean;
+  /** The folder of scenarios/corpora whose pages web_search searches; absent, the shared corpus's pages. */
+  searchPages?: string;
 }
 
 /** The scenarios `ariadne run --scenario NAME` and the API's `"offline": true` can run; add one here. */
 export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   "etf-overlap": {
     name: "etf-overlap",
-    summary: "Main delegates fees, risks and holdings overlap of the ADIV ETF to three Children over a synthetic corpus",
+    summary: "Main delegates fees, risks and holdings overlap of the ADIV ETF to three Children, who search, fetch and read its pages, PDF and CSV files",
     question: OFFLINE_QUESTION,
     model: offlineResearchModel,
+    searchPages: ETF_CORPUS,
   },
   "pc-measures": {
     name: "pc-measures",
@@ -28,6 +34,13 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
     question: PC_MEASURES_QUESTION,
     model: pcMeasuresModel,
     needsSharedCorpus: true,
+  },
+  "morning-briefing": {
+    name: "morning-briefing",
+    summary: "a planner Main delegates news, on-chain and regulatory Children over the briefing pages (two hostile), each writing a findings file; a writer Child turns them into briefing.md with sources",
+    question: MORNING_BRIEFING_QUESTION,
+    model: morningBriefingModel,
+    searchPages: BRIEFING_CORPUS,
   },
 };
 

@@ -4,12 +4,13 @@ import { type Outcome, type RunHandle, type Runtime, requestDigest, streamIdOf }
 import { MAIN_SYSTEM } from "../../actors/prompts.ts";
 import type { RecordedEvent } from "../../events/index.ts";
 import { ScriptedModel, type ScriptPolicy } from "../../models/index.ts";
-import { DELEGATIONS, OFFLINE_QUESTION, offlineResearchPolicy } from "../../scenarios/offlineResearch.ts";
+import { DELEGATIONS, OFFLINE_QUESTION, offlineResearchPolicy } from "../../scenarios/etfOverlap/etfOverlapScenario.ts";
 import { turnsTaken } from "../../scenarios/requestView.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
+import { scenarioHosting } from "../support/scenarioHosting.ts";
 import { answerOf, childrenOf, firstMessageText, gate, ofType, runtimeWith, streamOf, textsOf, within } from "./fixtures.ts";
 
-const CHILD_TOOLS = new Set(["search_corpus", "read_document", "quote_passage", "compute_overlap"]);
+const CHILD_TOOLS = new Set(["web_search", "web_fetch", "document_read", "compute"]);
 
 forEachEngine("research run under scripted models", (ctx) => {
   // One run, observed from every side: Main's model, the Children's model, the log, the transcripts.
@@ -39,9 +40,10 @@ forEachEngine("research run under scripted models", (ctx) => {
       return offlineResearchPolicy(request, call);
     };
     child = new ScriptedModel({ name: "child", policy: childPolicy, latencyMs: 40 });
-    runtime = runtimeWith(ctx.store, { main, child });
+    // The scenario's own tools: the Children search, fetch and read the etf corpus and compute in the sandbox.
+    runtime = runtimeWith(ctx.store, { main, child }, await scenarioHosting(ctx.db.database));
     run = await runtime.startRun(OFFLINE_QUESTION);
-    outcome = await within(20_000, run.result);
+    outcome = await within(60_000, run.result);
     events = await ctx.store.readRun(run.runId);
     children = childrenOf(events, run.mainExecutorId);
   });
@@ -121,14 +123,14 @@ forEachEngine("research run under scripted models", (ctx) => {
       assert.deepEqual(shown.handoff, committed.find((e) => e.metadata.executorId === shown.child_executor_id)!.data.handoff);
     }
 
-    // No raw output of a Child's tool reached Main (search hits, documents, quotes, the overlap computation).
+    // No raw output of a Child's tool reached Main (search hits, fetched pages, the PDF's text, the overlap computation).
     const childOutputs = ofType(events, "tool_completed").filter((e) => e.metadata.executorId !== run.mainExecutorId);
     assert.deepEqual(new Set(childOutputs.map((e) => e.data.tool)), CHILD_TOOLS);
     const seenByMain = main.requests.flatMap(textsOf);
     for (const output of childOutputs) {
       assert.ok(!seenByMain.some((text) => text.includes(output.data.output)), `Main saw the raw output of ${output.data.tool}`);
     }
-    assert.ok(!seenByMain.some((text) => text.includes('"results":[') || text.includes('"common_holdings"')));
+    assert.ok(!seenByMain.some((text) => /<untrusted[-_](source|document)|"files_written"/.test(text)));
   });
 
   test("the three Children ran in parallel: all waited for the model at once, all admitted before any handed off, turns interleaved", () => {

@@ -132,7 +132,7 @@ describe("ariadne run: the question, the run id, token labels", { concurrency: 2
       const turns = lines(shown.stdout).filter((l) => l.startsWith("turn "));
       assert.equal(turns.length, child.turns);
       for (const t of turns) assert.match(t, /~\d+\+\d+ tokens, estimated · request digest verified$/);
-      assert.match(shown.stdout, /  > tool result for \S+: \{"doc_id":"adiv-prospectus"/);
+      assert.match(shown.stdout, /  > tool result for \S+: https:\/\/etf-files\.corpus\.test\/adiv-prospectus\.pdf is a PDF/);
       assert.match(shown.stdout, /  < tool_use \S+ handoff /);
       assert.match(shown.stdout, /^outcome: handoff$/m);
 

@@ -6,9 +6,10 @@ import { verifyCommand } from "../../cli/verifyCommand.ts";
 import { keyFingerprint } from "../../core/keyFingerprint.ts";
 import { type RecordedEvent, runStreamId, sealRun, verifyRun } from "../../events/index.ts";
 import { signSeal } from "../../events/signSeal.ts";
-import { OFFLINE_QUESTION, offlineResearchModel } from "../../scenarios/offlineResearch.ts";
+import { OFFLINE_QUESTION, offlineResearchModel } from "../../scenarios/etfOverlap/etfOverlapScenario.ts";
 import { childrenOf, ofType, runtimeWith } from "../actors/fixtures.ts";
 import { type EngineContext, forEachEngine } from "../support/forEachEngine.ts";
+import { scenarioHosting } from "../support/scenarioHosting.ts";
 import { deleteLast, rewriteFrom } from "./forgery.ts";
 
 /** The key the runs are sealed with (held outside the database), and a forger's own. */
@@ -103,7 +104,7 @@ type SealData = RecordedEvent<"run_sealed">["data"];
 
 /** The offline research run, sealed with our key. */
 async function sealedRun(ctx: EngineContext) {
-  const runtime = runtimeWith(ctx.store, { main: offlineResearchModel(), child: offlineResearchModel() });
+  const runtime = runtimeWith(ctx.store, { main: offlineResearchModel(), child: offlineResearchModel() }, await scenarioHosting(ctx.db.database));
   const handle = await runtime.startRun(OFFLINE_QUESTION);
   assert.equal((await handle.result).kind, "answer");
   const run = { runId: handle.runId, mainExecutorId: handle.mainExecutorId };

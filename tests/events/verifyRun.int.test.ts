@@ -4,9 +4,10 @@ import { type RawBuilder, sql } from "kysely";
 import { streamIdOf } from "../../actors/index.ts";
 import { NotFoundError } from "../../core/errors.ts";
 import { GENESIS_HASH, type RecordedEvent, canonicalEvent, chainHash, runStreamId, sealRun, verifyRun } from "../../events/index.ts";
-import { offlineResearchModel, OFFLINE_QUESTION } from "../../scenarios/offlineResearch.ts";
+import { offlineResearchModel, OFFLINE_QUESTION } from "../../scenarios/etfOverlap/etfOverlapScenario.ts";
 import { childrenOf, ofType, runtimeWith } from "../actors/fixtures.ts";
 import { type EngineContext, forEachEngine } from "../support/forEachEngine.ts";
+import { scenarioHosting } from "../support/scenarioHosting.ts";
 
 forEachEngine("run verification", (ctx) => {
   test("an intact run verifies whole: every stream, sealed, each consumed handoff pinned by its hash", async () => {
@@ -110,7 +111,7 @@ forEachEngine("run verification", (ctx) => {
 
 /** The offline research run (Main and three Children) on the suite's store; sealed when asked. */
 async function givenRun(ctx: EngineContext, options: { seal: boolean }) {
-  const runtime = runtimeWith(ctx.store, { main: offlineResearchModel(), child: offlineResearchModel() });
+  const runtime = runtimeWith(ctx.store, { main: offlineResearchModel(), child: offlineResearchModel() }, await scenarioHosting(ctx.db.database));
   const handle = await runtime.startRun(OFFLINE_QUESTION);
   assert.equal((await handle.result).kind, "answer");
   const run = { runId: handle.runId, mainExecutorId: handle.mainExecutorId };

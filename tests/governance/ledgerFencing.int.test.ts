@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { isFencedError } from "../../core/errors.ts";
 import { openRunBudget, readRunBudget, reserveBudget, resolveCaps, settleBudget } from "../../governance/index.ts";
 import { forceLease, leaseOwner, submitRun } from "../../runs/index.ts";
-import { OFFLINE_QUESTION } from "../../scenarios/offlineResearch.ts";
+import { OFFLINE_QUESTION } from "../../scenarios/etfOverlap/etfOverlapScenario.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
 
 forEachEngine("the budget ledger is fenced like the log", (ctx) => {

@@ -1,7 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Runtime } from "../../actors/index.ts";
-import { ToolRegistry, createCorpusTools } from "../../tools/index.ts";
 import {
   type BuildRuntime,
   cancelByTakeover,
@@ -14,8 +13,9 @@ import {
   submitRun,
   takeLease,
 } from "../../runs/index.ts";
-import { OFFLINE_QUESTION, offlineResearchModel } from "../../scenarios/offlineResearch.ts";
+import { OFFLINE_QUESTION, offlineResearchModel } from "../../scenarios/etfOverlap/etfOverlapScenario.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
+import { scenarioHosting } from "../support/scenarioHosting.ts";
 import { gate, ofType } from "../actors/fixtures.ts";
 import { slowOrderRun } from "./slowOrderRun.ts";
 
@@ -113,12 +113,13 @@ forEachEngine("hosting a run under its lease", (ctx) => {
   test("cancel --executor on an interrupted run: that Child is cancelled, the resumed Main is told and answers without it", async () => {
     const admitted = gate();
     let children = 0;
+    const hosting = await scenarioHosting(ctx.db.database);
     const build: BuildRuntime = (store) =>
       new Runtime({
         store,
         models: { main: offlineResearchModel({ latencyMs: 20 }), child: offlineResearchModel({ latencyMs: 20 }) },
         modelNames: { main: "scripted:main", child: "scripted:child" },
-        tools: new ToolRegistry().register(...createCorpusTools()),
+        ...hosting,
         onEvent: (e) => {
           if (e.type === "executor_admitted" && e.data.role === "child" && ++children === 3) admitted.open();
         },

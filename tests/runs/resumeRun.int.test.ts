@@ -6,10 +6,10 @@ import { join } from "node:path";
 import { Runtime } from "../../actors/index.ts";
 import { DEFAULT_PROFILE_DIR } from "../../profiles/index.ts";
 import { type BuildRuntime, findRun, hostRun, leaseOwner, resumeRun, runStatus, submitRun, takeLease } from "../../runs/index.ts";
-import { OFFLINE_QUESTION, offlineResearchModel } from "../../scenarios/offlineResearch.ts";
-import { ToolRegistry, createCorpusTools } from "../../tools/index.ts";
+import { OFFLINE_QUESTION, offlineResearchModel } from "../../scenarios/etfOverlap/etfOverlapScenario.ts";
 import { gate, ofType, within } from "../actors/fixtures.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
+import { scenarioHosting } from "../support/scenarioHosting.ts";
 
 forEachEngine("resuming a run whose bound profile changed", (ctx) => {
   let dir: string;
@@ -24,13 +24,14 @@ forEachEngine("resuming a run whose bound profile changed", (ctx) => {
     // Given: the offline run interrupted once its three Children were admitted, over a copy of the profiles
     const admitted = gate();
     let children = 0;
+    const hosting = await scenarioHosting(ctx.db.database);
     const build: BuildRuntime = (store) =>
       new Runtime({
         store,
         profilesDir: dir,
         models: { main: offlineResearchModel({ latencyMs: 20 }), child: offlineResearchModel({ latencyMs: 20 }) },
         modelNames: { main: "scripted:main", child: "scripted:child" },
-        tools: new ToolRegistry().register(...createCorpusTools()),
+        ...hosting,
         onEvent: (e) => {
           if (e.type === "executor_admitted" && e.data.role === "child" && ++children === 3) admitted.open();
         },

@@ -3,6 +3,8 @@ import assert from "node:assert/strict";
 import type { Answer } from "../../actors/index.ts";
 import { openStore } from "../../events/openStore.ts";
 import type { RecordedEvent } from "../../events/index.ts";
+import { FACTSHEET_URL } from "../../scenarios/etfOverlap/corpusUrls.ts";
+import { createDatabaseBlobStore, sha256Hex } from "../../sources/index.ts";
 import { markdownTables } from "../../tools/demo/markdownTables.ts";
 import { type CliStore, ariadne, cliStore } from "../cli/ariadneProcess.ts";
 
@@ -29,6 +31,8 @@ describe("the offline demo's printed answer says only what its cited tool output
   let answer: Answer;
   let handoffs: Record<string, { findings: Finding[] }>;
   let events: RecordedEvent[];
+  /** The stored bytes of every blob the run's sources name, by sha256 (null when missing). */
+  const blobs = new Map<string, Uint8Array | null>();
   /** A claim's cited tool outputs, followed citation -> handoff finding -> evidence -> tool_completed in the log. */
   let outputsOf: (claim: Claim) => { tool: string; output: string; citations: string[] }[];
 
@@ -39,9 +43,14 @@ describe("the offline demo's printed answer says only what its cited tool output
     const printed = JSON.parse(run.stdout);
     answer = printed.answer;
     handoffs = printed.handoffs;
-    const { store: log, close } = await openStore(store.open);
+    const { store: log, database, close } = await openStore(store.open);
     try {
       events = await log.readRun(printed.runId);
+      const stored = createDatabaseBlobStore(database.db);
+      for (const e of events) {
+        if (e.type !== "tool_completed") continue;
+        for (const s of e.data.sources) for (const sha of [s.rawSha256, s.textSha256]) blobs.set(sha, await stored.get(sha));
+      }
     } finally {
       await close();
     }
@@ -85,14 +94,16 @@ describe("the offline demo's printed answer says only what its cited tool output
   test("a claim resting on a quoted passage quotes it word for word, with the footnotes its markers point to", () => {
     let quotes = 0;
     for (const claim of claims().filter((c) => c.basis === "observed")) {
-      for (const cite of claim.citations) {
-        const finding = handoffs[cite.executor]!.findings[cite.finding]!;
-        for (const e of events) {
-          if (e.type !== "tool_completed" || e.data.tool !== "quote_passage" || !finding.evidence.toolResults.includes(e.data.toolUseId)) continue;
-          const quote = JSON.parse(e.data.output) as { passage: string; footnotes?: { marker: string; text: string }[] };
-          quotes++;
-          assert.ok(claim.text.includes(`"${squash(quote.passage)}"`), `the claim does not quote its passage: ${claim.text}`);
-          for (const note of quote.footnotes ?? []) assert.ok(claim.text.includes(squash(note.text.slice(note.marker.length))), `footnote ${note.marker} dropped: ${claim.text}`);
+      const source = squash(outputsOf(claim).map((o) => o.output).join("\n"));
+      const notes = new Map([...claim.text.matchAll(/Footnote (\(\d+\)): "([^"]+)"/g)].map((m) => [m[1]!, squash(m[2]!)]));
+      for (const passage of quotedIn(claim.text).filter((q) => ![...notes.values()].includes(q))) {
+        quotes++;
+        assert.ok(source.includes(passage), `the claim does not quote its passage word for word: ${passage}`);
+        // A "(n)" marker in a quoted passage comes with its note, as the cited page prints it.
+        for (const [marker] of passage.matchAll(/\(\d+\)/g)) {
+          const note = notes.get(marker);
+          assert.ok(note, `footnote ${marker} dropped: ${claim.text}`);
+          assert.ok(source.includes(`${marker} ${note}`), `footnote ${marker} is not the cited page's note: ${note}`);
         }
       }
     }
@@ -100,14 +111,33 @@ describe("the offline demo's printed answer says only what its cited tool output
     assert.ok(claims().some((c) => c.text.includes("The lending agent is an affiliate of ACME Fund Management.")));
   });
 
-  test("the fee section states every charge of the factsheet's fee table with its figure: entry, exit, transaction costs", () => {
+  test("the fee section states every charge of the fetched factsheet's fee table with its figure: entry, exit, transaction costs", () => {
     const fees = answer.sections.find((s) => s.heading === "Fees")!;
-    const factsheet = events.find((e): e is RecordedEvent<"tool_completed"> => e.type === "tool_completed" && e.data.tool === "read_document" && e.data.output.includes("[[corpus:adiv-factsheet#fees]]"));
-    assert.ok(factsheet, "the factsheet's fees were read");
+    const factsheet = events.find((e): e is RecordedEvent<"tool_completed"> => e.type === "tool_completed" && e.data.tool === "web_fetch" && e.data.sources[0]?.url === FACTSHEET_URL);
+    assert.ok(factsheet, "the factsheet was fetched");
     const table = markdownTables(factsheet.data.output).find((t) => t.header[0] === "Charge")!;
     assert.deepEqual(table.rows.map((r) => r[0]), ["Ongoing charge", "Entry charge", "Exit charge", "Portfolio transaction costs"]);
     const claim = fees.claims.find((c) => c.text.includes("Entry charge"));
     assert.ok(claim, "no fee claim states the entry charge");
     for (const [charge, amount] of table.rows) assert.ok(claim.text.includes(`${charge}: ${amount}`), `${charge} ${amount} missing: ${claim.text}`);
+  });
+
+  test("every observed claim rests on fetched sources whose bytes are stored blobs that hash to their names", () => {
+    for (const claim of claims().filter((c) => c.basis === "observed")) {
+      for (const cite of claim.citations) {
+        const finding = handoffs[cite.executor]!.findings[cite.finding]!;
+        const sources = events.flatMap((e) =>
+          e.type === "tool_completed" && e.metadata.executorId === cite.executor && finding.evidence.toolResults.includes(e.data.toolUseId) ? e.data.sources : [],
+        );
+        assert.ok(sources.some((s) => /^https:\/\/etf(-files)?\.corpus\.test\//.test(s.url)), `no fetched page or file behind: ${claim.text}`);
+        for (const s of sources) {
+          for (const sha of [s.rawSha256, s.textSha256]) {
+            const bytes = blobs.get(sha);
+            assert.ok(bytes, `blob ${sha} of ${s.url} is not stored`);
+            assert.equal(sha256Hex(bytes), sha, `blob ${sha} of ${s.url} does not hash to its name`);
+          }
+        }
+      }
+    }
   });
 });

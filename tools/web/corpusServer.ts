@@ -17,7 +17,8 @@ export interface CorpusMount {
 export interface CorpusServeOptions {
   /**
    * The repository's `scenarios/` folder: its corpora are served too,
-   * hostile.corpus.test (corpora/hostile) and briefing.corpus.test (corpora/briefing).
+   * hostile.corpus.test (corpora/hostile), briefing.corpus.test (corpora/briefing),
+   * etf.corpus.test (corpora/etf) and etf-files.corpus.test (corpora/etf/files).
    */
   scenariosDir?: string;
   /** The server and its connections do not keep the process alive (a host that serves runs for as long as it lives, then exits). */
@@ -39,6 +40,9 @@ export function corpusMounts(corpusDir: string, options: CorpusServeOptions = {}
     mounts.push(
       { host: "hostile.corpus.test", dir: join(options.scenariosDir, "corpora", "hostile"), kind: "pages" },
       { host: "briefing.corpus.test", dir: join(options.scenariosDir, "corpora", "briefing"), kind: "pages" },
+      { host: "etf.corpus.test", dir: join(options.scenariosDir, "corpora", "etf"), kind: "pages" },
+      // The etf corpus's PDF and CSV files: a mount serves pages or files, never both.
+      { host: "etf-files.corpus.test", dir: join(options.scenariosDir, "corpora", "etf", "files"), kind: "files" },
     );
   }
   return mounts;
