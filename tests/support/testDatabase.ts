@@ -1,5 +1,6 @@
 import { DEFAULT_ADMIN_URL, adminQuery as runAdminQuery, createScratchDatabase } from "../../db/scratchDatabase.ts";
 import { type Database, type Engine, migrateToLatest, openDatabase } from "../../db/index.ts";
+import { openMigratedPglite } from "./pgliteTemplate.ts";
 
 /** Where tests create their throwaway PostgreSQL databases; trust auth on 127.0.0.1 by default. */
 export const ADMIN_URL = process.env.ARIADNE_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL;
@@ -26,10 +27,7 @@ let pgliteUsers = 0;
  */
 export async function openTestDatabase(engine: Engine): Promise<TestDatabase> {
   if (engine === "pglite") {
-    pglite ??= openDatabase({ dataDir: "memory://" }).then(async (d) => {
-      await migrateToLatest(d);
-      return d;
-    });
+    pglite ??= openMigratedPglite();
     const database = await pglite;
     pgliteUsers++;
     return {
