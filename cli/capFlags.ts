@@ -1,17 +1,19 @@
 import { ValidationError, type IssueDetail } from "../core/errors.ts";
-import { type Caps, type CapsRequest, CONFIGURED_CAPS, resolveCaps } from "../governance/index.ts";
+import { type Caps, CONFIGURED_CAPS } from "../governance/index.ts";
+import { type AskedCaps, resolveRunCaps, runLimitsOf } from "../runs/index.ts";
 
 /**
- * `ariadne run` flags that lower a run's caps. Each flag sets one or more caps;
- * a value above the configured maximum is refused naming the flag and the
- * maximum. Child-wide flags lower investigate-style Children too (never raise them).
+ * `ariadne run` and `ariadne submit` flags that lower a run's caps. Each flag
+ * sets one cap, in the flag's unit; a value above the configured maximum is
+ * refused naming the flag and the maximum. What the caps become (Child caps
+ * lowering investigate-style Children too) is runs/runCaps.ts's, as for the API.
  */
 interface CapFlag {
   help: string;
   /** The configured maximum, in the flag's unit. */
   max: (c: Caps) => number;
-  /** The unit's value -> the caps it lowers. */
-  apply: (value: number, max: Caps) => CapsRequest;
+  /** The unit's value -> the cap it lowers. */
+  apply: (value: number) => AskedCaps;
   decimal?: boolean;
 }
 
@@ -28,17 +30,13 @@ const FLAGS = {
   "max-run-seconds": { help: "wall clock of the whole run", max: (c) => seconds(c.run.wallClockMs), apply: (v) => ({ run: { wallClockMs: v * 1000 } }) },
   "max-main-turns": { help: "model turns of Main", max: (c) => c.main.maxTurns, apply: (v) => ({ main: { maxTurns: v } }) },
   "max-main-tool-calls": { help: "tool calls of Main", max: (c) => c.main.maxToolCalls, apply: (v) => ({ main: { maxToolCalls: v } }) },
-  "max-child-turns": { help: "model turns of each Child", max: (c) => c.child.maxTurns, apply: (v, m) => child("maxTurns", v, m) },
-  "max-child-tool-calls": { help: "tool calls of each Child", max: (c) => c.child.maxToolCalls, apply: (v, m) => child("maxToolCalls", v, m) },
-  "max-child-tokens": { help: "tokens of each Child", max: (c) => c.child.maxTokens, apply: (v, m) => child("maxTokens", v, m) },
-  "max-child-seconds": { help: "wall clock of each Child", max: (c) => seconds(c.child.wallClockMs), apply: (v, m) => child("wallClockMs", v * 1000, m) },
+  "max-child-turns": { help: "model turns of each Child", max: (c) => c.child.maxTurns, apply: (v) => ({ child: { maxTurns: v } }) },
+  "max-child-tool-calls": { help: "tool calls of each Child", max: (c) => c.child.maxToolCalls, apply: (v) => ({ child: { maxToolCalls: v } }) },
+  "max-child-tokens": { help: "tokens of each Child", max: (c) => c.child.maxTokens, apply: (v) => ({ child: { maxTokens: v } }) },
+  "max-child-seconds": { help: "wall clock of each Child", max: (c) => seconds(c.child.wallClockMs), apply: (v) => ({ child: { wallClockMs: v * 1000 } }) },
   "max-depth": { help: "delegation depth (Main is 0)", max: (c) => c.delegation.maxDepth, apply: (v) => ({ delegation: { maxDepth: v } }) },
   "max-fan-out": { help: "Children one executor may admit", max: (c) => c.delegation.maxFanOut, apply: (v) => ({ delegation: { maxFanOut: v } }) },
 } satisfies Record<string, CapFlag>;
-
-function child(field: keyof Caps["child"], value: number, max: Caps): CapsRequest {
-  return { child: { [field]: value }, investigate: { [field]: Math.min(value, max.investigate[field]) } };
-}
 
 export type CapFlagName = keyof typeof FLAGS;
 
@@ -56,11 +54,10 @@ export function capFlagsUsage(maximum: Caps = CONFIGURED_CAPS): string {
 }
 
 /**
- * The run's caps from parsed flag values: the configured maximum lowered by
- * each flag given. A bad value or one above the maximum throws a
- * ValidationError naming every such flag.
+ * The caps the flags given ask for, in caps' units. A bad value or one above
+ * the maximum throws a ValidationError naming every such flag.
  */
-export function capsFromFlags(values: Partial<Record<string, string | boolean | undefined>>, maximum: Caps = CONFIGURED_CAPS): Caps {
+export function askedCapsFromFlags(values: Partial<Record<string, string | boolean | undefined>>, maximum: Caps = CONFIGURED_CAPS): AskedCaps {
   const issues: IssueDetail[] = [];
   const request: Record<string, Record<string, number>> = {};
   for (const [name, flag] of Object.entries(FLAGS as Record<string, CapFlag>)) {
@@ -74,11 +71,16 @@ export function capsFromFlags(values: Partial<Record<string, string | boolean | 
     } else if (value > flag.max(maximum)) {
       issues.push({ path: [`--${name}`], message: `${text} is above the configured maximum ${flag.max(maximum)}; a run may only lower its caps` });
     } else {
-      for (const [group, fields] of Object.entries(flag.apply(value, maximum))) Object.assign((request[group] ??= {}), fields);
+      for (const [group, fields] of Object.entries(flag.apply(value))) Object.assign((request[group] ??= {}), fields);
     }
   }
   if (issues.length) throw new ValidationError("cap flags refused", issues);
-  return resolveCaps(request as CapsRequest, maximum);
+  return request as AskedCaps;
+}
+
+/** The run's caps from parsed flag values: the configured maximum lowered by each flag given. */
+export function capsFromFlags(values: Partial<Record<string, string | boolean | undefined>>, maximum: Caps = CONFIGURED_CAPS): Caps {
+  return resolveRunCaps(askedCapsFromFlags(values, maximum), maximum);
 }
 
 /**
@@ -87,10 +89,5 @@ export function capsFromFlags(values: Partial<Record<string, string | boolean | 
  * consults the governance port. Flags not given leave the runtime's defaults.
  */
 export function runtimeLimitsFromFlags(values: Partial<Record<string, string | boolean | undefined>>) {
-  const n = (name: CapFlagName) => (values[name] === undefined ? undefined : Number(values[name]));
-  const pick = (o: Record<string, number | undefined>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { maxTurns?: number; maxToolCalls?: number };
-  return {
-    main: pick({ maxTurns: n("max-main-turns"), maxToolCalls: n("max-main-tool-calls") }),
-    child: pick({ maxTurns: n("max-child-turns"), maxToolCalls: n("max-child-tool-calls") }),
-  };
+  return runLimitsOf(askedCapsFromFlags(values));
 }

@@ -1,7 +1,6 @@
 import { type OpenOptions } from "../db/index.ts";
 import { openStore } from "../events/openStore.ts";
-import { createApiKey, revokeApiKey } from "../http/auth/apiKeys.ts";
-import { ROLES, type Role } from "../http/auth/principal.ts";
+import { ROLES, type Role, createApiKey, revokeApiKey } from "../runs/apiKeys.ts";
 import { createSealKeyPair } from "./sealKeys.ts";
 
 export interface KeysOptions extends OpenOptions {

@@ -5,7 +5,7 @@ import { keys } from "./keys.ts";
 import { runResearch } from "./runResearch.ts";
 import { SHOW_USAGE, showRun } from "./showRun.ts";
 import { TRANSCRIPT_USAGE, showTranscript } from "./showTranscript.ts";
-import { CAP_FLAG_OPTIONS, capFlagsUsage, capsFromFlags, runtimeLimitsFromFlags } from "./capFlags.ts";
+import { CAP_FLAG_OPTIONS, askedCapsFromFlags, capFlagsUsage } from "./capFlags.ts";
 import { verifyCommand } from "./verifyCommand.ts";
 import { sealPublicKey } from "./sealKeys.ts";
 import { cancelCommand } from "./cancelCommand.ts";
@@ -143,10 +143,9 @@ export async function main(argv: string[], out: (line: string) => void = console
         return 0;
       }
       case "run": {
-        const caps = capsFromFlags(parsed.values);
-        const limits = runtimeLimitsFromFlags(parsed.values);
+        const caps = askedCapsFromFlags(parsed.values);
         // An empty or blank question given is refused by runResearch, never taken for "no question".
-        return await runResearch({ ...storeOptions, config, question: rest.length ? rest.join(" ") : undefined, scenario: parsed.values.scenario, json: parsed.values.json, out, modelIdleTimeoutMs, caps, limits, reviewer });
+        return await runResearch({ ...storeOptions, config, question: rest.length ? rest.join(" ") : undefined, scenario: parsed.values.scenario, json: parsed.values.json, out, modelIdleTimeoutMs, caps, reviewer });
       }
       case "show":
       case "transcript": {

@@ -1,8 +1,7 @@
-import type { ReviewMode, RuntimeOptions } from "../actors/index.ts";
+import type { ReviewMode } from "../actors/index.ts";
 import { type OpenOptions } from "../db/index.ts";
 import { openStore } from "../events/openStore.ts";
-import type { Caps } from "../governance/index.ts";
-import { chooseRun, hostRun, leaseOwner, runtimeFactory, submitRun } from "../runs/index.ts";
+import { type AskedCaps, hostRun, leaseOwner, planRun, runtimeFactory, submitRun } from "../runs/index.ts";
 import { type AriadneConfig, hostSettings, modelConfigured } from "./config.ts";
 import { progressPrinter } from "./progress.ts";
 import { scenarioNote } from "./scenarioNote.ts";
@@ -20,10 +19,8 @@ export interface RunOptions extends OpenOptions {
   config: AriadneConfig;
   /** --model-idle-timeout, in ms; wins over ARIADNE_MODEL_IDLE_TIMEOUT_MS. */
   modelIdleTimeoutMs?: number;
-  /** The run's caps (cli/capFlags.ts), at most the configured maximum; the run's governance enforces them. */
-  caps?: Caps;
-  /** Per-executor limits frozen at admission, from the cap flags given. */
-  limits?: RuntimeOptions["limits"];
+  /** The caps the cap flags ask for (cli/capFlags.ts); runs/planRun resolves them, and the turn and tool-call ones freeze at admission. */
+  caps?: AskedCaps;
   /** Reviewer mode for the run (off by default). */
   reviewer?: ReviewMode;
 }
@@ -38,22 +35,17 @@ export interface RunOptions extends OpenOptions {
  */
 export async function runResearch(options: RunOptions): Promise<number> {
   const configured = modelConfigured(options.config);
-  const choice = chooseRun({ question: options.question, scenario: options.scenario }, { modelConfigured: configured, nothingAsked: "scenario" });
-  const question = choice.question;
+  const plan = await planRun(
+    { question: options.question, scenario: options.scenario, caps: options.caps, reviewer: options.reviewer, modelIdleTimeoutMs: options.modelIdleTimeoutMs },
+    { modelConfigured: configured, nothingAsked: "scenario" },
+  );
+  const { choice, question } = plan;
   const log = options.json ? (line: string) => console.error(line) : options.out;
 
   const { store, database, close } = await openStore(options);
   try {
     const ttlMs = options.config.leaseMs;
-    const runOptions = {
-      mode: choice.kind === "model" ? ("model" as const) : ("offline" as const),
-      scenario: choice.kind === "scenario" ? choice.scenario : undefined,
-      caps: options.caps,
-      limits: options.limits as Record<string, Record<string, number>> | undefined,
-      reviewer: options.reviewer ?? "off",
-      modelIdleTimeoutMs: options.modelIdleTimeoutMs,
-    };
-    const { runId, lease } = await submitRun(store, { question, options: runOptions }, undefined, { owner: leaseOwner("run"), ttlMs });
+    const { runId, lease } = await submitRun(store, plan, undefined, { owner: leaseOwner("run"), ttlMs });
     // The run id comes first, so a run whose process dies can still be found.
     log(`run ${runId}`);
     if (choice.kind === "scenario") console.error(scenarioNote(choice, configured));

@@ -1,5 +1,6 @@
 import { Migrator, type MigrationResult } from "kysely/migration";
-import { migrationProvider } from "../migrations/index.ts";
+import { sql } from "kysely";
+import { migrationProvider, migrations } from "../migrations/index.ts";
 import { AriadneError } from "../core/errors.ts";
 import type { Database } from "./openDatabase.ts";
 
@@ -20,4 +21,11 @@ export async function migrateToLatest(database: Database): Promise<MigrationResu
     throw new AriadneError("MIGRATION", 500, `migration ${failed} failed on ${database.location}: ${(error as Error).message ?? error}`, { cause: error });
   }
   return results;
+}
+
+/** Migrations this code knows that the database has not applied: none means the schema is current. */
+export async function pendingMigrations(database: Database): Promise<string[]> {
+  const result = await sql<{ name: string }>`SELECT name FROM ariadne_migrations`.execute(database.db);
+  const applied = new Set(result.rows.map((r) => r.name));
+  return Object.keys(migrations).filter((m) => !applied.has(m));
 }

@@ -70,8 +70,13 @@ export interface IdempotencyKeysTable {
   created_at: ColumnType<Date, string | undefined, never>;
 }
 
-/** Write-once, content-addressed bytes of sources and artifacts (migration 0010), as sources/ declares them. */
-export type { SourceBlobsTable } from "../sources/blobTable.ts";
+/** Write-once, content-addressed bytes of sources and artifacts (migration 0010): sources/ reads them through db/sourceBlobs.ts. */
+export interface SourceBlobsTable {
+  sha256: string;
+  bytes: Uint8Array;
+  size: number;
+  created_at: ColumnType<Date, string | undefined, never>;
+}
 
 export interface Schema {
   ariadne_events: EventsTable;
@@ -80,5 +85,5 @@ export interface Schema {
   ariadne_runs: RunsTable;
   ariadne_api_keys: ApiKeysTable;
   ariadne_idempotency_keys: IdempotencyKeysTable;
-  ariadne_source_blobs: import("../sources/blobTable.ts").SourceBlobsTable;
+  ariadne_source_blobs: SourceBlobsTable;
 }

@@ -1,4 +1,5 @@
 import type { Database } from "../db/openDatabase.ts";
+import { storedBlobs } from "../db/sourceBlobs.ts";
 import { verifyBlobs } from "../sources/verifyBlobs.ts";
 import { type RunProblem, problemAt } from "./inspectRun.ts";
 import type { RecordedEvent } from "./types.ts";
@@ -25,7 +26,7 @@ export async function blobProblems(database: Database, events: Map<string, Recor
     }
   }
   if (namedBy.size === 0) return [];
-  const check = await verifyBlobs(database.db, namedBy.keys());
+  const check = await verifyBlobs(storedBlobs(database.db), namedBy.keys());
   const problems: RunProblem[] = [];
   for (const sha256 of check.missing) {
     const { event, what } = namedBy.get(sha256)!;

@@ -76,3 +76,19 @@ export async function storeCheckpoint(database: Database, subscriptionId: string
     )
     .execute();
 }
+
+/** A subscription's checkpoint forgotten (a subscriber that will not come back). */
+export async function deleteCheckpoint(database: Database, subscriptionId: string): Promise<void> {
+  await database.db.deleteFrom("ariadne_checkpoints").where("subscription_id", "=", subscriptionId).execute();
+}
+
+/**
+ * Just below the commit horizon: after every event of transactions older than
+ * the oldest one still open, before any event of that one. A subscription
+ * starting here misses nothing committed later.
+ */
+export async function commitHorizon(database: Database): Promise<Checkpoint> {
+  const xmin = await sql<{ xmin: string }>`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`.execute(database.db);
+  // Past any real position: (tx, MAX) sorts after every event of that transaction.
+  return { txId: (BigInt(xmin.rows[0].xmin) - 1n).toString(), position: Number.MAX_SAFE_INTEGER };
+}

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Database } from "../db/openDatabase.ts";
 
 /** The run-level stream: facts about the run as a whole (its seal; leases and run state later). */
@@ -17,4 +18,13 @@ export async function listRunStreams(database: Database, runId: string): Promise
     .groupBy("stream_id")
     .execute();
   return rows.toSorted((a, b) => Number(a.first) - Number(b.first)).map((r) => r.stream_id);
+}
+
+/** The executor id of the run's admitted Main, from the log; null before Main is admitted. */
+export async function findMainExecutorId(database: Database, runId: string): Promise<string | null> {
+  const { rows } = await sql<{ executor_id: string }>`
+    SELECT executor_id FROM ariadne_events
+    WHERE run_id = ${runId} AND type = 'executor_admitted' AND stream_version = 1 AND data->>'role' = 'main'
+    LIMIT 1`.execute(database.db);
+  return rows[0]?.executor_id ?? null;
 }

@@ -1,3 +1,5 @@
+import type { LedgerAmounts } from "../db/runBudgets.ts";
+
 /** A run's budget as its ledger row stands: what is spent, what is reserved, and the caps. */
 export interface BudgetTotals {
   spentTokens: number;
@@ -8,16 +10,17 @@ export interface BudgetTotals {
   maxCostMicros: number;
 }
 
-export type BudgetRow = Record<keyof typeof COLUMNS, string | number | bigint>;
+/** The amounts of the ledger's row (db/runBudgets.ts), bigint columns as stored. */
+export type BudgetRow = LedgerAmounts;
 
-const COLUMNS = {
+const COLUMNS: Record<keyof LedgerAmounts, keyof BudgetTotals> = {
   spent_tokens: "spentTokens",
   reserved_tokens: "reservedTokens",
   max_tokens: "maxTokens",
   spent_cost_micros: "spentCostMicros",
   reserved_cost_micros: "reservedCostMicros",
   max_cost_micros: "maxCostMicros",
-} as const;
+};
 
 /** bigint columns arrive as text (pg) or bigint (PGlite); the amounts fit a double exactly. */
 export function toTotals(row: BudgetRow): BudgetTotals {

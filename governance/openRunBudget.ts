@@ -1,7 +1,7 @@
-import { sql } from "kysely";
 import type { Database } from "../db/openDatabase.ts";
+import { insertBudgetRow, selectBudgetRow } from "../db/runBudgets.ts";
 import { type Caps, parseCaps } from "./config.ts";
-import { type BudgetRow, type BudgetTotals, toTotals } from "./budgetTotals.ts";
+import { type BudgetTotals, toTotals } from "./budgetTotals.ts";
 
 export interface RunBudget {
   runId: string;
@@ -20,10 +20,7 @@ export interface RunBudget {
  */
 export async function openRunBudget(database: Database, runId: string, caps: Caps, openedAt: Date = new Date()): Promise<RunBudget> {
   const checked = parseCaps(caps);
-  await sql`
-    INSERT INTO ariadne_run_budgets (run_id, caps, max_tokens, max_cost_micros, opened_at)
-    VALUES (${runId}, ${JSON.stringify(checked)}::jsonb, ${checked.run.maxTokens}, ${checked.run.maxCostMicros}, ${openedAt.toISOString()}::timestamptz)
-    ON CONFLICT (run_id) DO NOTHING`.execute(database.db);
+  await insertBudgetRow(database, { runId, caps: checked, maxTokens: checked.run.maxTokens, maxCostMicros: checked.run.maxCostMicros, openedAt });
   const budget = await readRunBudget(database, runId);
   if (!budget) throw new Error(`the budget row of run ${runId} vanished after it was opened`);
   return budget;
@@ -31,9 +28,7 @@ export async function openRunBudget(database: Database, runId: string, caps: Cap
 
 /** The run's budget row, or null when the run has none. */
 export async function readRunBudget(database: Database, runId: string): Promise<RunBudget | null> {
-  const { rows } = await sql<BudgetRow & { caps: unknown; opened_at: Date | string; open_reservations: number; executor_spent: unknown }>`
-    SELECT * FROM ariadne_run_budgets WHERE run_id = ${runId}`.execute(database.db);
-  const row = rows[0];
+  const row = await selectBudgetRow(database, runId);
   if (!row) return null;
   const spent = (typeof row.executor_spent === "string" ? JSON.parse(row.executor_spent) : row.executor_spent) as Record<string, unknown>;
   return {

@@ -1,6 +1,6 @@
 import type { IdGenerator } from "../core/clock.ts";
 import type { Database } from "../db/openDatabase.ts";
-import { claimReminderKeys, unclaimReminderKeys } from "./claimReminderKeys.ts";
+import { claimReminderKeys, unclaimReminderKeys } from "../db/runReminders.ts";
 import type { ExecutorView } from "./executorView.ts";
 import type { Draft } from "./port.ts";
 import type { Reminder } from "./remindRules.ts";

@@ -1,7 +1,7 @@
-import { sql } from "kysely";
 import { crashPoint } from "../core/crashPoint.ts";
 import type { Database } from "../db/openDatabase.ts";
-import { type BudgetRow, type BudgetTotals, toTotals } from "./budgetTotals.ts";
+import { reserveInLedger } from "../db/runBudgets.ts";
+import { type BudgetTotals, toTotals } from "./budgetTotals.ts";
 import { fenced } from "./fenced.ts";
 
 export interface ReserveRequest {
@@ -28,13 +28,7 @@ export type ReserveResult =
  * (null: the run has no budget row).
  */
 export async function reserveBudget(database: Database, r: ReserveRequest): Promise<ReserveResult> {
-  const { rows } = await fenced(r.runId, r.epoch, () =>
-    sql<BudgetRow & { ok: boolean; executor_spent: string | number | bigint }>`
-      SELECT * FROM ariadne_budget_reserve(${r.runId}, ${r.executorId}, ${r.tokens}, ${r.costMicros}, ${r.executorMaxTokens}, ${r.epoch ?? null})`.execute(
-      database.db,
-    ),
-  );
-  const row = rows[0];
+  const row = await fenced(r.runId, r.epoch, () => reserveInLedger(database, r));
   if (!row) return { ok: false, totals: null, executorSpent: 0 };
   // Fault tests: reserved in the ledger, not yet in the log, the model not yet called.
   if (row.ok) crashPoint("during:budget_reservation");

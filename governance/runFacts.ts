@@ -1,7 +1,7 @@
-import { sql } from "kysely";
 import type { Clock } from "../core/clock.ts";
 import type { Database } from "../db/openDatabase.ts";
 import { readStream } from "../events/readStream.ts";
+import { findMainExecutorId } from "../events/runStreams.ts";
 import type { Caps } from "./config.ts";
 import type { ExecutorView } from "./executorView.ts";
 import { openRunBudget, readRunBudget } from "./openRunBudget.ts";
@@ -57,15 +57,10 @@ export function runFacts(db: Database, clock: Clock, caps: Caps) {
       (run.mainExecutorId ??=
         state.depth === 1 && state.parentExecutorId
           ? Promise.resolve(state.parentExecutorId)
-          : sql<{ executor_id: string }>`
-              SELECT executor_id FROM ariadne_events
-              WHERE run_id = ${run.runId} AND type = 'executor_admitted' AND stream_version = 1 AND data->>'role' = 'main'
-              LIMIT 1`
-              .execute(db.db)
-              .then(({ rows }) => {
-                if (!rows[0]) throw new Error(`run ${run.runId} has no Main in the log`);
-                return rows[0].executor_id;
-              })),
+          : findMainExecutorId(db, run.runId).then((id) => {
+              if (!id) throw new Error(`run ${run.runId} has no Main in the log`);
+              return id;
+            })),
   };
 }
 

@@ -1,6 +1,6 @@
-import { sql } from "kysely";
 import type { Database } from "../db/openDatabase.ts";
-import { type BudgetRow, type BudgetTotals, toTotals } from "./budgetTotals.ts";
+import { settleInLedger } from "../db/runBudgets.ts";
+import { type BudgetTotals, toTotals } from "./budgetTotals.ts";
 import { fenced } from "./fenced.ts";
 
 export interface SettleRequest {
@@ -21,11 +21,7 @@ export interface SettleRequest {
  * input tokens are an estimate), so spent can pass a cap by that error only.
  */
 export async function settleBudget(database: Database, s: SettleRequest): Promise<BudgetTotals> {
-  const { rows } = await fenced(s.runId, s.epoch, () =>
-    sql<BudgetRow>`
-      SELECT * FROM ariadne_budget_settle(${s.runId}, ${s.executorId}, ${s.reserved.tokens}, ${s.reserved.costMicros},
-                                          ${s.actual.tokens}, ${s.actual.costMicros}, ${s.epoch ?? null})`.execute(database.db),
-  );
-  if (!rows[0]) throw new Error(`run ${s.runId} has no budget row to settle against`);
-  return toTotals(rows[0]);
+  const row = await fenced(s.runId, s.epoch, () => settleInLedger(database, s));
+  if (!row) throw new Error(`run ${s.runId} has no budget row to settle against`);
+  return toTotals(row);
 }

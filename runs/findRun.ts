@@ -48,3 +48,9 @@ export async function findRun(database: Database, runId: string): Promise<RunRow
     epoch: Number(row.epoch),
   };
 }
+
+/** The state of the run's row, or null when it has none (a run written before runs had rows). */
+export async function runRowState(database: Database, runId: string): Promise<RunRowState | null> {
+  const row = await database.db.selectFrom("ariadne_runs").select("state").where("run_id", "=", runId).executeTakeFirst();
+  return row?.state ?? null;
+}

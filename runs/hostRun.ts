@@ -6,7 +6,7 @@ import { isFencedError } from "../core/errors.ts";
 import type { Database } from "../db/openDatabase.ts";
 import type { EventStore } from "../events/index.ts";
 import { sealRun } from "../events/sealRun.ts";
-import { releaseOpenReservations } from "../governance/releaseOpenReservations.ts";
+import { releaseOpenReservations } from "../db/releaseOpenReservations.ts";
 import { appendRunFact } from "./appendRunFact.ts";
 import { drainingStore } from "./drainingStore.ts";
 import { startHeartbeat } from "./heartbeat.ts";

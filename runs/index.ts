@@ -18,6 +18,9 @@ export { DEFAULT_LEASE_MS, type HostSettings, type RuntimeFactoryOptions, runtim
 export { type RunToolOptions, runTools } from "./runTools.ts";
 export { type ExecutorNode, type LeaseStatus, type RunState, type RunStatus, runStatus } from "./runStatus.ts";
 export { type SubmittedRun, submitRun } from "./submitRun.ts";
+export { type PlanContext, type RunPlan, type RunSubmission, planRun } from "./planRun.ts";
+export { type AskedCaps, type RoleLimits, resolveRunCaps, runLimitsOf } from "./runCaps.ts";
+export { type ListedRun, type ListedState, type RunCursor, type RunRowStatus, listRuns, readListedRun } from "./listRuns.ts";
 export { type TakeLeaseOptions, takeLease } from "./takeLease.ts";
 export { RunDamagedError, verifyRun } from "./verifyRun.ts";
 export { WORKER_DEFAULTS, type WorkerOptions, runWorker } from "./worker.ts";

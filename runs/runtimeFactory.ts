@@ -4,7 +4,7 @@ import type { RecordedEvent } from "../events/index.ts";
 import { CONFIGURED_CAPS, createRunGovernance, parseCaps } from "../governance/index.ts";
 import { type Model, type ModelSettings, createModel, resolveModels } from "../models/index.ts";
 import { DEFAULT_SCENARIO, findScenario } from "../scenarios/index.ts";
-import { createDatabaseBlobStore } from "../sources/index.ts";
+import { createDatabaseBlobStore } from "../db/sourceBlobs.ts";
 import type { ComputeOptions, ToolRegistry } from "../tools/index.ts";
 import type { BuildRuntime } from "./hostRun.ts";
 import { offlineCorpus } from "./scenarioCorpus.ts";

@@ -1,5 +1,4 @@
-export type { ArtifactRecord, BlobStore, Sha256Hex, SourceKind, SourceRecord } from "./types.ts";
-export { createDatabaseBlobStore } from "./databaseBlobStore.ts";
+export type { ArtifactRecord, BlobStore, Sha256Hex, SourceKind, SourceRecord, StoredBlob, StoredBlobs } from "./types.ts";
 export { createMemoryBlobStore } from "./memoryBlobStore.ts";
 export { isSha256Hex, sha256Hex } from "./sha256.ts";
 export { type BlobCheck, verifyBlobs } from "./verifyBlobs.ts";

@@ -17,6 +17,21 @@ export interface BlobStore {
   get(sha256: Sha256Hex): Promise<Uint8Array | null>;
 }
 
+/** A stored blob as a verifier reads it back: its key, its bytes and the size recorded with them. */
+export interface StoredBlob {
+  sha256: Sha256Hex;
+  bytes: Uint8Array;
+  size: number;
+}
+
+/** Read access to a blob table for re-hashing (db/sourceBlobs.ts); a few blobs at a time, since blobs can be large. */
+export interface StoredBlobs {
+  /** Every stored hash, in order. */
+  hashes(): Promise<Sha256Hex[]>;
+  /** The stored blobs among these hashes; absent ones are left out. */
+  read(hashes: Sha256Hex[]): Promise<StoredBlob[]>;
+}
+
 export type SourceKind = "web_page" | "search_results" | "document" | "data" | "workspace_file";
 
 /** What a tool read, as the log records it in `tool_completed.data.sources`. */

@@ -1,7 +1,5 @@
-import type { Kysely } from "kysely";
-import type { BlobSchema } from "./blobTable.ts";
 import { sha256Hex } from "./sha256.ts";
-import type { Sha256Hex } from "./types.ts";
+import type { Sha256Hex, StoredBlobs } from "./types.ts";
 
 export interface BlobCheck {
   /** Blobs read and re-hashed. */
@@ -20,12 +18,12 @@ const BATCH = 16;
  * every blob when none are named. The key of a blob is the sha256 of its bytes,
  * so a changed blob (possible only with the write-once trigger off) is found.
  */
-export async function verifyBlobs(db: Kysely<BlobSchema>, hashes?: Iterable<Sha256Hex>): Promise<BlobCheck> {
-  const wanted = hashes ? [...new Set(hashes)].sort() : await allHashes(db);
+export async function verifyBlobs(stored: StoredBlobs, hashes?: Iterable<Sha256Hex>): Promise<BlobCheck> {
+  const wanted = hashes ? [...new Set(hashes)].sort() : await stored.hashes();
   const result: BlobCheck = { checked: 0, missing: [], changed: [] };
   for (let i = 0; i < wanted.length; i += BATCH) {
     const batch = wanted.slice(i, i + BATCH);
-    const rows = await db.selectFrom("ariadne_source_blobs").select(["sha256", "bytes", "size"]).where("sha256", "in", batch).execute();
+    const rows = await stored.read(batch);
     const found = new Map(rows.map((r) => [r.sha256, r]));
     for (const sha256 of batch) {
       const row = found.get(sha256);
@@ -38,9 +36,4 @@ export async function verifyBlobs(db: Kysely<BlobSchema>, hashes?: Iterable<Sha2
     }
   }
   return result;
-}
-
-async function allHashes(db: Kysely<BlobSchema>): Promise<Sha256Hex[]> {
-  const rows = await db.selectFrom("ariadne_source_blobs").select("sha256").orderBy("sha256").execute();
-  return rows.map((r) => r.sha256);
 }

@@ -1,12 +1,13 @@
+import type { Role } from "../../runs/apiKeys.ts";
+
+export { ROLES, type Role } from "../../runs/apiKeys.ts";
+
 /** Who is calling: the key's id, tenant and role. `keyId` null means auth is off (--no-auth). */
 export interface Principal {
   keyId: string | null;
   tenant: string;
   role: Role;
 }
-
-export const ROLES = ["client", "auditor", "admin"] as const;
-export type Role = (typeof ROLES)[number];
 
 /** What a role may do. Admin may do everything, across tenants. */
 export type Action = "read" | "create" | "cancel";

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { sql } from "kysely";
 import type { Checkpoint, EventStore, RecordedEvent } from "../../events/index.ts";
-import { storeCheckpoint } from "../../events/readFromCheckpoint.ts";
-import { checkpointAt } from "./readRunEvents.ts";
+import { commitHorizon, deleteCheckpoint, storeCheckpoint } from "../../events/readFromCheckpoint.ts";
+import { checkpointAt } from "../../events/readRunEvents.ts";
 
 export type Listener = (event: RecordedEvent) => void;
 
@@ -20,9 +19,6 @@ export interface EventHub {
   close(): Promise<void>;
 }
 
-/** Past any real position: (tx, MAX) sorts after every event of that transaction. */
-const END_OF_TX = Number.MAX_SAFE_INTEGER;
-
 /**
  * One store subscription per server, fanned out to the live streams of each
  * run: a hundred followers of a run cost one reader of the log, not a hundred
@@ -33,8 +29,7 @@ const END_OF_TX = Number.MAX_SAFE_INTEGER;
 export async function startEventHub(store: EventStore, options: { pollMs?: number } = {}): Promise<EventHub> {
   const { database } = store;
   const subscriptionId = `http-live-${randomUUID()}`;
-  const xmin = await sql<{ xmin: string }>`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`.execute(database.db);
-  const start: Checkpoint = { txId: (BigInt(xmin.rows[0].xmin) - 1n).toString(), position: END_OF_TX };
+  const start = await commitHorizon(database);
   await storeCheckpoint(database, subscriptionId, start);
 
   const listeners = new Map<string, Set<Listener>>();
@@ -65,7 +60,7 @@ export async function startEventHub(store: EventStore, options: { pollMs?: numbe
     },
     async close() {
       await subscription.stop();
-      await database.db.deleteFrom("ariadne_checkpoints").where("subscription_id", "=", subscriptionId).execute();
+      await deleteCheckpoint(database, subscriptionId);
     },
   };
 }

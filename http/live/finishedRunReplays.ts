@@ -1,7 +1,7 @@
-import { sql } from "kysely";
 import type { Database } from "../../db/index.ts";
 import { type Checkpoint, START } from "../../events/index.ts";
-import { END_OF_LOG, readRunEvents } from "./readRunEvents.ts";
+import { END_OF_LOG, readRunEvents } from "../../events/readRunEvents.ts";
+import { runRowState } from "../../runs/findRun.ts";
 import { endFrame, eventFrame } from "./sseFrame.ts";
 
 /** A finished run's whole SSE stream, encoded once: every event's frame in log order, then `end`. */
@@ -61,8 +61,7 @@ export function finishedRunReplays(database: Database, limits: ReplayLimits = {}
   }
 
   async function build(runId: string): Promise<Replay | null> {
-    const row = await sql<{ state: string }>`SELECT state FROM ariadne_runs WHERE run_id = ${runId}`.execute(database.db);
-    if (row.rows[0]?.state !== "finished") return null;
+    if ((await runRowState(database, runId)) !== "finished") return null;
     // Its host sealed it before finishing its row: every event is committed, none will follow.
     const frames: Uint8Array[] = [];
     const positions: number[] = [];

@@ -1,5 +1,5 @@
-import { sql } from "kysely";
 import type { Database } from "../../db/index.ts";
+import { revokedKeyIds } from "../../runs/apiKeys.ts";
 import type { Principal } from "../auth/principal.ts";
 import { rateLimitFields } from "../middleware/limitAnswer.ts";
 
@@ -30,9 +30,7 @@ export function openStreams(o: { database: Database; perKey: number; perTenant: 
   async function sweep(): Promise<void> {
     const ids = [...new Set([...live].map((s) => s.keyId).filter((k): k is string => k !== null))];
     if (!ids.length) return;
-    const revoked = await sql<{ key_id: string }>`
-      SELECT key_id FROM ariadne_api_keys WHERE key_id = ANY(${ids}::text[]) AND revoked_at IS NOT NULL`.execute(o.database.db);
-    for (const { key_id } of revoked.rows) {
+    for (const key_id of await revokedKeyIds(o.database, ids)) {
       o.onRevoked?.(key_id);
       for (const s of live) if (s.keyId === key_id) s.abort.abort();
     }

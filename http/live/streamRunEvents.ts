@@ -3,7 +3,8 @@ import type { Database } from "../../db/index.ts";
 import { type Checkpoint, type RecordedEvent } from "../../events/index.ts";
 import { compareCheckpoints } from "../../events/readFromCheckpoint.ts";
 import type { EventHub } from "./eventHub.ts";
-import { readRunEvents, runProgress } from "./readRunEvents.ts";
+import { readRunEvents } from "../../events/readRunEvents.ts";
+import { runProgress } from "../../runs/runProgress.ts";
 import { endFrame, eventFrame } from "./sseFrame.ts";
 
 // After these the run may have stopped (its row finished once its host sealed it): worth asking.

@@ -1,66 +1,12 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
-import { sql } from "kysely";
-import type { Database } from "../../db/index.ts";
+import type { IdempotencyKeys } from "../../runs/idempotencyKeys.ts";
+import { HttpProblem } from "../problem.ts";
 
-/** How long reservations hold; after that a later request may take the key over. */
-export interface IdempotencyWindows {
-  /** A reservation whose run was never recorded (the request crashed or hangs). Default 10 minutes. */
-  inProgressMs?: number;
-  /** A key that names its run: replayed for this long after first use. Default 24 hours. */
-  completedMs?: number;
-}
-
-export const DEFAULT_IDEMPOTENCY: Required<IdempotencyWindows> = { inProgressMs: 10 * 60_000, completedMs: 24 * 60 * 60_000 };
-
-/** The reservation a request holds: when it was taken, so only its holder completes or releases it. */
-export interface Held {
-  tenant: string;
-  key: string;
-  reservedAt: string;
-}
-
-export type Reservation =
-  | { kind: "new"; held: Held }
-  | { kind: "replay"; runId: string }
-  | { kind: "conflict" }
-  /** Another request holds the key; it expires in `expiresInSeconds` unless that request finishes first. */
-  | { kind: "in_progress"; ageSeconds: number; expiresInSeconds: number };
+export type { IdempotencyWindows } from "../../runs/idempotencyKeys.ts";
 
 /** The same body however its keys are ordered or spaced: sha256 of its RFC 8785 JSON. */
 export const bodyDigest = (body: unknown): string => createHash("sha256").update(canonicalize(body) ?? "", "utf8").digest("hex");
-
-/**
- * Takes an Idempotency-Key for a tenant before the run is submitted. The insert
- * is the lock: of two concurrent requests with one key, one gets "new", the
- * other sees the reservation (in progress, or the run once it exists). A
- * reservation past its window (a crash between reserving and recording the
- * run, or a completed key older than its replay window) is taken over in the
- * same statement, so it never answers "in progress" forever.
- */
-export async function reserveKey(database: Database, tenant: string, key: string, digest: string, windows: IdempotencyWindows = {}): Promise<Reservation> {
-  const { inProgressMs, completedMs } = { ...DEFAULT_IDEMPOTENCY, ...windows };
-  const taken = await sql<{ reserved_at: string }>`
-    INSERT INTO ariadne_idempotency_keys AS k (tenant, idempotency_key, request_sha256, run_id)
-    VALUES (${tenant}, ${key}, ${digest}, NULL)
-    ON CONFLICT (tenant, idempotency_key) DO UPDATE
-      SET request_sha256 = excluded.request_sha256, run_id = NULL, created_at = now()
-      WHERE (k.run_id IS NULL AND k.created_at <= now() - make_interval(secs => ${inProgressMs / 1000}))
-         OR (k.run_id IS NOT NULL AND k.created_at <= now() - make_interval(secs => ${completedMs / 1000}))
-    RETURNING created_at::text AS reserved_at`.execute(database.db);
-  if (taken.rows[0]) return { kind: "new", held: { tenant, key, reservedAt: taken.rows[0].reserved_at } };
-  const row = (
-    await sql<{ request_sha256: string; run_id: string | null; age_ms: number | string }>`
-      SELECT request_sha256, run_id, (extract(epoch FROM now() - created_at) * 1000)::float8 AS age_ms
-      FROM ariadne_idempotency_keys WHERE tenant = ${tenant} AND idempotency_key = ${key}`.execute(database.db)
-  ).rows[0];
-  // Released between our insert and read: the caller's retry will take it.
-  if (!row) return { kind: "in_progress", ageSeconds: 0, expiresInSeconds: 1 };
-  if (row.request_sha256 !== digest) return { kind: "conflict" };
-  if (row.run_id) return { kind: "replay", runId: row.run_id };
-  const ageMs = Math.max(0, Number(row.age_ms));
-  return { kind: "in_progress", ageSeconds: Math.floor(ageMs / 1000), expiresInSeconds: Math.max(1, Math.ceil((inProgressMs - ageMs) / 1000)) };
-}
 
 /**
  * When to retry a key in progress: a second while its holder is likely still
@@ -69,16 +15,37 @@ export async function reserveKey(database: Database, tenant: string, key: string
 export const retryAfterSeconds = (r: { ageSeconds: number; expiresInSeconds: number }): number =>
   r.ageSeconds < 10 ? 1 : r.expiresInSeconds;
 
-/** Names the run; only the request that holds the reservation does (not one whose reservation expired and was taken over). */
-export async function completeKey(database: Database, held: Held, runId: string): Promise<void> {
-  await sql`
-    UPDATE ariadne_idempotency_keys SET run_id = ${runId}
-    WHERE tenant = ${held.tenant} AND idempotency_key = ${held.key} AND run_id IS NULL AND created_at = ${held.reservedAt}::timestamptz`.execute(database.db);
-}
+export type Submitted<T> = { kind: "created"; value: T } | { kind: "replay"; runId: string };
 
-/** A submission that failed gives its key back, so the client can retry with it. */
-export async function releaseKey(database: Database, held: Held): Promise<void> {
-  await sql`
-    DELETE FROM ariadne_idempotency_keys
-    WHERE tenant = ${held.tenant} AND idempotency_key = ${held.key} AND run_id IS NULL AND created_at = ${held.reservedAt}::timestamptz`.execute(database.db);
+/**
+ * Idempotency-Key for a submission: with no key, `create` runs. With one, the
+ * key is reserved first: the same key and body replays the run it names, another
+ * body is 409, a reservation still held by another request is 409 with
+ * Retry-After. A failed `create` gives its key back so the client can retry
+ * with it; a successful one names its run under the key.
+ */
+export function idempotency(keys: IdempotencyKeys) {
+  return async function once<T extends { id: string }>(tenant: string, key: string | undefined, body: unknown, create: () => Promise<T>): Promise<Submitted<T>> {
+    if (!key) return { kind: "created", value: await create() };
+    const reservation = await keys.reserve(tenant, key, bodyDigest(body));
+    if (reservation.kind === "conflict") throw new HttpProblem(409, "IDEMPOTENCY_CONFLICT", `Idempotency-Key "${key}" was used with a different body; use a new key for a new run`);
+    if (reservation.kind === "in_progress") {
+      throw new HttpProblem(
+        409,
+        "IDEMPOTENCY_IN_PROGRESS",
+        `a request with Idempotency-Key "${key}" is still being processed; retry shortly (the reservation expires in ${reservation.expiresInSeconds} s if that request never finishes)`,
+        { headers: { "Retry-After": String(retryAfterSeconds(reservation)) } },
+      );
+    }
+    if (reservation.kind === "replay") return { kind: "replay", runId: reservation.runId };
+    let value: T;
+    try {
+      value = await create();
+    } catch (e) {
+      await keys.release(reservation.held);
+      throw e;
+    }
+    await keys.complete(reservation.held, value.id);
+    return { kind: "created", value };
+  };
 }

@@ -1,5 +1,5 @@
-import { sql } from "kysely";
 import type { Database } from "../../db/index.ts";
+import { countQueuedRuns } from "../../runs/queuedRuns.ts";
 import type { Principal } from "../auth/principal.ts";
 import { limitReached, rateLimitFields } from "./limitAnswer.ts";
 
@@ -19,12 +19,7 @@ export function queueAdmission(database: Database, caps: { perKey: number; perTe
   return async function admit<T>(p: Principal, submit: () => Promise<T>): Promise<T> {
     const previous = tails.get(p.tenant) ?? Promise.resolve();
     const turn = previous.then(async () => {
-      const counts = (
-        await sql<{ by_key: string | number; by_tenant: string | number }>`
-          SELECT count(*) FILTER (WHERE key_id = ${p.keyId}) AS by_key, count(*) AS by_tenant
-          FROM ariadne_runs WHERE tenant = ${p.tenant} AND status = 'queued'`.execute(database.db)
-      ).rows[0];
-      const [byKey, byTenant] = [Number(counts?.by_key ?? 0), Number(counts?.by_tenant ?? 0)];
+      const { byKey, byTenant } = await countQueuedRuns(database, p.tenant, p.keyId);
       const refuse = (what: string, max: number, name: string) =>
         limitReached(`too many queued runs: ${what} (${max}) reached; retry once workers have taken some (after ${QUEUE_RETRY_SECONDS} s)`, QUEUE_RETRY_SECONDS, rateLimitFields(name, max, 0, QUEUE_RETRY_SECONDS));
       if (p.keyId !== null && byKey >= caps.perKey) throw refuse("queued runs per key", caps.perKey, "queued-runs-per-key");

@@ -5,7 +5,7 @@ import { requireAction, visibleRun } from "../access.ts";
 import type { AppDeps, AppEnv, Guards } from "../deps.ts";
 import { limitReached } from "../middleware/limitAnswer.ts";
 import { finishedRunReplays } from "../live/finishedRunReplays.ts";
-import { END_OF_LOG, checkpointAt, readRunEvents } from "../live/readRunEvents.ts";
+import { END_OF_LOG, checkpointAt, readRunEvents } from "../../events/readRunEvents.ts";
 import { FINAL_STATES } from "../runs/runsPort.ts";
 import { streamRunEvents } from "../live/streamRunEvents.ts";
 import { HttpProblem } from "../problem.ts";

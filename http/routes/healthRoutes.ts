@@ -1,6 +1,5 @@
 import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
-import { sql } from "kysely";
-import type { Database } from "../../db/index.ts";
+import { pendingMigrations } from "../../db/index.ts";
 import { migrations } from "../../migrations/index.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { HttpProblem } from "../problem.ts";
@@ -35,10 +34,4 @@ export function healthRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>): void {
     if (pending.length) throw new HttpProblem(503, "NOT_READY", `not ready: ${pending.length} database migration(s) pending; run \`ariadne migrate\``);
     return c.json({ status: "ready" as const, migrations: Object.keys(migrations).length }, 200);
   });
-}
-
-async function pendingMigrations(database: Database): Promise<string[]> {
-  const result = await sql<{ name: string }>`SELECT name FROM ariadne_migrations`.execute(database.db);
-  const applied = new Set(result.rows.map((r) => r.name));
-  return Object.keys(migrations).filter((m) => !applied.has(m));
 }

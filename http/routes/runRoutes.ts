@@ -2,7 +2,8 @@ import { OpenAPIHono, createRoute, type z } from "@hono/zod-openapi";
 import { tenantScope } from "../auth/principal.ts";
 import { executorOf, renderRun, requireAction, visibleRun } from "../access.ts";
 import type { AppDeps, AppEnv, Guards } from "../deps.ts";
-import { type Held, bodyDigest, completeKey, releaseKey, reserveKey, retryAfterSeconds } from "../middleware/idempotency.ts";
+import { idempotencyKeysIn } from "../../runs/idempotencyKeys.ts";
+import { idempotency } from "../middleware/idempotency.ts";
 import { HttpProblem } from "../problem.ts";
 import { ExecutorParams, IdempotencyHeaders, ListRunsQuery, SubmitRunBody, RunIdParams, RunListSchema, RunSchema, VerifySchema } from "../schemas.ts";
 import { errors, json } from "./responses.ts";
@@ -63,41 +64,21 @@ const verifyRun = createRoute({
 });
 
 export function runRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>, guards: Guards): void {
+  const once = idempotency(idempotencyKeysIn(deps.database, deps.idempotency));
   app.openapi(createRun, async (c) => {
     requireAction(c, "create");
     const body = c.req.valid("json");
-    const tenant = c.get("principal").tenant;
-    const key = c.req.valid("header")["idempotency-key"];
-    let held: Held | undefined;
-    if (key) {
-      const reservation = await reserveKey(deps.database, tenant, key, bodyDigest(body), deps.idempotency);
-      if (reservation.kind === "conflict") throw new HttpProblem(409, "IDEMPOTENCY_CONFLICT", `Idempotency-Key "${key}" was used with a different body; use a new key for a new run`);
-      if (reservation.kind === "in_progress") {
-        throw new HttpProblem(
-          409,
-          "IDEMPOTENCY_IN_PROGRESS",
-          `a request with Idempotency-Key "${key}" is still being processed; retry shortly (the reservation expires in ${reservation.expiresInSeconds} s if that request never finishes)`,
-          { headers: { "Retry-After": String(retryAfterSeconds(reservation)) } },
-        );
-      }
-      if (reservation.kind === "replay") {
-        const run = await visibleRun(deps, c, reservation.runId);
-        c.header("Idempotent-Replayed", "true");
-        return c.json(renderRun(run), 201);
-      }
-      held = reservation.held;
+    const principal = c.get("principal");
+    const submitted = await once(principal.tenant, c.req.valid("header")["idempotency-key"], body, () =>
+      guards.admitQueued(principal, () => deps.runs.submit(body, principal.tenant, principal.keyId)),
+    );
+    if (submitted.kind === "replay") {
+      const run = await visibleRun(deps, c, submitted.runId);
+      c.header("Idempotent-Replayed", "true");
+      return c.json(renderRun(run), 201);
     }
-    let run;
-    try {
-      const principal = c.get("principal");
-      run = await guards.admitQueued(principal, () => deps.runs.submit(body, tenant, principal.keyId));
-    } catch (e) {
-      if (held) await releaseKey(deps.database, held);
-      throw e;
-    }
-    if (held) await completeKey(deps.database, held, run.id);
-    c.header("Location", `/v1/runs/${run.id}`);
-    return c.json(renderRun(run), 201);
+    c.header("Location", `/v1/runs/${submitted.value.id}`);
+    return c.json(renderRun(submitted.value), 201);
   });
 
   app.openapi(listRuns, async (c) => {

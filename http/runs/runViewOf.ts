@@ -1,24 +1,9 @@
 import type { RunView as Projected } from "../../projections/index.ts";
-import type { RunRowStatus } from "../../db/schema.ts";
-import type { RunOptions, RunRowState } from "../../runs/index.ts";
+import type { ListedRun } from "../../runs/listRuns.ts";
 import type { ExecutorNode, RunState, RunView } from "./runsPort.ts";
 
 /** A run's row in ariadne_runs, as the API reads it. */
-export interface RunRow {
-  runId: string;
-  mainExecutorId: string;
-  tenant: string;
-  question: string;
-  options: RunOptions;
-  state: RunRowState;
-  /** The row's status (migration 0011), kept by a trigger; final once the row is finished. */
-  status: RunRowStatus;
-  createdAt: Date;
-  /** created_at in microseconds since the epoch, as text (a page cursor). */
-  createdUs: string;
-  /** A live process holds the run's lease now. */
-  ownerLive: boolean;
-}
+export type RunRow = ListedRun;
 
 /**
  * The API's view of a run: its row (tenant, queue state) and its projection

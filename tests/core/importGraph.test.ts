@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { readImportGraph, roomCycles, roomOf, fileCycles } from "../support/importGraph.ts";
+import { readImportGraph, roomCycles, roomOf, fileCycles, databaseReaches } from "../support/importGraph.ts";
 
 /**
  * The layering the README draws, checked on the real sources: data flows one
@@ -39,6 +39,18 @@ describe("the import graph", () => {
       assert.deepEqual(bad, []);
     });
   }
+
+  /**
+   * Only db/, events/ and runs/ reach the database (migrations/ define it; bench/ and tests/ measure and
+   * check it). Elsewhere a file may hold the opaque `Database` handle (and its `Engine` type) to pass
+   * on to those rooms, but it may not import a driver or query builder (kysely, pg, PGlite), the
+   * table types (db/schema.ts), nor call the handle's query builder (`x.db.selectFrom(...)`): any of
+   * these is a query written outside the rooms that own the tables.
+   */
+  it("lets only db/, events/ and runs/ reach the database", () => {
+    const reaches = databaseReaches(new URL("../../", import.meta.url), ["db", "events", "runs", "migrations"]);
+    assert.deepEqual(reaches, [], `move these queries into db/, events/ or runs/ and call a narrow function:\n${reaches.map((r) => `  ${r}`).join("\n")}`);
+  });
 
   it("names rooms by their top-level folder", () => {
     assert.equal(roomOf("actors/decide/next.ts"), "actors");

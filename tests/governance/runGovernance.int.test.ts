@@ -6,12 +6,12 @@ import { type EventStore, type RecordedEvent, createEventStore } from "../../eve
 import {
   type CapsRequest,
   type Verdict,
-  claimReminderKeys,
   createRunGovernance,
   readRunBudget,
-  releaseOpenReservations,
   resolveCaps,
 } from "../../governance/index.ts";
+import { releaseOpenReservations } from "../../db/releaseOpenReservations.ts";
+import { claimReminderKeys } from "../../db/runReminders.ts";
 import { forEachEngine, uniqueId } from "../support/forEachEngine.ts";
 import { admit, poster, record } from "./fixtures.ts";
 

@@ -6,7 +6,7 @@ import { sql } from "kysely";
 import { type Checkpoint, START } from "../../events/index.ts";
 import { startEventHub } from "../../http/live/eventHub.ts";
 import { finishedRunReplays } from "../../http/live/finishedRunReplays.ts";
-import { END_OF_LOG, readRunEvents } from "../../http/live/readRunEvents.ts";
+import { END_OF_LOG, readRunEvents } from "../../events/readRunEvents.ts";
 import { endFrame, eventFrame } from "../../http/live/sseFrame.ts";
 import { streamRunEvents } from "../../http/live/streamRunEvents.ts";
 import { renderEvent } from "../../http/renderEvent.ts";

@@ -1,4 +1,4 @@
-import { createApiKey, revokeApiKey } from "../../http/auth/apiKeys.ts";
+import { createApiKey, revokeApiKey } from "../../runs/apiKeys.ts";
 import type { Role } from "../../http/auth/principal.ts";
 import { createApp } from "../../http/app.ts";
 import type { AppDeps } from "../../http/deps.ts";

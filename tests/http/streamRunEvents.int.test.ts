@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { START } from "../../events/index.ts";
 import type { EventHub, Listener } from "../../http/live/eventHub.ts";
-import { readRunEvents } from "../../http/live/readRunEvents.ts";
+import { readRunEvents } from "../../events/readRunEvents.ts";
 import { streamRunEvents } from "../../http/live/streamRunEvents.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
 import { openHarness, sseFrames } from "./harness.ts";

@@ -10,7 +10,8 @@ import { hostRun, leaseOwner, runtimeFactory, submitRun, takeLease } from "../..
 import { findScenario } from "../../scenarios/index.ts";
 import { BRIEFING_FILE, PLAN_FILE, SECTIONS } from "../../scenarios/morningBriefing/briefingPlan.ts";
 import { parseFindingsFile } from "../../scenarios/morningBriefing/findingsFile.ts";
-import { createDatabaseBlobStore, sha256Hex } from "../../sources/index.ts";
+import { sha256Hex } from "../../sources/index.ts";
+import { createDatabaseBlobStore } from "../../db/sourceBlobs.ts";
 import { answerOf, ofType, within } from "../actors/fixtures.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
 

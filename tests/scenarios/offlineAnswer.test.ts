@@ -4,7 +4,8 @@ import type { Answer } from "../../actors/index.ts";
 import { openStore } from "../../events/openStore.ts";
 import type { RecordedEvent } from "../../events/index.ts";
 import { FACTSHEET_URL } from "../../scenarios/etfOverlap/corpusUrls.ts";
-import { createDatabaseBlobStore, sha256Hex } from "../../sources/index.ts";
+import { sha256Hex } from "../../sources/index.ts";
+import { createDatabaseBlobStore } from "../../db/sourceBlobs.ts";
 import { markdownTables } from "../../tools/demo/markdownTables.ts";
 import { type CliStore, ariadne, cliStore } from "../cli/ariadneProcess.ts";
 

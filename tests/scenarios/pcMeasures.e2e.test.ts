@@ -9,7 +9,7 @@ import { resolveCaps } from "../../governance/index.ts";
 import { hostRun, leaseOwner, runtimeFactory, submitRun, takeLease } from "../../runs/index.ts";
 import { findScenario } from "../../scenarios/index.ts";
 import { DATA_URL, TABLE_FILE, VARIANTS } from "../../scenarios/pcMeasures/variants.ts";
-import { createDatabaseBlobStore } from "../../sources/index.ts";
+import { createDatabaseBlobStore } from "../../db/sourceBlobs.ts";
 import { openblasEnv } from "../../tools/index.ts";
 import { answerOf, ofType, within } from "../actors/fixtures.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";

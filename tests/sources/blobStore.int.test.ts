@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { type RawBuilder, sql } from "kysely";
-import { createDatabaseBlobStore, sha256Hex, verifyBlobs } from "../../sources/index.ts";
+import { sha256Hex, verifyBlobs } from "../../sources/index.ts";
+import { createDatabaseBlobStore, storedBlobs } from "../../db/sourceBlobs.ts";
 import { type EngineContext, forEachEngine, uniqueId } from "../support/forEachEngine.ts";
 
 const bytesOf = (text: string) => new TextEncoder().encode(text);
@@ -38,7 +39,7 @@ forEachEngine("source blob store", (ctx) => {
     await assert.rejects(sql`UPDATE ariadne_source_blobs SET bytes = '\\x00'::bytea, size = 1 WHERE sha256 = ${sha256}`.execute(ctx.db.database.db), /write-once: UPDATE refused/);
     await assert.rejects(sql`DELETE FROM ariadne_source_blobs WHERE sha256 = ${sha256}`.execute(ctx.db.database.db), /write-once: DELETE refused/);
     await assert.rejects(sql`TRUNCATE ariadne_source_blobs`.execute(ctx.db.database.db), /write-once: TRUNCATE refused/);
-    assert.deepEqual((await verifyBlobs(ctx.db.database.db, [sha256])).changed, []);
+    assert.deepEqual((await verifyBlobs(storedBlobs(ctx.db.database.db), [sha256])).changed, []);
   });
 
   test("a blob changed behind the store's back (trigger off) is named by verifyBlobs", async () => {
@@ -46,10 +47,10 @@ forEachEngine("source blob store", (ctx) => {
     const bad = await blobs().put(bytesOf(uniqueId("to be changed")));
     await tamper(ctx, sql`UPDATE ariadne_source_blobs SET bytes = convert_to('forged', 'UTF8'), size = 6 WHERE sha256 = ${bad}`);
     const absent = sha256Hex(uniqueId("absent"));
-    const check = await verifyBlobs(ctx.db.database.db, [good, bad, absent]);
+    const check = await verifyBlobs(storedBlobs(ctx.db.database.db), [good, bad, absent]);
     assert.deepEqual(check, { checked: 2, missing: [absent], changed: [bad] });
     // With no hashes named, every stored blob is re-hashed.
-    assert.ok((await verifyBlobs(ctx.db.database.db)).changed.includes(bad));
+    assert.ok((await verifyBlobs(storedBlobs(ctx.db.database.db))).changed.includes(bad));
   });
 });
 

@@ -8,6 +8,21 @@ const SKIP = new Set(["node_modules", "tests", "bench", ".git", ".ariadne", ".ci
 /** Every .ts/.tsx source file (repo-relative) with the repo-relative files it imports. */
 export function readImportGraph(root: URL): Map<string, string[]> {
   const base = fileURLToPath(root);
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(base)) {
+    const source = readFileSync(join(base, file), "utf8");
+    const deps = new Set<string>();
+    for (const m of source.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s+"(\.{1,2}\/[^"]+)"/gm)) {
+      deps.add(normalize(join(dirname(file), m[1])));
+    }
+    for (const m of source.matchAll(/\bimport\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g)) deps.add(normalize(join(dirname(file), m[1])));
+    graph.set(file, [...deps]);
+  }
+  return graph;
+}
+
+/** Every .ts/.tsx source file under base (repo-relative), outside the skipped folders and the repo's top level. */
+function sourceFiles(base: string): string[] {
   const files: string[] = [];
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {
@@ -18,17 +33,39 @@ export function readImportGraph(root: URL): Map<string, string[]> {
     }
   };
   walk(base);
-  const graph = new Map<string, string[]>();
-  for (const file of files) {
+  return files;
+}
+
+/** Packages that open or query a database: a driver, the query builder, or its dialects. */
+const DATABASE_PACKAGES = /^(kysely|kysely-[\w-]+|pg|pg-[\w-]+|@electric-sql\/pglite)(\/.*)?$/;
+/** The handle's query builder called outside the rooms that own the tables: `database.db.selectFrom(`, `.db.transaction(`. */
+const QUERY_CALL = /\.db\s*\.\s*(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|selectNoFrom|with|transaction|connection|executeQuery|introspection|schema)\b/;
+/** Every module specifier a source names: static and type-only imports, re-exports, dynamic and inline type imports. */
+const SPECIFIERS = [/^\s*(?:import|export)\s[^;]*?\sfrom\s+["']([^"']+)["']/gm, /^\s*import\s+["']([^"']+)["']/gm, /\bimport\(\s*["']([^"']+)["']\s*\)/g];
+
+/**
+ * Where a source file outside the `allowed` rooms reaches the database: an
+ * import of a database package or of db/schema.ts (the table types), or a call
+ * into a Database handle's query builder. One line per finding, "file:line: what".
+ */
+export function databaseReaches(root: URL, allowed: readonly string[]): string[] {
+  const base = fileURLToPath(root);
+  const found: string[] = [];
+  for (const file of sourceFiles(base)) {
+    if (allowed.includes(roomOf(file))) continue;
     const source = readFileSync(join(base, file), "utf8");
-    const deps = new Set<string>();
-    for (const m of source.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s+"(\.{1,2}\/[^"]+)"/gm)) {
-      deps.add(normalize(join(dirname(file), m[1])));
+    const lineOf = (index: number) => source.slice(0, index).split("\n").length;
+    for (const pattern of SPECIFIERS) {
+      for (const m of source.matchAll(pattern)) {
+        const spec = m[1];
+        const local = spec.startsWith(".") ? normalize(join(dirname(file), spec)) : null;
+        if (DATABASE_PACKAGES.test(spec)) found.push(`${file}:${lineOf(m.index)}: imports ${spec}`);
+        else if (local === "db/schema.ts") found.push(`${file}:${lineOf(m.index)}: imports the table types (db/schema.ts)`);
+      }
     }
-    for (const m of source.matchAll(/\bimport\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g)) deps.add(normalize(join(dirname(file), m[1])));
-    graph.set(file, [...deps]);
+    for (const m of source.matchAll(new RegExp(QUERY_CALL, "g"))) found.push(`${file}:${lineOf(m.index)}: queries through the handle (${m[0].replace(/\s+/g, "")})`);
   }
-  return graph;
+  return found.sort();
 }
 
 export const roomOf = (file: string): string => file.split("/")[0];

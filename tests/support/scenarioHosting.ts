@@ -6,7 +6,7 @@ import type { Database } from "../../db/index.ts";
 import { offlineCorpus } from "../../runs/scenarioCorpus.ts";
 import { runTools } from "../../runs/runTools.ts";
 import { findScenario } from "../../scenarios/index.ts";
-import { createDatabaseBlobStore } from "../../sources/index.ts";
+import { createDatabaseBlobStore } from "../../db/sourceBlobs.ts";
 
 let workspaces: string | undefined;
 

@@ -16,7 +16,7 @@ import path from "node:path";
 import type { RecordedEvent } from "../../events/index.ts";
 import { sealRun, verifyRun } from "../../events/index.ts";
 import { ScriptedModel } from "../../models/index.ts";
-import { createDatabaseBlobStore } from "../../sources/index.ts";
+import { createDatabaseBlobStore } from "../../db/sourceBlobs.ts";
 import { type ComputeReport, type CorpusServer, type ToolEffect, ToolRegistry, computeGrant, corpusUrlMap, normalizeUrl, pagesSearchBackend, serveCorpus } from "../../tools/index.ts";
 import { delegatingMain, delegation, ofType, runtimeWith, within } from "../actors/fixtures.ts";
 import { type EngineContext, forEachEngine } from "../support/forEachEngine.ts";

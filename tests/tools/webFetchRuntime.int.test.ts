@@ -4,7 +4,7 @@ import { sealRun, verifyRun } from "../../events/index.ts";
 import { ScriptedModel, type ScriptedReply } from "../../models/index.ts";
 import { runTools } from "../../runs/runTools.ts";
 import { turnsTaken } from "../../scenarios/requestView.ts";
-import { createDatabaseBlobStore } from "../../sources/index.ts";
+import { createDatabaseBlobStore } from "../../db/sourceBlobs.ts";
 import { type CorpusServer, type SearchBackend, corpusUrlMap, serveCorpus } from "../../tools/index.ts";
 import { ofType, runtimeWith, useReply, within } from "../actors/fixtures.ts";
 import { corpusDir } from "../support/corpus.ts";

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Database } from "../db/openDatabase.ts";
+import type { Database } from "./openDatabase.ts";
 
 /**
  * Claims reminder keys for a run: returns the keys this call claimed, leaving

@@ -1,6 +1,16 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Database } from "../../db/index.ts";
-import { type Principal, type Role } from "./principal.ts";
+import type { Database } from "../db/index.ts";
+
+/** What a key may do is its role's (http/auth/principal.ts grants the actions). */
+export const ROLES = ["client", "auditor", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+/** A live key: its id, tenant and role. */
+export interface ApiKey {
+  keyId: string;
+  tenant: string;
+  role: Role;
+}
 
 /** The prefix makes a leaked key recognisable (secret scanners, logs). */
 const PREFIX = "ariadne_";
@@ -33,7 +43,7 @@ export async function revokeApiKey(database: Database, keyId: string): Promise<b
 }
 
 /** The live key a bearer token names, or null (unknown or revoked). */
-export async function findApiKey(database: Database, token: string): Promise<Principal | null> {
+export async function findApiKey(database: Database, token: string): Promise<ApiKey | null> {
   const row = await database.db
     .selectFrom("ariadne_api_keys")
     .select(["key_id", "tenant", "role"])
@@ -41,4 +51,16 @@ export async function findApiKey(database: Database, token: string): Promise<Pri
     .where("revoked_at", "is", null)
     .executeTakeFirst();
   return row ? { keyId: row.key_id, tenant: row.tenant, role: row.role as Role } : null;
+}
+
+/** Which of these keys are revoked now: one query for every key with a live event stream. */
+export async function revokedKeyIds(database: Database, keyIds: readonly string[]): Promise<string[]> {
+  if (!keyIds.length) return [];
+  const rows = await database.db
+    .selectFrom("ariadne_api_keys")
+    .select("key_id")
+    .where("key_id", "in", [...keyIds])
+    .where("revoked_at", "is not", null)
+    .execute();
+  return rows.map((r) => r.key_id);
 }

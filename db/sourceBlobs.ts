@@ -1,15 +1,15 @@
 import { Buffer } from "node:buffer";
 import type { Kysely } from "kysely";
-import type { BlobSchema } from "./blobTable.ts";
-import { isSha256Hex, sha256Hex } from "./sha256.ts";
-import type { BlobStore, Sha256Hex } from "./types.ts";
+import { isSha256Hex, sha256Hex } from "../sources/sha256.ts";
+import type { BlobStore, Sha256Hex, StoredBlobs } from "../sources/types.ts";
+import type { Schema } from "./schema.ts";
 
 /**
  * The run's blobs in `ariadne_source_blobs` (migration 0010), on PostgreSQL and
  * PGlite alike. A put of bytes already stored does nothing: the row is
  * write-once, so the first bytes under a hash are the ones every reader gets.
  */
-export function createDatabaseBlobStore(db: Kysely<BlobSchema>): BlobStore {
+export function createDatabaseBlobStore(db: Kysely<Schema>): BlobStore {
   return {
     async put(bytes) {
       const sha256 = sha256Hex(bytes);
@@ -26,5 +26,16 @@ export function createDatabaseBlobStore(db: Kysely<BlobSchema>): BlobStore {
       const row = await db.selectFrom("ariadne_source_blobs").select("bytes").where("sha256", "=", sha256).executeTakeFirst();
       return row ? new Uint8Array(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength) : null;
     },
+  };
+}
+
+/** The table read back for sources/verifyBlobs: its hashes, and the stored rows of a batch. */
+export function storedBlobs(db: Kysely<Schema>): StoredBlobs {
+  return {
+    async hashes() {
+      const rows = await db.selectFrom("ariadne_source_blobs").select("sha256").orderBy("sha256").execute();
+      return rows.map((r) => r.sha256);
+    },
+    read: (hashes) => db.selectFrom("ariadne_source_blobs").select(["sha256", "bytes", "size"]).where("sha256", "in", hashes).execute(),
   };
 }

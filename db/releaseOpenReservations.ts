@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Database } from "../db/openDatabase.ts";
+import type { Database } from "./openDatabase.ts";
 
 /**
  * Recovery: after the run's owner died, its open reservations are released and

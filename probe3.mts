@@ -1,0 +1,14 @@
+import { PGlite } from "@electric-sql/pglite";
+const cpu = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1000; };
+let c = cpu(), t = performance.now();
+const p = new PGlite(); await p.waitReady;
+console.log(`open ${(performance.now()-t).toFixed(0)} ms wall, ${(cpu()-c).toFixed(0)} ms cpu`);
+await p.exec("create table x(a int); insert into x values (1)");
+const dump = await p.dumpDataDir("none");
+c = cpu(); t = performance.now();
+const q = new PGlite({ loadDataDir: dump }); await q.waitReady;
+const r = await q.query("select count(*) from x");
+console.log(`load ${(performance.now()-t).toFixed(0)} ms wall, ${(cpu()-c).toFixed(0)} ms cpu`, r.rows);
+c = cpu(); t = performance.now();
+const q2 = new PGlite(); await q2.waitReady;
+console.log(`second fresh open ${(performance.now()-t).toFixed(0)} ms wall, ${(cpu()-c).toFixed(0)} ms cpu`);
