@@ -70,6 +70,8 @@ export async function renderRunResult(
     ctx.out(WHERE_NEXT(runId));
   } else if (result.kind === "fenced" || result.kind === "released") {
     ctx.out(`run ${runId} stopped here (${result.kind}): ${result.reason}`);
+    // Given back to the queue (the database went away, say): nothing failed, and it can be finished.
+    if (result.kind === "released") ctx.out(`ariadne resume ${runId} finishes it here (a worker may also take it)`);
   }
   if (rootHash && !ctx.json) ctx.out(`root hash ${rootHash} · check later with: ariadne verify ${runId} --root ${rootHash}`);
   if (result.kind === "interrupted") return EXIT.interrupted;
