@@ -13,7 +13,8 @@ import { AriadneError } from "./errors.ts";
  * connection due to administrator command": a fast or smart stop), 57P02
  * crash_shutdown (another backend crashed, or an immediate stop), 57P03
  * cannot_connect_now ("the database system is starting up / shutting down / in
- * recovery mode").
+ * recovery mode"); and 55000 only as `database "…" is not currently accepting
+ * connections`, a connection refused for now.
  */
 const SQLSTATES = new Set(["57P01", "57P02", "57P03"]);
 /** Socket errors of a connection that broke or was never made. */
@@ -32,6 +33,9 @@ export function isConnectionError(e: unknown, depth = 0): boolean {
   const err = e as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
   const code = typeof err.code === "string" ? err.code : "";
   if (code && (SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || SOCKET_CODES.has(code))) return true;
+  // 55000 is mostly an answer, but at connect time it is the database refusing connections for now
+  // (ALLOW_CONNECTIONS false while an operator works on it): a connection not made, like 57P03.
+  if (code === "55000" && typeof err.message === "string" && /is not currently accepting connections/.test(err.message)) return true;
   // A server error with any other SQLSTATE is an answer (a constraint, a fence, a syntax error).
   if (/^[0-9A-Z]{5}$/.test(code)) return false;
   if (typeof err.message === "string" && DRIVER_MESSAGES.test(err.message)) return true;

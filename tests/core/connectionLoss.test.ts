@@ -10,6 +10,7 @@ describe("connection loss, classified in one place (core/connectionLoss.ts)", ()
       coded("57P01", "terminating connection due to administrator command"),
       coded("57P02", "terminating connection because of crash of another server process"),
       coded("57P03", "the database system is starting up"),
+      coded("55000", 'database "x" is not currently accepting connections'),
       coded("08006"),
       coded("08001"),
       coded("08P01"),
@@ -32,6 +33,7 @@ describe("connection loss, classified in one place (core/connectionLoss.ts)", ()
     for (const e of [
       coded("23514", "new row violates check constraint"),
       coded("23505"),
+      coded("55000", "cannot drop the currently open database"),
       coded("AR409", "run x is at epoch 3, this writer holds epoch 2"),
       coded("40001"),
       coded("42601"),
