@@ -1,3 +1,4 @@
+import { isConnectionError } from "../core/connectionLoss.ts";
 import type { BackgroundChild, ChildResult } from "./decide/index.ts";
 import { DelegateInput } from "./delegation.ts";
 import type { Call, Outcome } from "./executorState.ts";
@@ -41,8 +42,12 @@ export async function collectChildren(runner: RunnerPort, children: readonly Bac
 /** A Child's outcome (or the error that kept it from being rebuilt) as its parent's fact. */
 export function childResult(childExecutorId: string, toolUseId: string, intentEventId: string, outcome: Promise<Outcome | null>): Promise<ChildResult> {
   // A Child that cannot be rebuilt (e.g. its profile changed) fails its delegation, not this executor.
+  // A Child stopped by a lost database did not fail: the parent stops too (nothing recorded) and the run is given back.
   return outcome.then(
     (o) => ({ childExecutorId, toolUseId, intentEventId, outcome: o }),
-    (error: unknown) => ({ childExecutorId, toolUseId, intentEventId, outcome: null, error }),
+    (error: unknown) => {
+      if (isConnectionError(error)) throw error;
+      return { childExecutorId, toolUseId, intentEventId, outcome: null, error };
+    },
   );
 }

@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from "../core/connectionLoss.ts";
 import { type Tool, type ToolContext, type ToolOutput, isToolRefused, parseToolInput } from "../tools/index.ts";
 import { idempotencyKeyOf, toolCompleted, toolThrew } from "./decide/index.ts";
 import type { Call, ExecutorState } from "./executorState.ts";
@@ -15,6 +16,10 @@ export async function performTool(runner: RunnerPort, call: Call): Promise<void>
   try {
     output = await runner.abortable(Promise.resolve(tool.runSanitized(input.value, toolContext(runner, runner.state, call))));
   } catch (error) {
+    // The run's own database gave out under the tool (its blobs): no outcome is recorded, so the
+    // intent stays open for the next host (a read-only call is run again, an effectful one is
+    // recorded as effect_unknown, never silently re-run). A tool's own network errors are its outcome.
+    if (isDatabaseUnavailable(error)) throw error;
     await runner.record([threw(tool, call, error, runner.cancelling)]);
     return;
   } finally {

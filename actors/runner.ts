@@ -1,3 +1,4 @@
+import { isConnectionError } from "../core/connectionLoss.ts";
 import { isConcurrencyError } from "../core/errors.ts";
 import { type Draft, type NewEvent, type RecordedEvent, appendWithRetry } from "../events/index.ts";
 import type { Model } from "../models/types.ts";
@@ -181,6 +182,7 @@ export class ExecutorRunner implements RunnerPort {
   }
 
   private async loop(): Promise<Outcome> {
+    let lostDatabase = false;
     try {
       await this.recordFact({ kind: "rebuilt", effectOf: (t) => this.services.effectOf(t) });
       while (!this.fold.done) {
@@ -190,12 +192,18 @@ export class ExecutorRunner implements RunnerPort {
         await this.step();
       }
     } catch (error) {
+      // A lost database is the host's to ride out, never this executor's failure: nothing is
+      // recorded, its Children are left as they are, and the host gives the run back.
+      if (isConnectionError(error)) {
+        lostDatabase = true;
+        throw error;
+      }
       if (!this.fold.done && !isConcurrencyError(error)) {
         await this.record([{ type: "failed", data: { reason: (error as Error).message ?? String(error), kind: "runtime_error" } }]).catch(() => {});
       }
       if (!this.fold.done) throw error;
     } finally {
-      await this.services.stopExecutors(liveChildrenOf(this.state), "the parent executor finished", "run_settled");
+      if (!lostDatabase) await this.services.stopExecutors(liveChildrenOf(this.state), "the parent executor finished", "run_settled");
     }
     return this.state.outcome!;
   }

@@ -21,7 +21,8 @@ const WHERE_NEXT = (runId: string) => `ariadne show ${runId} for the executor tr
  * Prints how a hosted run ended (run, resume), read off the run projection: the
  * answer (a partial one marked so), or why there is none with what the Children
  * found, whole; the root hash it was sealed with. As text or one JSON object.
- * Exit code: 0 answered, 3 a partial answer (a limit stopped Main), 130
+ * Exit code: 0 answered, 3 a partial answer (a limit stopped Main, or no Child
+ * it delegated handed anything back), 130
  * interrupted, 1 otherwise.
  */
 export async function renderRunResult(
@@ -57,7 +58,7 @@ export async function renderRunResult(
     );
   } else if (view.answer) {
     ctx.out("");
-    if (partial) ctx.out("PARTIAL ANSWER: a limit stopped Main before it finished; it is built from the handoffs it held.");
+    if (partial) ctx.out("PARTIAL ANSWER: a limit stopped Main before it finished, or no Child it delegated handed anything back; it is built from the handoffs it held.");
     for (const line of renderAnswer(view.answer, handoffs)) ctx.out(line);
     if (partial) renderHandoffsWhole(view.handoffs, ctx.out);
     for (const line of renderUnknownEffects(view)) ctx.out(line);
@@ -69,9 +70,12 @@ export async function renderRunResult(
     ctx.out(WHERE_NEXT(runId));
   } else if (result.kind === "fenced" || result.kind === "released") {
     ctx.out(`run ${runId} stopped here (${result.kind}): ${result.reason}`);
+    // Given back to the queue (the database went away, say): nothing failed, and it can be finished.
+    if (result.kind === "released") ctx.out(`ariadne resume ${runId} finishes it here (a worker may also take it)`);
   }
   if (rootHash && !ctx.json) ctx.out(`root hash ${rootHash} · check later with: ariadne verify ${runId} --root ${rootHash}`);
   if (result.kind === "interrupted") return EXIT.interrupted;
   if (outcome?.kind !== "answer") return EXIT.failed;
   return partial ? EXIT.partial : EXIT.answered;
 }
+

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { retryOnConnectionLoss } from "../core/connectionLoss.ts";
 import type { Database } from "./openDatabase.ts";
 
 /**
@@ -6,10 +7,12 @@ import type { Database } from "./openDatabase.ts";
  * what was spent is recomputed from the `budget_settled` events in the log (a
  * settle is durable only there). Reminder keys claimed but never recorded as
  * `reminder_raised` are freed, so the fact can be raised again. Call it only
- * when no executor of the run is live.
+ * when no executor of the run is live (a host calls it when it takes a run
+ * over and again when the run ends). One transaction, so it is retried whole
+ * across a lost connection.
  */
 export async function releaseOpenReservations(database: Database, runId: string): Promise<void> {
-  await database.db.transaction().execute(async (tx) => {
+  await retryOnConnectionLoss(`release the open reservations of run ${runId}`, () => database.db.transaction().execute(async (tx) => {
     await sql`
       WITH settles AS (
         SELECT executor_id,
@@ -31,5 +34,7 @@ export async function releaseOpenReservations(database: Database, runId: string)
       WHERE r.run_id = ${runId}
         AND NOT EXISTS (SELECT 1 FROM ariadne_events e
                         WHERE e.run_id = ${runId} AND e.type = 'reminder_raised' AND e.data->>'key' = r.key)`.execute(tx);
-  });
+    // The keys that made reserve and settle safe to retry (migration 0014): none is open any more.
+    await sql`DELETE FROM ariadne_budget_ops WHERE run_id = ${runId}`.execute(tx);
+  }));
 }

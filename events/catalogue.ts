@@ -258,7 +258,7 @@ export const payloadSchemas = {
       outcome: z.enum(["answered", "handed_off"]),
       /** Main's structured answer; absent for a Child, whose result is its handoff. */
       answer: z.record(z.string(), z.unknown()).optional(),
-      /** Main stopped by a limit: the answer is built from the handoffs it held. */
+      /** Main stopped by a limit, or no Child it delegated handed anything back: the answer is built from the handoffs it held. */
       partial: z.boolean().optional(),
     }),
   },

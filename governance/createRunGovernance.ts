@@ -107,8 +107,10 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
         tokens: inputTokens + plan.maxTokens,
         costMicros: costMicros(priceOf(plan.model, prices), inputTokens, plan.maxTokens),
       };
+      const reservationId = newId();
       const result = await reserveBudget(db, {
         epoch: options.epoch,
+        reservationId,
         runId: state.runId,
         executorId: state.executorId,
         ...amount,
@@ -118,7 +120,7 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
       if (!result.ok) {
         return refuse(state, run, "model", reservationStop(result.totals, result.executorSpent, executor.maxTokens, amount), { requested: amount }, reminders);
       }
-      const reservation: Reservation = { reservationId: newId(), model: plan.model, ...amount };
+      const reservation: Reservation = { reservationId, model: plan.model, ...amount };
       open.set(reservation.reservationId, { runId: state.runId, executorId: state.executorId });
       // Waiting on the model counts against the wall clocks: the call may not outlive either.
       const deadline = Math.min(run.openedAt.getTime() + run.caps.run.wallClockMs, executorAdmittedAt.getTime() + executor.wallClockMs);
@@ -137,6 +139,7 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
       const actual = { tokens: inputTokens + outputTokens, costMicros: costMicros(priceOf(reservation.model, prices), inputTokens, outputTokens) };
       const totals = await settleBudget(db, {
         epoch: options.epoch,
+        reservationId: reservation.reservationId,
         runId: state.runId,
         executorId: state.executorId,
         reserved: { tokens: reservation.tokens, costMicros: reservation.costMicros },

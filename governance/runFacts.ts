@@ -1,4 +1,5 @@
 import type { Clock } from "../core/clock.ts";
+import { retryOnConnectionLoss } from "../core/connectionLoss.ts";
 import type { Database } from "../db/openDatabase.ts";
 import { readStream } from "../events/readStream.ts";
 import { findMainExecutorId } from "../events/runStreams.ts";
@@ -47,7 +48,7 @@ export function runFacts(db: Database, clock: Clock, caps: Caps) {
 
     admittedAt: (state: Pick<ExecutorView, "executorId" | "streamId">) =>
       cached(admissions, state.executorId, async () => {
-        const [admitted] = await readStream(db, state.streamId, { limit: 1 });
+        const [admitted] = await retryOnConnectionLoss(`read ${state.streamId}`, () => readStream(db, state.streamId, { limit: 1 }));
         if (!admitted) throw new Error(`executor ${state.executorId} has no admitted event in ${state.streamId}`);
         return admitted.recordedAt;
       }),
@@ -57,7 +58,7 @@ export function runFacts(db: Database, clock: Clock, caps: Caps) {
       (run.mainExecutorId ??=
         state.depth === 1 && state.parentExecutorId
           ? Promise.resolve(state.parentExecutorId)
-          : findMainExecutorId(db, run.runId).then((id) => {
+          : retryOnConnectionLoss(`find the Main of run ${run.runId}`, () => findMainExecutorId(db, run.runId)).then((id) => {
               if (!id) throw new Error(`run ${run.runId} has no Main in the log`);
               return id;
             })),

@@ -12,6 +12,8 @@ export interface SettleRequest {
   actual: { tokens: number; costMicros: number };
   /** The host's lease epoch: a stale one is refused (FencedError) and nothing changes. */
   epoch?: number;
+  /** The reservation settled: a call repeated after a lost reply counts nothing twice (migration 0014). */
+  reservationId?: string;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface SettleRequest {
  * input tokens are an estimate), so spent can pass a cap by that error only.
  */
 export async function settleBudget(database: Database, s: SettleRequest): Promise<BudgetTotals> {
-  const row = await fenced(s.runId, s.epoch, () => settleInLedger(database, s));
+  const row = await fenced(s.runId, s.epoch, () => settleInLedger(database, { ...s, opId: s.reservationId === undefined ? undefined : `${s.reservationId}:settle` }));
   if (!row) throw new Error(`run ${s.runId} has no budget row to settle against`);
   return toTotals(row);
 }

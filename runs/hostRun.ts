@@ -3,6 +3,7 @@ import type { Runtime } from "../actors/index.ts";
 import type { Outcome } from "../actors/executorState.ts";
 import { streamIdOf } from "../actors/executorState.ts";
 import { isFencedError } from "../core/errors.ts";
+import { retryOnConnectionLoss } from "../core/connectionLoss.ts";
 import type { Database } from "../db/openDatabase.ts";
 import type { EventStore } from "../events/index.ts";
 import { sealRun } from "../events/sealRun.ts";
@@ -103,10 +104,13 @@ export function hostRun(hostDeps: HostDeps, lease: RunLease): HostedRun {
     if (ended || stopping) return;
     // Sealed by its owner once final: the root hash commits to every executor stream of the run.
     const { rootHash } = await sealRun(gate, { runId: lease.runId, mainExecutorId: lease.mainExecutorId }, { signingKey: deps.sealKey });
+    // Every executor is final: no reservation may stay open, whatever became of the calls that took
+    // them (one whose executor stopped between reserve and settle), and spent is what the log settled.
+    await releaseOpenReservations(deps.database, lease.runId);
     heartbeat.stop();
     // Executors fold facts from outside, so a host whose run was taken over can see the new owner
     // finish it: that host wrote none of it, and says so.
-    if (!(await releaseLease(deps.database, lease, "finished"))) {
+    if (!(await retryOnConnectionLoss(`release run ${lease.runId}`, () => releaseLease(deps.database, lease, "finished")))) {
       return end({ kind: "fenced", reason: `run ${lease.runId} was taken over (epoch ${lease.epoch} is no longer the run's) and finished by its new owner` });
     }
     end({ kind: "finished", outcome, rootHash });
@@ -120,7 +124,9 @@ export function hostRun(hostDeps: HostDeps, lease: RunLease): HostedRun {
     // else (no model configured, a damaged log, a changed profile) would fail the same way again at
     // once: the run is interrupted, for an operator to fix and resume or cancel.
     if (isConnectionError(error)) {
-      await releaseLease(deps.database, lease, "running").catch(() => {});
+      // No executor recorded anything for it (actors/runner.ts): the next host (this worker again,
+      // or another) rebuilds the run from its log and gives back what this one had reserved.
+      await retryOnConnectionLoss(`give run ${lease.runId} back`, () => releaseLease(deps.database, lease, "running")).catch(() => {});
     } else if ((error as { code?: string }).code === "RUN_DAMAGED") {
       // Nothing is written to a run whose log does not verify.
       await releaseLease(deps.database, lease, "interrupted").catch(() => {});

@@ -1,47 +1,31 @@
 import canonicalize from "canonicalize";
+import { isConnectionError, retryOnConnectionLoss } from "../core/connectionLoss.ts";
 import { isConcurrencyError } from "../core/errors.ts";
 import type { EventStore, RecordedEvent } from "../events/index.ts";
 import { validateEvents } from "../events/validateEvents.ts";
 
-const CONNECTION_CODES = new Set(["57P01", "57P02", "57P03", "08000", "08001", "08003", "08006", "ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT"]);
-
-/** A lost or refused connection (the server restarting, a terminated backend), as opposed to an answer. */
-export function isConnectionError(e: unknown): boolean {
-  const err = e as { code?: string; message?: string; cause?: unknown };
-  if (err?.code && CONNECTION_CODES.has(err.code)) return true;
-  if (/Connection terminated|not queryable|cannot reach PostgreSQL|terminating connection|not currently accepting connections|the database system is (starting up|shutting down)/i.test(err?.message ?? "")) {
-    return true;
-  }
-  return err?.cause !== undefined && err.cause !== e && isConnectionError(err.cause);
-}
+/** Connection loss is classified in one place (core/connectionLoss.ts); re-exported for runs/ callers. */
+export { isConnectionError };
 
 /**
  * A store that rides out a database restart: reads and appends that fail for
- * a lost connection are retried with backoff, for up to `maxWaitMs`. An append
+ * a lost connection are retried with backoff, for up to `maxWaitMs` (default
+ * 60 s; then DatabaseUnavailableError). An append
  * is retried under the same expected version, so it is never doubled: if the
  * lost call had in fact committed, the retry's version conflict is answered
  * by reading the stream's tail and, when it holds exactly these events,
  * returning them as this append's result.
  */
 export function reconnectingStore(inner: EventStore, options: { maxWaitMs?: number; onRetry?: (what: string, e: unknown) => void } = {}): EventStore {
-  const maxWaitMs = options.maxWaitMs ?? 60_000;
-  const retrying = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
-    const deadline = Date.now() + maxWaitMs;
-    for (let delay = 100; ; delay = Math.min(delay * 2, 3_000)) {
-      try {
-        return await call();
-      } catch (e) {
-        if (!isConnectionError(e) || Date.now() + delay > deadline) throw e;
-        options.onRetry?.(what, e);
-        await new Promise((r) => setTimeout(r, delay));
-      }
-    }
-  };
+  const retrying = <T>(what: string, call: () => Promise<T>): Promise<T> =>
+    retryOnConnectionLoss(what, call, { maxWaitMs: options.maxWaitMs, onRetry: options.onRetry });
   return {
     ...inner,
     readStream: (streamId, o) => retrying(`read ${streamId}`, () => inner.readStream(streamId, o)),
     streamVersion: (streamId) => retrying(`version of ${streamId}`, () => inner.streamVersion(streamId)),
     readRun: (runId) => retrying(`read run ${runId}`, () => inner.readRun(runId)),
+    readAll: (o) => retrying("read the log", () => inner.readAll(o)),
+    verify: (streamId) => retrying(`verify ${streamId}`, () => inner.verify(streamId)),
     async append(streamId, expectedVersion, events) {
       let lostOne = false;
       return retrying(`append to ${streamId}`, async () => {

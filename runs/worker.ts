@@ -96,7 +96,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ owner: string
 }
 
 function describe(r: HostResult): string {
-  if (r.kind === "finished") return `finished: ${r.outcome.kind}`;
+  if (r.kind === "finished") return `finished: ${r.outcome.kind}${r.outcome.kind === "answer" && r.outcome.partial ? " (partial)" : ""}`;
   if (r.kind === "interrupted") return "interrupted";
   return `${r.kind}: ${r.reason}`;
 }

@@ -40,11 +40,22 @@ export function heldHandoffs(s: ExecutorState): Record<string, { findings?: unkn
   return Object.fromEntries(Object.entries(s.children).filter(([, c]) => c.handoff).map(([id, c]) => [id, c.handoff as { findings?: unknown[] }]));
 }
 
-/** Main's answer call: settled when every observed claim cites a finding Main really received. */
+/**
+ * Main's answer call: settled when every observed claim cites a finding Main
+ * really received. Main delegated and no Child handed anything back (each
+ * failed, was cancelled or refused): that is not an answer to the question but
+ * what Main could say without its Children, so it is settled partial.
+ */
 export function finishWithAnswer(s: ExecutorState, call: Call): Draft[] {
   const verdict = validateAnswer(call.input, heldHandoffs(s));
   if (!verdict.ok) return [reject(call, verdict.feedback)];
-  return [{ type: "settled", data: { outcome: "answered", answer: verdict.answer } }];
+  return [{ type: "settled", data: { outcome: "answered", answer: verdict.answer, ...(noChildHandedOff(s) ? { partial: true } : {}) } }];
+}
+
+/** Main delegated, every delegation has ended, and none of them brought back a handoff. */
+export function noChildHandedOff(s: Pick<ExecutorState, "children">): boolean {
+  const delegated = Object.values(s.children);
+  return delegated.length > 0 && delegated.every((c) => c.consumed && !c.handoff);
 }
 
 /** The terminal call, by what the role finishes with: accepted (final events) or rejected with repair feedback. */

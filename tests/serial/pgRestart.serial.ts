@@ -1,49 +1,38 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
-import { promisify } from "node:util";
 import { sql } from "kysely";
 import { createScratchDatabase, type ScratchDatabase } from "../../db/scratchDatabase.ts";
 import { openStore } from "../../events/openStore.ts";
 import { runStatus, verifyRun } from "../../runs/index.ts";
-import pg from "pg";
-import { ADMIN_URL } from "../support/testDatabase.ts";
+import { type OwnCluster, ownClusterUnavailable, startOwnCluster } from "../support/ownCluster.ts";
 import { ariadne, start } from "../runs/processes.ts";
 
 /**
- * PostgreSQL restarted during a run (`pg_ctlcluster … restart`): the worker
- * rides it out (reads and appends retried with backoff, an append never
- * twice) and the run completes; no event is doubled; the run verifies.
+ * PostgreSQL restarted during a run: the worker rides it out (reads and appends
+ * retried with backoff, an append never twice) and the run completes; no event
+ * is doubled; the run verifies.
  *
- * It restarts the shared server, so it is not in the parallel suites
- * (tests/serial/, `npm run test:serial`). It needs the server on this machine,
- * managed by pg_ctlcluster; anything else fails with a message saying so.
+ * It restarts a cluster of its own (tests/support/ownCluster.ts: initdb into a
+ * temporary directory, a free port), never the shared server; it is skipped,
+ * saying why, where the server binaries are missing. tests/runs/pgRestart.e2e
+ * restarts one under three hosted runs, fast and immediate.
  */
-const exec = promisify(execFile);
+const skip = ownClusterUnavailable();
 
-function localCluster(): { version: string } {
-  const host = new URL(ADMIN_URL).hostname;
-  if (!["127.0.0.1", "localhost", "::1", "[::1]"].includes(host)) {
-    throw new Error(`the PostgreSQL restart test needs a local server; ARIADNE_TEST_ADMIN_URL points at ${host}`);
-  }
-  if (!existsSync("/etc/postgresql")) throw new Error("the PostgreSQL restart test needs a cluster managed by pg_ctlcluster: /etc/postgresql is missing");
-  const versions = readdirSync("/etc/postgresql").sort((a, b) => Number(a) - Number(b));
-  if (versions.length === 0) throw new Error("the PostgreSQL restart test found no cluster under /etc/postgresql");
-  return { version: versions.at(-1)! };
-}
-
-describe("PostgreSQL restarted during a run (serial: restarts the shared server)", () => {
+describe("PostgreSQL restarted during a run (a cluster of the test's own)", { skip: skip ?? false }, () => {
+  let cluster: OwnCluster;
   let scratch: ScratchDatabase;
   let env: Record<string, string>;
-  let cluster: { version: string };
   before(async () => {
-    cluster = localCluster();
-    scratch = await createScratchDatabase(`ariadne_pgrestart_${process.pid}`, ADMIN_URL);
+    cluster = await startOwnCluster();
+    scratch = await createScratchDatabase(`ariadne_pgrestart_${process.pid}`, cluster.adminUrl);
     env = { DATABASE_URL: scratch.url, ARIADNE_SCRIPTED_LATENCY_MS: "150" };
     assert.equal((await ariadne(["migrate"], env)).code, 0);
   });
-  after(() => scratch?.drop());
+  after(async () => {
+    await scratch?.drop().catch(() => {});
+    await cluster?.destroy();
+  });
 
   test("a worker mid-run while the server restarts reconnects and completes the run; no event twice; the run verifies", async () => {
     const submitted = await ariadne(["submit"], env);
@@ -51,21 +40,9 @@ describe("PostgreSQL restarted during a run (serial: restarts the shared server)
     const runId = submitted.output.trim().split("\n").at(-1)!;
     const worker = start(["worker", "--lease-ms", "15000", "--poll-ms", "200", "--idle-exit-ms", "3000"], env);
     await worker.waitFor(/child:\S+\s+admitted/);
-    const startedAt = async () => {
-      const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 5_000 });
-      await client.connect();
-      try {
-        return String((await client.query("SELECT pg_postmaster_start_time()::text AS t")).rows[0].t);
-      } finally {
-        await client.end();
-      }
-    };
-    const before = await startedAt();
-    const restart = await exec("pg_ctlcluster", ["--skip-systemctl-redirect", cluster.version, "main", "restart"]).catch((e: Error & { stderr?: string }) => {
-      throw new Error(`could not restart PostgreSQL ${cluster.version}/main: ${e.stderr || e.message}`);
-    });
-    assert.ok(restart);
-    assert.notEqual(await startedAt(), before, "the server did not restart");
+    const before = await cluster.startedAt();
+    await cluster.restart("fast");
+    assert.notEqual(await cluster.startedAt(), before, "the server did not restart");
     assert.equal(worker.child.exitCode, null, "the run ended before the server restarted: nothing was tested");
     assert.equal(await worker.exited, 0, worker.output());
 
