@@ -11,6 +11,7 @@ import * as sourceBlobs from "./0010_source_blobs.ts";
 import * as runStatus from "./0011_run_status.ts";
 import * as runSubmitter from "./0012_run_submitter.ts";
 import * as leaseHeartbeat from "./0013_lease_heartbeat.ts";
+import * as runMetadata from "./0014_run_metadata.ts";
 
 /**
  * Migrations are listed in code rather than read from disk, so the same
@@ -29,6 +30,7 @@ export const migrations: Record<string, Migration> = {
   "0011_run_status": runStatus,
   "0012_run_submitter": runSubmitter,
   "0013_lease_heartbeat": leaseHeartbeat,
+  "0014_run_metadata": runMetadata,
 };
 
 export const migrationProvider: MigrationProvider = {
