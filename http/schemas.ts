@@ -119,8 +119,18 @@ const ExecutorNode = z
   })
   .openapi("ExecutorNode");
 
+/**
+ * Names a schema from another room (built with plain zod) in the document. Under Node that zod is the
+ * one @hono/zod-openapi extended; under Deno it may be another instance, without `.openapi`, so the
+ * extended method is borrowed.
+ */
+function named<T extends z.ZodType>(schema: T, id: string): T {
+  const openapi = (schema as unknown as { openapi?: unknown }).openapi ?? (z.ZodType.prototype as unknown as { openapi: unknown }).openapi;
+  return (openapi as (this: T, id: string) => T).call(schema, id);
+}
+
 /** Main's structured answer (actors/answer.ts); `partial` answers built from the handoffs held when a limit stopped Main have the same shape. */
-export const Answer = AnswerSchema.openapi("Answer");
+export const Answer = named(AnswerSchema as unknown as z.ZodType<z.output<typeof AnswerSchema>>, "Answer");
 
 /** A Child's committed handoff (handoff/handoffSchema.ts), with where it was recorded. */
 export const HandoffSchemaOut = z
@@ -128,7 +138,7 @@ export const HandoffSchemaOut = z
     executorId: z.string(),
     eventId: z.string(),
     position: z.number().int().openapi({ description: "Global position of the handoff_committed event" }),
-    handoff: HandoffSchema.openapi("Handoff"),
+    handoff: named(HandoffSchema as unknown as z.ZodType<z.output<typeof HandoffSchema>>, "Handoff"),
     repairs: z.number().int(),
     forced: z.boolean().openapi({ description: "The runtime built a partial handoff after repairs ran out" }),
   })
