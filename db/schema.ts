@@ -51,6 +51,8 @@ export interface RunsTable {
   tenant: string | null;
   /** The API key that submitted the run (migration 0012); null from the command line. */
   key_id: string | null;
+  /** The submitter's string map (migration 0015), also in the run_submitted fact; `{}` when none. */
+  metadata: ColumnType<Record<string, string>, string | undefined, string>;
 }
 
 export interface ApiKeysTable {

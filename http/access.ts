@@ -3,6 +3,7 @@ import { type Action, may, tenantScope } from "./auth/principal.ts";
 import type { AppDeps, AppEnv } from "./deps.ts";
 import { HttpProblem } from "./problem.ts";
 import type { ExecutorNode, RunView } from "./runs/runsPort.ts";
+import type { Answer } from "../actors/index.ts";
 
 /** Refuses an action the caller's role does not allow (403: the role, not the run, is the problem). */
 export function requireAction(c: Context<AppEnv>, action: Action): void {
@@ -30,7 +31,9 @@ export function renderRun(run: RunView) {
   const base = `/v1/runs/${run.id}`;
   return {
     ...run,
-    executors: run.executors as unknown as ExecutorNode & Record<string, unknown>,
+    executors: run.executors,
+    // Validated against the answer contract before it was recorded (actors/answer.ts).
+    answer: run.answer as Answer | null,
     links: { self: base, events: `${base}/events`, cancel: `${base}/cancel`, verify: `${base}/verify` },
   };
 }

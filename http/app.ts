@@ -16,6 +16,7 @@ import { eventRoutes } from "./routes/eventRoutes.ts";
 import { executorRoutes } from "./routes/executorRoutes.ts";
 import { healthRoutes } from "./routes/healthRoutes.ts";
 import { runRoutes } from "./routes/runRoutes.ts";
+import { AnswerDeltaSchema } from "./schemas.ts";
 
 const WHERE: Record<string, string> = { json: "body", param: "path", query: "query", header: "header", cookie: "cookie" };
 
@@ -61,11 +62,15 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   executorRoutes(deps, app);
   healthRoutes(deps, app);
   docsRoutes(app);
-  app.doc31("/openapi.json", {
+  // `servers` names the origin the document was asked at, so a client generated from it calls the same server.
+  app.doc31("/openapi.json", (c) => ({
     openapi: "3.1.0",
     info: { title: "Ariadne API", version: "1.0.0", description: "Start, follow, cancel and audit research runs." },
+    servers: [{ url: new URL(c.req.url).origin, description: "the server that answered this document" }],
     security: deps.auth === "none" ? [] : [{ bearer: [] }],
-  });
+  }));
+  // SSE data is not a JSON response of any route; named here so generated clients have its type.
+  app.openAPIRegistry.register("AnswerDelta", AnswerDeltaSchema);
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer", description: "An API key from `ariadne keys create`" });
 
   const allowed = allowedMethods(app);

@@ -7,6 +7,7 @@ import type { queueAdmission } from "./middleware/queueCaps.ts";
 import type { EventHub } from "./live/eventHub.ts";
 import type { RunReads } from "./runs/auditReads.ts";
 import type { RunsPort } from "./runs/runsPort.ts";
+import type { AnswerDeltas } from "../runs/index.ts";
 
 export interface AppDeps {
   database: Database;
@@ -25,6 +26,8 @@ export interface AppDeps {
   rateLimit?: { perSecond: number; burst: number };
   /** Idempotency-Key reservations: in progress 10 minutes, completed 24 hours by default; past that a request may take the key over. */
   idempotency?: IdempotencyWindows;
+  /** Where the runs this process hosts publish Main's reply as it streams (`answer.delta`); default the process's own. */
+  deltas?: AnswerDeltas;
   /** SSE heartbeat while idle. Default 15 s. */
   heartbeatMs?: number;
   /** Aborted at shutdown: live streams end so the server can close. */

@@ -12,6 +12,7 @@ import * as runStatus from "./0011_run_status.ts";
 import * as runSubmitter from "./0012_run_submitter.ts";
 import * as leaseHeartbeat from "./0013_lease_heartbeat.ts";
 import * as budgetOps from "./0014_budget_ops.ts";
+import * as runMetadata from "./0015_run_metadata.ts";
 
 /**
  * Migrations are listed in code rather than read from disk, so the same
@@ -31,6 +32,7 @@ export const migrations: Record<string, Migration> = {
   "0012_run_submitter": runSubmitter,
   "0013_lease_heartbeat": leaseHeartbeat,
   "0014_budget_ops": budgetOps,
+  "0015_run_metadata": runMetadata,
 };
 
 export const migrationProvider: MigrationProvider = {

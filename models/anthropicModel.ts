@@ -80,14 +80,14 @@ export class AnthropicModel implements Model {
     if (!model) throw new ConfigError("the request names no model and AnthropicModel has no defaultModel");
     const params = toAnthropicParams(request, model);
     const { deadline } = options;
-    if (deadline === undefined) return withRetries(() => this.streamOnce(params, options.signal), this.retry, options.signal);
+    if (deadline === undefined) return withRetries(() => this.streamOnce(params, options.signal, options.onDelta), this.retry, options.signal);
     if (Date.now() >= deadline) throw deadlineError(deadline);
     // One signal for the caller's abort and the deadline, so a stream in flight stops at the deadline too.
     const timer = new AbortController();
     const handle = setTimeout(() => timer.abort(deadlineError(deadline)), deadline - Date.now());
     const signal = options.signal ? AbortSignal.any([options.signal, timer.signal]) : timer.signal;
     try {
-      return await withRetries(() => this.streamOnce(params, signal), this.retry, signal, deadline);
+      return await withRetries(() => this.streamOnce(params, signal, options.onDelta), this.retry, signal, deadline);
     } catch (e) {
       // The caller's own abort, a failure before the deadline, or withRetries' own deadline error.
       if (!timer.signal.aborted || options.signal?.aborted || (e as ModelCallError).kind === "deadline") throw e;
@@ -99,9 +99,21 @@ export class AnthropicModel implements Model {
     }
   }
 
-  private async streamOnce(params: AnthropicParams, signal?: AbortSignal): Promise<ModelResponse> {
+  private async streamOnce(params: AnthropicParams, signal?: AbortSignal, onDelta?: CallOptions["onDelta"]): Promise<ModelResponse> {
     try {
-      const message = await this.client.messages.stream(params, { signal }).finalMessage();
+      const stream = this.client.messages.stream(params, { signal });
+      if (onDelta) {
+        // The SDK's own stream events: text as it is written, a tool call's input JSON as it is written (named by its block).
+        const tools = new Map<number, string>();
+        stream.on("streamEvent", (event) => {
+          if (event.type === "content_block_start" && event.content_block.type === "tool_use") tools.set(event.index, event.content_block.name);
+          else if (event.type === "content_block_delta") {
+            if (event.delta.type === "text_delta") onDelta({ type: "text", text: event.delta.text });
+            else if (event.delta.type === "input_json_delta" && event.delta.partial_json) onDelta({ type: "tool_input", tool: tools.get(event.index) ?? "", partialJson: event.delta.partial_json });
+          }
+        });
+      }
+      const message = await stream.finalMessage();
       return fromAnthropicMessage(message);
     } catch (e) {
       throw toModelCallError(e, signal);

@@ -74,7 +74,7 @@ export class ScriptedModel implements Model {
     this.policy = policy;
   }
 
-  async complete(request: ModelRequest, { signal, deadline }: CallOptions = {}): Promise<ModelResponse> {
+  async complete(request: ModelRequest, { signal, deadline, onDelta }: CallOptions = {}): Promise<ModelResponse> {
     if (signal?.aborted) throw abortedError(signal.reason);
     if (deadline !== undefined && Date.now() >= deadline) throw deadlineError(deadline);
     this.requests.push(request);
@@ -91,6 +91,10 @@ export class ScriptedModel implements Model {
     const reply: ScriptedReply = typeof step === "string" ? { content: [{ type: "text", text: step }] } : step;
     // Cleaned as a real model's reply is, so a script can exercise the same path.
     const { value: content, notes } = sanitizeText(reply.content.map((block, i) => this.toAssistantBlock(block, request, i)), "content");
+    // A script has no stream: each block is one piece (the response and its listeners say scripted).
+    for (const block of onDelta ? content : []) {
+      onDelta!(block.type === "text" ? { type: "text", text: block.text } : { type: "tool_input", tool: block.name, partialJson: JSON.stringify(block.input) });
+    }
     return {
       content,
       stopReason: reply.stopReason ?? (content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn"),

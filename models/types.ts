@@ -64,8 +64,18 @@ export interface ModelResponse {
   sanitized?: string[];
 }
 
+/**
+ * A piece of a reply as it streams: text of a text block, or a fragment of a
+ * tool call's input JSON (the `answer` tool's input is Main's answer). Not
+ * recorded: the `turn` event holds the whole reply. A retried call streams
+ * again from its start.
+ */
+export type ModelDelta = { type: "text"; text: string } | { type: "tool_input"; tool: string; partialJson: string };
+
 export interface CallOptions {
   signal?: AbortSignal;
+  /** Called with each piece of the reply as it arrives (a scripted model: each block as one piece). */
+  onDelta?: (delta: ModelDelta) => void;
   /**
    * Epoch ms by which the call must be over, retries and the waits between them
    * included: past it the call fails with kind "deadline", so time spent waiting

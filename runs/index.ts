@@ -20,8 +20,10 @@ export { type ExecutorNode, type LeaseStatus, type RunState, type RunStatus, run
 export { type SubmittedRun, submitRun } from "./submitRun.ts";
 export { type PlanContext, type RunPlan, type RunSubmission, planRun } from "./planRun.ts";
 export { type AskedCaps, type RoleLimits, resolveRunCaps, runLimitsOf } from "./runCaps.ts";
-export { type ListedRun, type ListedState, type RunCursor, type RunRowStatus, listRuns, readListedRun } from "./listRuns.ts";
+export { type ListedRun, type ListedState, type ListQuery, type RunCursor, type RunRowStatus, listRuns, readListedRun } from "./listRuns.ts";
+export { METADATA_BOUNDS, METADATA_KEY, RunMetadata } from "./runMetadata.ts";
 export { type TakeLeaseOptions, takeLease } from "./takeLease.ts";
 export { RunDamagedError, verifyRun } from "./verifyRun.ts";
 export { WORKER_DEFAULTS, type WorkerOptions, runWorker } from "./worker.ts";
 export { MIN_LEASE_MS, workerOptionProblem } from "./workerOptionProblem.ts";
+export { type AnswerDelta, type AnswerDeltas, answerDeltas, createAnswerDeltas, publishingMainDeltas } from "./answerDeltas.ts";

@@ -23,6 +23,8 @@ export interface ListedRun {
   createdUs: string;
   /** A live process holds the run's lease now. */
   ownerLive: boolean;
+  /** The submitter's string map (migration 0014); `{}` when none. */
+  metadata: Record<string, string>;
 }
 
 /** Where a page ended: created_at in microseconds (a Date would drop them and skip rows) and the run id. */
@@ -31,16 +33,29 @@ export interface RunCursor {
   id: string;
 }
 
+/** What a listing asks for: a scope (null: every tenant), a page, filters. */
+export interface ListQuery {
+  scope: string | null;
+  limit: number;
+  state?: ListedState;
+  /** Where the previous page ended, in this order. */
+  after?: RunCursor;
+  /** desc: newest first (the default); asc: oldest first. */
+  order?: "asc" | "desc";
+  /** Only runs created after / before these instants, compared at millisecond precision (as `createdAt` shows them): both bounds exclusive. */
+  createdAfter?: Date;
+  createdBefore?: Date;
+  /** Only runs whose metadata holds every one of these pairs. */
+  metadata?: Record<string, string>;
+}
+
 /**
- * Runs submitted with a tenant (through the API), newest first, in a scope
- * (null: every tenant), filtered and paged in SQL on the row's status; one row
+ * Runs submitted with a tenant (through the API), newest (or oldest) first, in
+ * a scope, filtered and paged in SQL (keyset on created_at and run_id); one row
  * more than the page says whether another follows.
  */
-export async function listRuns(
-  database: Database,
-  q: { scope: string | null; limit: number; state?: ListedState; after?: RunCursor },
-): Promise<{ runs: ListedRun[]; next: RunCursor | null }> {
-  const rows = await readRows(database, { scope: q.scope, limit: q.limit + 1, state: q.state, cursor: q.after });
+export async function listRuns(database: Database, q: ListQuery): Promise<{ runs: ListedRun[]; next: RunCursor | null }> {
+  const rows = await readRows(database, { ...q, limit: q.limit + 1, cursor: q.after });
   const runs = rows.slice(0, q.limit);
   const last = runs.at(-1);
   return { runs, next: rows.length > q.limit && last ? { us: last.createdUs, id: last.runId } : null };
@@ -51,12 +66,9 @@ export async function readListedRun(database: Database, runId: string, scope: st
   return (await readRows(database, { runId, scope, limit: 1 }))[0] ?? null;
 }
 
-interface RowQuery {
-  scope: string | null;
-  limit: number;
+interface RowQuery extends Omit<ListQuery, "after"> {
   runId?: string;
   cursor?: RunCursor;
-  state?: ListedState;
 }
 
 /** A live process holds the run's lease now. */
@@ -79,9 +91,15 @@ async function readRows(database: Database, q: RowQuery): Promise<ListedRun[]> {
   if (q.scope !== null) where.push(sql`tenant = ${q.scope}`);
   if (q.runId !== undefined) where.push(sql`run_id = ${q.runId}`);
   if (q.state !== undefined) where.push(stateFilter(q.state));
+  const asc = q.order === "asc";
   if (q.cursor) {
-    where.push(sql`(created_at, run_id) < (timestamptz 'epoch' + ${q.cursor.us}::bigint * interval '1 microsecond', ${q.cursor.id})`);
+    const at = sql`(timestamptz 'epoch' + ${q.cursor.us}::bigint * interval '1 microsecond', ${q.cursor.id})`;
+    where.push(asc ? sql`(created_at, run_id) > ${at}` : sql`(created_at, run_id) < ${at}`);
   }
+  // createdAt is shown to the millisecond; a bound is compared at that precision, so created_after=X leaves X's run out.
+  if (q.createdAfter) where.push(sql`created_at >= ${q.createdAfter.toISOString()}::timestamptz + interval '1 millisecond'`);
+  if (q.createdBefore) where.push(sql`created_at < ${q.createdBefore.toISOString()}::timestamptz`);
+  if (q.metadata && Object.keys(q.metadata).length) where.push(sql`metadata @> ${JSON.stringify(q.metadata)}::jsonb`);
   const r = await sql<{
     run_id: string;
     main_executor_id: string;
@@ -93,13 +111,14 @@ async function readRows(database: Database, q: RowQuery): Promise<ListedRun[]> {
     created_at: Date | string;
     created_us: string;
     owner_live: boolean;
+    metadata: Record<string, string> | string | null;
   }>`
-    SELECT run_id, main_executor_id, tenant, question, options, state, status, created_at,
+    SELECT run_id, main_executor_id, tenant, question, options, state, status, created_at, metadata,
            (extract(epoch FROM created_at) * 1000000)::bigint::text AS created_us,
            ${OWNER_LIVE} AS owner_live
     FROM ariadne_runs
     WHERE ${sql.join(where, sql` AND `)}
-    ORDER BY created_at DESC, run_id DESC
+    ORDER BY ${asc ? sql`created_at ASC, run_id ASC` : sql`created_at DESC, run_id DESC`}
     LIMIT ${q.limit}`.execute(database.db);
   return r.rows.map((row) => ({
     runId: row.run_id,
@@ -112,5 +131,6 @@ async function readRows(database: Database, q: RowQuery): Promise<ListedRun[]> {
     createdAt: new Date(row.created_at),
     createdUs: row.created_us,
     ownerLive: row.owner_live,
+    metadata: typeof row.metadata === "string" ? JSON.parse(row.metadata) : (row.metadata ?? {}),
   }));
 }

@@ -4,6 +4,7 @@ import { listProfiles } from "../profiles/index.ts";
 import { type ChosenRun, type RunRequest, chooseRun } from "./chooseRun.ts";
 import { type AskedCaps, resolveRunCaps, runLimitsOf } from "./runCaps.ts";
 import { RunOptions } from "./runLease.ts";
+import { RunMetadata } from "./runMetadata.ts";
 
 /** Everything a submitter may ask of a run, from the command line (`run`, `submit`) or the API (`POST /v1/runs`). */
 export interface RunSubmission extends RunRequest {
@@ -19,6 +20,8 @@ export interface RunSubmission extends RunRequest {
   modelIdleTimeoutMs?: number;
   /** Hints for whoever hosts the run (RunOptions.tags). */
   tags?: Record<string, string>;
+  /** The submitter's string map, carried with the run and filterable in the API's list (bounded: runs/runMetadata.ts). */
+  metadata?: Record<string, string>;
 }
 
 export interface PlanContext {
@@ -58,6 +61,10 @@ export async function planRun(submission: RunSubmission, context: PlanContext): 
     const unknown = submission.allowedProfiles.filter((p) => !known.includes(p));
     if (unknown.length) issues.push({ path: ["allowedProfiles"], message: `unknown ${unknown.join(", ")} (known: ${known.join(", ")})` });
   }
+  if (submission.metadata !== undefined) {
+    const checked = RunMetadata.safeParse(submission.metadata);
+    if (!checked.success) issues.push(...checked.error.issues.map((i) => ({ path: ["metadata", ...i.path.map((p) => (typeof p === "number" ? p : String(p)))], message: i.message })));
+  }
   if (issues.length) throw new ValidationError("invalid run", issues);
   const options = RunOptions.parse({
     mode: choice.kind === "model" ? "model" : "offline",
@@ -70,6 +77,7 @@ export async function planRun(submission: RunSubmission, context: PlanContext): 
     context: submission.context,
     models: submission.models,
     modelIdleTimeoutMs: submission.modelIdleTimeoutMs,
+    metadata: submission.metadata && Object.keys(submission.metadata).length ? submission.metadata : undefined,
   });
   return { choice, question: choice.question, options };
 }

@@ -34,6 +34,8 @@ export const RunOptions = z
     context: z.string().optional(),
     /** --model-idle-timeout of the command that submitted the run, in ms. */
     modelIdleTimeoutMs: z.number().int().positive().optional(),
+    /** The submitter's string map (runs/runMetadata.ts), also on the run's row for filtering. */
+    metadata: z.record(z.string(), z.string()).optional(),
   })
   .strict();
 export type RunOptions = z.output<typeof RunOptions>;

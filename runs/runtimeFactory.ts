@@ -10,6 +10,7 @@ import type { BuildRuntime } from "./hostRun.ts";
 import { offlineCorpus } from "./scenarioCorpus.ts";
 import { runTools } from "./runTools.ts";
 import { workspaceRootFor } from "./workspaceRootFor.ts";
+import { type AnswerDeltas, answerDeltas, publishingMainDeltas } from "./answerDeltas.ts";
 
 /** What a host is configured with (cli/config.ts reads it once from the environment). */
 export interface HostSettings {
@@ -34,6 +35,8 @@ export interface RuntimeFactoryOptions {
   workspaceRoot?: string;
   /** The shared corpus offline runs fetch and search (default ../shared/corpus beside the repository). */
   corpusDir?: string;
+  /** Where Main's reply is published as it streams (live `answer.delta` events); default the process's own. */
+  deltas?: AnswerDeltas;
 }
 
 /**
@@ -62,7 +65,7 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
     const tools = options.tools?.() ?? runTools({ web: corpus ? { mapUrl: corpus.mapUrl, search: corpus.search } : {}, compute: settings.compute });
     return new Runtime({
       store,
-      models: { main: model, child: model, reviewer: model },
+      models: { main: publishingMainDeltas(model, options.deltas ?? answerDeltas, { runId: lease.runId, executorId: lease.mainExecutorId }), child: model, reviewer: model },
       modelNames: real ? names : { main: "scripted:main", child: "scripted:child", reviewer: "scripted:reviewer" },
       tools,
       allowedProfiles,

@@ -38,14 +38,15 @@ export async function submitRun(
   if (hold) {
     // Inserted already leased, so no worker can take it between the insert and the lease.
     await sql`
-      INSERT INTO ariadne_runs (run_id, main_executor_id, question, options, state, tenant, lease_owner, lease_expires_at, lease_renewed_at, epoch)
+      INSERT INTO ariadne_runs (run_id, main_executor_id, question, options, state, tenant, lease_owner, lease_expires_at, lease_renewed_at, epoch, metadata)
       VALUES (${run.runId}, ${run.mainExecutorId}, ${question}, ${JSON.stringify(parsed.data)}::jsonb, 'running', ${input.tenant ?? null},
-              ${hold.owner}, now() + make_interval(secs => ${hold.ttlMs / 1000}), now(), 1)`.execute(store.database.db);
+              ${hold.owner}, now() + make_interval(secs => ${hold.ttlMs / 1000}), now(), 1, ${JSON.stringify(parsed.data.metadata ?? {})}::jsonb)`.execute(store.database.db);
     return { ...run, lease: { ...run, question, options: parsed.data, owner: hold.owner, epoch: 1, fresh: true } };
   }
   await sql`
-    INSERT INTO ariadne_runs (run_id, main_executor_id, question, options, state, tenant, key_id)
-    VALUES (${run.runId}, ${run.mainExecutorId}, ${question}, ${JSON.stringify(parsed.data)}::jsonb, 'submitted', ${input.tenant ?? null}, ${input.keyId ?? null})`.execute(
+    INSERT INTO ariadne_runs (run_id, main_executor_id, question, options, state, tenant, key_id, metadata)
+    VALUES (${run.runId}, ${run.mainExecutorId}, ${question}, ${JSON.stringify(parsed.data)}::jsonb, 'submitted', ${input.tenant ?? null}, ${input.keyId ?? null},
+            ${JSON.stringify(parsed.data.metadata ?? {})}::jsonb)`.execute(
     store.database.db,
   );
   store.database.notify?.(RUNS_CHANNEL);

@@ -5,7 +5,8 @@ import { compareCheckpoints } from "../../events/readFromCheckpoint.ts";
 import type { EventHub } from "./eventHub.ts";
 import { readRunEvents } from "../../events/readRunEvents.ts";
 import { runProgress } from "../../runs/runProgress.ts";
-import { endFrame, eventFrame } from "./sseFrame.ts";
+import type { AnswerDelta, AnswerDeltas } from "../../runs/index.ts";
+import { deltaFrame, endFrame, eventFrame } from "./sseFrame.ts";
 
 // After these the run may have stopped (its row finished once its host sealed it): worth asking.
 const FINAL_TYPES = new Set(["settled", "failed", "cancelled", "run_sealed"]);
@@ -19,6 +20,10 @@ export interface StreamOptions {
   heartbeatMs: number;
   /** Aborted when the server shuts down: the stream ends and the client resumes elsewhere with Last-Event-ID. */
   signal?: AbortSignal;
+  /** Only these recorded types are sent (`?types=`); absent: every one. `end` is always sent. */
+  types?: ReadonlySet<string>;
+  /** Main's reply as it streams, sent as `answer.delta` events with no id (not recorded: a resume skips them). */
+  deltas?: AnswerDeltas;
 }
 
 /**
@@ -30,9 +35,14 @@ export interface StreamOptions {
  */
 export async function streamRunEvents(stream: SSEStreamingApi, o: StreamOptions): Promise<void> {
   const queue: RecordedEvent[] = [];
+  const pieces: AnswerDelta[] = [];
   let wake: (() => void) | null = null;
   const attachment = o.hub.attach(o.runId, (event) => {
     queue.push(event);
+    wake?.();
+  });
+  const unsubscribe = o.deltas?.subscribe(o.runId, (delta) => {
+    pieces.push(delta);
     wake?.();
   });
   stream.onAbort(() => wake?.());
@@ -40,9 +50,10 @@ export async function streamRunEvents(stream: SSEStreamingApi, o: StreamOptions)
   o.signal?.addEventListener("abort", stop);
   const ended = () => stream.aborted || o.signal?.aborted === true;
   let sent = 0;
+  // Every event counts towards the end (finished() compares counts); only the asked-for types are written.
   const send = async (event: RecordedEvent) => {
     sent++;
-    await stream.write(eventFrame(event));
+    if (!o.types || o.types.has(event.type)) await stream.write(eventFrame(event));
   };
   const finished = async () => {
     const progress = await runProgress(o.database, o.runId, o.from);
@@ -69,6 +80,11 @@ export async function streamRunEvents(stream: SSEStreamingApi, o: StreamOptions)
         break;
       }
       check = false;
+      const piece = pieces.shift();
+      if (piece) {
+        await stream.write(deltaFrame(piece));
+        continue;
+      }
       const event = queue.shift();
       if (!event) {
         const timedOut = await new Promise<boolean>((resolve) => {
@@ -94,5 +110,6 @@ export async function streamRunEvents(stream: SSEStreamingApi, o: StreamOptions)
   } finally {
     o.signal?.removeEventListener("abort", stop);
     attachment.detach();
+    unsubscribe?.();
   }
 }

@@ -3,17 +3,18 @@ import { streamSSE } from "hono/streaming";
 import { START } from "../../events/index.ts";
 import { requireAction, visibleRun } from "../access.ts";
 import type { AppDeps, AppEnv, Guards } from "../deps.ts";
-import { limitReached } from "../middleware/limitAnswer.ts";
 import { finishedRunReplays } from "../live/finishedRunReplays.ts";
 import { END_OF_LOG, checkpointAt, readRunEvents } from "../../events/readRunEvents.ts";
 import { FINAL_STATES } from "../runs/runsPort.ts";
-import { streamRunEvents } from "../live/streamRunEvents.ts";
+import { eventFilter } from "../live/eventFilter.ts";
+import { openSlot, runStreamResponse } from "../live/runStreamResponse.ts";
 import { HttpProblem } from "../problem.ts";
 import { renderEvent } from "../renderEvent.ts";
 import { EventPageSchema, EventsQuery, LastEventIdHeader, RunIdParams } from "../schemas.ts";
 import { errors } from "./responses.ts";
 
 const runEvents = createRoute({
+  operationId: "listRunEvents",
   method: "get",
   path: "/v1/runs/{id}/events",
   tags: ["runs"],
@@ -44,8 +45,9 @@ export function eventRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>, guards: Gua
     const badPosition = () =>
       new HttpProblem(400, "BAD_POSITION", `${lastEventId !== undefined ? "Last-Event-ID" : "after"} ${after} is not the position of an event of run ${id}`);
     const sse = (c.req.header("accept") ?? "").includes("text/event-stream");
-    // A finished run's stream never changes: sent from memory, the same bytes the log would give.
-    const replay = sse && FINAL_STATES.includes(run.state) ? await replays.of(id) : null;
+    const filter = eventFilter(query.types);
+    // A finished run's stream never changes: sent from memory, the same bytes the log would give (unfiltered only).
+    const replay = sse && !filter.types && FINAL_STATES.includes(run.state) ? await replays.of(id) : null;
     if (replay) {
       const bytes = replay.after(after);
       if (!bytes) throw badPosition();
@@ -55,23 +57,12 @@ export function eventRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>, guards: Gua
     }
     const from = after === 0 ? START : await checkpointAt(deps.database, after, id);
     if (!from) throw badPosition();
-    if (sse) {
-      const slot = guards.streams.open(c.get("principal"));
-      if (!slot.ok) throw limitReached(slot.detail, slot.retryAfterSeconds, slot.fields);
-      // Ends at shutdown, or when the key is revoked (within the revocation window).
-      const signal = deps.shutdown ? AbortSignal.any([deps.shutdown, slot.signal]) : slot.signal;
-      return streamSSE(c, async (stream) => {
-        try {
-          await streamRunEvents(stream, { database: deps.database, hub: deps.hub, runId: id, from, heartbeatMs: deps.heartbeatMs ?? 15_000, signal });
-        } finally {
-          slot.close();
-        }
-      }) as never;
-    }
+    if (sse) return runStreamResponse(c, deps, openSlot(c, guards), { runId: id, from, filter }) as never;
     // A stopped run appends nothing more, so its page need not wait behind other transactions in the cluster.
     const stopped = FINAL_STATES.includes(run.state);
     const page = await readRunEvents(deps.database, id, from, { limit: query.limit, upTo: stopped ? END_OF_LOG : undefined });
     const next = page.events.length === query.limit ? page.events.at(-1)!.globalPosition : null;
-    return c.json({ events: page.events.map(renderEvent), next }, 200);
+    const events = filter.types ? page.events.filter((e) => filter.types!.has(e.type)) : page.events;
+    return c.json({ events: events.map(renderEvent), next }, 200);
   });
 }

@@ -6,6 +6,8 @@ import { HttpProblem } from "../problem.ts";
 import { errors, json } from "./responses.ts";
 
 const healthz = createRoute({
+  operationId: "healthz",
+  security: [],
   method: "get",
   path: "/healthz",
   tags: ["operations"],
@@ -14,6 +16,8 @@ const healthz = createRoute({
 });
 
 const readyz = createRoute({
+  operationId: "readyz",
+  security: [],
   method: "get",
   path: "/readyz",
   tags: ["operations"],

@@ -65,9 +65,10 @@ export function createLeasedRuns(options: LeasedRunsOptions): RunsPort {
       const { runId } = await submitRun(store, { ...plan, tenant, keyId });
       return (await get(tenant, runId))!;
     },
-    async list(scope, page, state) {
-      const after = page.cursor ? decodeCursor(page.cursor) : undefined;
-      const listed = await listRuns(database, { scope, limit: page.limit, state, after });
+    async list(scope, query) {
+      const { cursor, ...filters } = query;
+      const after = cursor ? decodeCursor(cursor) : undefined;
+      const listed = await listRuns(database, { scope, ...filters, after });
       const runs: RunView[] = [];
       for (const row of listed.runs) runs.push(await view(row));
       return { runs, next: listed.next ? encodeCursor(listed.next) : null };
@@ -140,5 +141,5 @@ function decodeCursor(text: string): RunCursor {
     const [us, id] = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
     if (typeof us === "string" && /^\d{1,18}$/.test(us) && typeof id === "string" && id.length <= 128) return { us, id };
   } catch {}
-  throw new AriadneError("VALIDATION", 400, "cursor is not one this API returned; pass `next` from the previous page");
+  throw new AriadneError("VALIDATION", 400, "cursor is not one this API returned; pass `next_cursor` from the previous page");
 }

@@ -55,6 +55,7 @@ export function runViewOf(row: RunRow, p: Projected): RunView {
     reason: p.reason ?? p.interruptedReason ?? (state === "cancelled" ? "cancelled while queued, before a worker started it" : null),
     unknownEffects: p.unknownEffects,
     lastPosition: p.lastPosition,
+    metadata: row.metadata,
   };
 }
 

@@ -7,14 +7,24 @@
 export interface RunsPort {
   /** Records a run for a tenant (queued for workers), naming the key that submitted it; answers with its view. */
   submit(input: SubmitRunInput, tenant: string, keyId?: string | null): Promise<RunView>;
-  /** Runs visible in a scope (null = every tenant), newest first. */
-  list(scope: string | null, page: { limit: number; cursor?: string }, state?: RunState): Promise<{ runs: RunView[]; next: string | null }>;
+  /** Runs visible in a scope (null = every tenant), newest first unless `order` is asc; `next` is the cursor of the following page, null on the last. */
+  list(scope: string | null, query: ListRunsInput): Promise<{ runs: RunView[]; next: string | null }>;
   /** A run's view, or null when it does not exist in this scope (a tenant never learns of another's runs). */
   get(scope: string | null, runId: string): Promise<RunView | null>;
   /** The tenant that owns a run, or null when unknown. */
   owner(runId: string): Promise<string | null>;
   /** Asks a run (or one executor of it) to stop. */
   cancel(scope: string | null, runId: string, executorId?: string): Promise<CancelOutcome>;
+}
+
+export interface ListRunsInput {
+  limit: number;
+  cursor?: string;
+  state?: RunState;
+  order?: "asc" | "desc";
+  createdAfter?: Date;
+  createdBefore?: Date;
+  metadata?: Record<string, string>;
 }
 
 /** queued: waiting for a worker (new, or to take over a run whose host stopped). */
@@ -43,6 +53,8 @@ export interface SubmitRunInput {
   reviewer?: (typeof REVIEWER_MODES)[number];
   /** Model name per role; default from the environment (ARIADNE_MODEL_*). */
   models?: { main?: string; child?: string; reviewer?: string };
+  /** The submitter's string map (bounded: runs/runMetadata.ts). */
+  metadata?: Record<string, string>;
 }
 
 export interface ExecutorNode {
@@ -86,6 +98,8 @@ export interface RunView {
   unknownEffects: { executorId: string; toolUseId: string; tool: string }[];
   /** Global position of the last event folded into this view. */
   lastPosition: number;
+  /** The submitter's string map; `{}` when none. */
+  metadata: Record<string, string>;
 }
 
 export type CancelOutcome =

@@ -69,7 +69,7 @@ forEachEngine("tenant isolation and roles, every route", (ctx) => describe("tabl
   }
 
   test("a tenant's list holds only its runs; admin sees every tenant's", async () => {
-    const ids = async (who: Who) => ((await (await h.app.request("/v1/runs?limit=200", { headers: bearer(keys[who]!) })).json()) as any).runs.map((r: any) => r.id);
+    const ids = async (who: Who) => ((await (await h.app.request("/v1/runs?limit=200", { headers: bearer(keys[who]!) })).json()) as any).data.map((r: any) => r.id);
     assert.ok((await ids("clientA")).includes(run.id));
     assert.ok((await ids("auditorA")).includes(run.id));
     assert.ok(!(await ids("clientB")).includes(run.id));

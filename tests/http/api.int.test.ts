@@ -53,7 +53,7 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     const refused = await problem(await h.app.request("/v1/runs", postJson(k, { question: "What is the capital of France?" })), 422);
     assert.equal(refused.type, "urn:ariadne:problem:MODEL_NOT_CONFIGURED");
     assert.match(refused.detail, /set ANTHROPIC_API_KEY/);
-    assert.deepEqual(((await (await h.app.request("/v1/runs", { headers: bearer(k) })).json()) as any).runs, [], "nothing was recorded");
+    assert.deepEqual(((await (await h.app.request("/v1/runs", { headers: bearer(k) })).json()) as any).data, [], "nothing was recorded");
     const both = await problem(await h.app.request("/v1/runs", postJson(k, { question: "What is the capital of France?", offline: true })), 422);
     assert.match(both.detail, /asks its own question/);
 
@@ -71,16 +71,18 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     for (const id of ids) await waitForFinal(h.app, k, id);
 
     const first = (await (await h.app.request("/v1/runs?limit=2", { headers: bearer(k) })).json()) as any;
-    assert.deepEqual(first.runs.map((r: any) => r.id), [ids[2], ids[1]]);
-    assert.ok(first.next);
-    const second = (await (await h.app.request(`/v1/runs?limit=2&cursor=${first.next}`, { headers: bearer(k) })).json()) as any;
-    assert.deepEqual(second.runs.map((r: any) => r.id), [ids[0]]);
-    assert.equal(second.next, null);
+    assert.deepEqual(first.data.map((r: any) => r.id), [ids[2], ids[1]]);
+    assert.ok(first.next_cursor);
+    assert.equal(first.has_more, true);
+    const second = (await (await h.app.request(`/v1/runs?limit=2&cursor=${first.next_cursor}`, { headers: bearer(k) })).json()) as any;
+    assert.deepEqual(second.data.map((r: any) => r.id), [ids[0]]);
+    assert.equal(second.next_cursor, null);
+    assert.equal(second.has_more, false);
 
     const settled = (await (await h.app.request("/v1/runs?state=settled", { headers: bearer(k) })).json()) as any;
-    assert.equal(settled.runs.length, 3);
+    assert.equal(settled.data.length, 3);
     const cancelled = (await (await h.app.request("/v1/runs?state=cancelled", { headers: bearer(k) })).json()) as any;
-    assert.equal(cancelled.runs.length, 0);
+    assert.equal(cancelled.data.length, 0);
 
     await problem(await h.app.request("/v1/runs?state=bogus", { headers: bearer(k) }), 400);
     await problem(await h.app.request("/v1/runs?limit=0", { headers: bearer(k) }), 400);
@@ -117,7 +119,7 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     const profiles = await problem(await h.app.request("/v1/runs", postJson(k, { offline: true, context: "q", allowedProfiles: ["no-such-profile"] })), 422);
     assert.match(profiles.detail, /allowedProfiles: unknown no-such-profile/);
     const list = (await (await h.app.request("/v1/runs", { headers: bearer(k) })).json()) as any;
-    assert.equal(list.runs.length, 0);
+    assert.equal(list.data.length, 0);
     const rows = await ctx.store.database.db.selectFrom("ariadne_runs").select("run_id").where("tenant", "=", t).execute();
     assert.equal(rows.length, 0);
   });
@@ -193,7 +195,7 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     for (const r of racing.filter((r) => r.status !== 201)) await problem(r, 409);
     await waitForFinal(h.app, k, runA.id);
     const list = (await (await h.app.request("/v1/runs", { headers: bearer(k) })).json()) as any;
-    assert.equal(list.runs.length, 2, "one run for k-1 and one for k-race");
+    assert.equal(list.data.length, 2, "one run for k-1 and one for k-race");
   });
 
   test("a submission that fails gives its Idempotency-Key back", async () => {

@@ -8,7 +8,7 @@ import { type Harness, bearer, openHarness, postJson } from "./harness.ts";
 
 const QUEUED = 1_500;
 
-/** Every page of a filtered list, following `next` until it is null. */
+/** Every page of a filtered list, following `next_cursor` until it is null. */
 async function allPages(h: Harness, key: string, query: string): Promise<{ ids: string[]; states: string[]; pages: number }> {
   const ids: string[] = [];
   const states: string[] = [];
@@ -17,10 +17,11 @@ async function allPages(h: Harness, key: string, query: string): Promise<{ ids: 
   do {
     const res = await h.app.request(`/v1/runs?${query}${cursor ? `&cursor=${cursor}` : ""}`, { headers: bearer(key) });
     assert.equal(res.status, 200, await res.clone().text());
-    const page = (await res.json()) as { runs: { id: string; state: string }[]; next: string | null };
-    ids.push(...page.runs.map((r) => r.id));
-    states.push(...page.runs.map((r) => r.state));
-    cursor = page.next;
+    const page = (await res.json()) as { data: { id: string; state: string }[]; has_more: boolean; next_cursor: string | null };
+    ids.push(...page.data.map((r) => r.id));
+    states.push(...page.data.map((r) => r.state));
+    assert.equal(page.has_more, page.next_cursor !== null);
+    cursor = page.next_cursor;
     pages++;
     assert.ok(pages < 100, "paging ends");
   } while (cursor);
@@ -57,15 +58,16 @@ forEachEngine("GET /v1/runs?state= over many runs of other states", (ctx) => des
   });
   after(() => h.close());
 
-  test("state=running finds the 4 running runs older than 1,500 queued ones, quickly, with next null", async () => {
+  test("state=running finds the 4 running runs older than 1,500 queued ones, quickly, with next_cursor null", async () => {
     const started = performance.now();
     const res = await h.app.request("/v1/runs?state=running&limit=50", { headers: bearer(key) });
     const ms = performance.now() - started;
     assert.equal(res.status, 200, await res.clone().text());
-    const page = (await res.json()) as { runs: { id: string; state: string }[]; next: string | null };
-    assert.deepEqual(page.runs.map((r) => r.id), running);
-    assert.ok(page.runs.every((r) => r.state === "running"));
-    assert.equal(page.next, null);
+    const page = (await res.json()) as { data: { id: string; state: string }[]; has_more: boolean; next_cursor: string | null };
+    assert.deepEqual(page.data.map((r) => r.id), running);
+    assert.ok(page.data.every((r) => r.state === "running"));
+    assert.equal(page.next_cursor, null);
+    assert.equal(page.has_more, false);
     assert.ok(ms < 2_000, `answered in ${Math.round(ms)} ms`);
   });
 
@@ -83,12 +85,13 @@ forEachEngine("GET /v1/runs?state= over many runs of other states", (ctx) => des
     assert.ok(states.every((s) => s === "queued"));
   });
 
-  test("no filter: every run once, and next is set on a full page while rows remain", async () => {
-    const first = (await (await h.app.request("/v1/runs?limit=50", { headers: bearer(key) })).json()) as { runs: unknown[]; next: string | null };
-    assert.equal(first.runs.length, 50);
-    assert.ok(first.next);
-    const last = (await (await h.app.request(`/v1/runs?state=settled&limit=5`, { headers: bearer(key) })).json()) as { runs: unknown[]; next: string | null };
-    assert.deepEqual(last, { runs: [], next: null });
+  test("no filter: every run once, and next_cursor is set on a full page while rows remain", async () => {
+    const first = (await (await h.app.request("/v1/runs?limit=50", { headers: bearer(key) })).json()) as { data: unknown[]; has_more: boolean; next_cursor: string | null };
+    assert.equal(first.data.length, 50);
+    assert.ok(first.next_cursor);
+    assert.equal(first.has_more, true);
+    const last = (await (await h.app.request(`/v1/runs?state=settled&limit=5`, { headers: bearer(key) })).json()) as { data: unknown[]; next_cursor: string | null };
+    assert.deepEqual(last, { data: [], has_more: false, next_cursor: null, order: "desc" });
   });
 
   test("the migration backfills the status of runs recorded before it", async () => {

@@ -49,7 +49,7 @@ forEachEngine("the API through a real listening server", (ctx) => describe("node
     assert.equal(view.state, "settled");
     assert.ok(view.answer);
     const listed = (await (await call("/v1/runs?state=settled")).json()) as any;
-    assert.ok(listed.runs.some((r: any) => r.id === run.id));
+    assert.ok(listed.data.some((r: any) => r.id === run.id));
     const child = view.executors.children[0].id;
     assert.equal((await call(`/v1/runs/${run.id}/executors/${child}/transcript`)).status, 200);
     assert.equal((await call(`/v1/runs/${run.id}/executors/${child}/handoff`)).status, 200);
