@@ -19,6 +19,7 @@ import { type AriadneConfig, readConfig } from "./config.ts";
 import { armCrashPoint } from "../core/crashPoint.ts";
 import { scenarioNames } from "../scenarios/index.ts";
 import { parseUsage } from "./usage.ts";
+export { forcedExitCode } from "./exitNow.ts";
 
 /** Commands that parse their own arguments (each has --help). */
 const RUN_LIFECYCLE: Record<string, (argv: string[], out: (line: string) => void, config: AriadneConfig) => Promise<number>> = {

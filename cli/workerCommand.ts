@@ -4,6 +4,7 @@ import { progressPrinter } from "./progress.ts";
 import { type AriadneConfig, hostSettings, storeOptionsOf } from "./config.ts";
 import { sealSigningKey } from "./sealKeys.ts";
 import { parseCommand } from "./parseCommand.ts";
+import { exitNow } from "./exitNow.ts";
 import { UsageError } from "./usage.ts";
 
 const USAGE = `usage: ariadne worker [--concurrency N] [--lease-ms MS] [--idle-exit-ms MS]
@@ -52,7 +53,7 @@ export async function workerCommand(argv: string[], out: (line: string) => void,
   const stop = new AbortController();
   let signals = 0;
   const onSignal = () => {
-    if (++signals > 1) process.exit(130);
+    if (++signals > 1) exitNow(130);
     out("worker: stopping; runs in hand are released once their tool calls in flight record (signal again to exit at once)");
     stop.abort();
   };
@@ -77,8 +78,11 @@ export async function workerCommand(argv: string[], out: (line: string) => void,
     if (stop.signal.aborted) setTimeout(() => process.exit(0), 2_000).unref();
     return 0;
   } finally {
-    process.off("SIGTERM", onSignal);
-    process.off("SIGINT", onSignal);
+    // Once stopping, a second signal exits 130 until the process is gone, also while it closes and waits to exit.
+    if (signals === 0) {
+      process.off("SIGTERM", onSignal);
+      process.off("SIGINT", onSignal);
+    }
     await close();
   }
 }
