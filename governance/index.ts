@@ -18,6 +18,7 @@ export { type SettleRequest, settleBudget } from "./settleBudget.ts";
 export { releaseOpenReservations } from "./releaseOpenReservations.ts";
 export { claimReminderKeys, unclaimReminderKeys } from "./claimReminderKeys.ts";
 export { type Clocks, type Stop, clockStop, reservationStop, toolStop, turnStop, turnToolStop } from "./checkLimits.ts";
+export { type Downtime, downtimeBetween, downtimesOf } from "./hostedTime.ts";
 export { type ChildrenView, type Reminder, budgetReminders, childLimitReminder, childReminders, thresholdKey, timeReminders } from "./remindRules.ts";
 export {
   DEFAULT_REVIEWER,
