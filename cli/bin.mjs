@@ -8,10 +8,11 @@ process.stdout.on("error", (e) => {
   if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
   throw e;
 });
-const { main } = await import("./main.ts");
+const { main, forcedExitCode } = await import("./main.ts");
 const code = await main(process.argv.slice(2));
 process.exitCode = code;
-// PGlite's runtime resets process.exitCode when it fails to start; the command's own code wins.
+// PGlite's runtime resets process.exitCode when it fails to start; the command's own code wins, unless the
+// command exited at once since (a second Ctrl-C or SIGTERM: 130).
 process.on("exit", () => {
-  process.exitCode = code;
+  process.exitCode = forcedExitCode() ?? code;
 });

@@ -5,6 +5,7 @@ import type { EventStore } from "../events/index.ts";
 import { type AriadneConfig, storeOptionsOf } from "./config.ts";
 import { sealSigningKey } from "./sealKeys.ts";
 import { parseCommand } from "./parseCommand.ts";
+import { UsageError } from "./usage.ts";
 
 const USAGE = `usage: ariadne cancel RUN [--executor ID] [--reason TEXT]
 
@@ -24,7 +25,7 @@ export async function cancelCommand(argv: string[], out: (line: string) => void,
   const { values, positionals } = parseCommand(argv, { executor: { type: "string" }, reason: { type: "string" } }, USAGE);
   if (values.help) return (out(USAGE), 0);
   const [runId] = positionals;
-  if (!runId || positionals.length > 1) throw new Error(`cancel takes exactly one run id\n\n${USAGE}`);
+  if (!runId || positionals.length > 1) throw new UsageError(`cancel takes exactly one run id (ariadne cancel --help for usage)`);
   const { database, store, close } = await openStore(storeOptionsOf(config, values["data-dir"]));
   try {
     const { cancelled, requested } = await cancelUseCase({ database, store, sealKey: sealSigningKey(config.sealKeys) })({

@@ -1,4 +1,5 @@
 import type { HostedRun, HostResult } from "../runs/index.ts";
+import { exitNow } from "./exitNow.ts";
 
 /** How long tool calls in flight get to record their outcome after a first Ctrl-C. */
 export const INTERRUPT_GRACE_MS = 10_000;
@@ -14,7 +15,7 @@ export async function hostInForeground(hosted: HostedRun, log: (line: string) =>
   const onSignal = () => {
     if (++signals > 1) {
       log("second interrupt: exiting now; the run's lease runs out and it can be resumed");
-      process.exit(130);
+      exitNow(130);
     }
     log(`interrupting run ${hosted.lease.runId}: no new steps; waiting up to ${INTERRUPT_GRACE_MS / 1000} s for tool calls in flight (Ctrl-C again to exit at once)`);
     void hosted.stop("interrupt", INTERRUPT_GRACE_MS);
@@ -33,7 +34,10 @@ export async function hostInForeground(hosted: HostedRun, log: (line: string) =>
     }
     return result;
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    // Once interrupted, a second signal exits 130 until the process is gone (as it renders, closes, waits to exit).
+    if (signals === 0) {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    }
   }
 }

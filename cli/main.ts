@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import { isAriadneError } from "../core/errors.ts";
 import { openStore } from "../events/openStore.ts";
 import { keys } from "./keys.ts";
@@ -19,6 +18,8 @@ import { serve } from "./serve.ts";
 import { type AriadneConfig, readConfig } from "./config.ts";
 import { armCrashPoint } from "../core/crashPoint.ts";
 import { scenarioNames } from "../scenarios/index.ts";
+import { parseUsage } from "./usage.ts";
+export { forcedExitCode } from "./exitNow.ts";
 
 /** Commands that parse their own arguments (each has --help). */
 const RUN_LIFECYCLE: Record<string, (argv: string[], out: (line: string) => void, config: AriadneConfig) => Promise<number>> = {
@@ -86,10 +87,9 @@ export async function main(argv: string[], out: (line: string) => void = console
   if (lifecycle) return lifecycle(argv.slice(1), out, config).catch(reportError);
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
+    parsed = parseUsage(
+      argv,
+      {
         "data-dir": { type: "string" },
         json: { type: "boolean", default: false },
         "model-idle-timeout": { type: "string" },
@@ -108,19 +108,19 @@ export async function main(argv: string[], out: (line: string) => void = console
         out: { type: "string" },
         key: { type: "string" },
       },
-    });
+      argv.find((a) => !a.startsWith("-")) ?? null,
+    );
   } catch (e) {
-    console.error(`ariadne: ${(e as Error).message}\n\n${USAGE}`);
-    return 2;
+    return reportError(e);
   }
   const reviewer = parsed.values.reviewer ?? "off";
   if (reviewer !== "off" && reviewer !== "shadow" && reviewer !== "advisory") {
-    console.error(`ariadne: --reviewer takes off, shadow or advisory, got "${reviewer}"\n\n${USAGE}`);
+    console.error(`ariadne: --reviewer takes off, shadow or advisory, got "${reviewer}"`);
     return 2;
   }
   const modelIdleTimeoutMs = secondsToMs(parsed.values["model-idle-timeout"]);
   if (modelIdleTimeoutMs === null) {
-    console.error(`ariadne: --model-idle-timeout takes a positive number of seconds, got "${parsed.values["model-idle-timeout"]}"\n\n${USAGE}`);
+    console.error(`ariadne: --model-idle-timeout takes a positive number of seconds, got "${parsed.values["model-idle-timeout"]}"`);
     return 2;
   }
   const [command, ...rest] = parsed.positionals;
@@ -193,7 +193,7 @@ function secondsToMs(raw: string | undefined): number | undefined | null {
 }
 
 /** Errors that mean the command was asked for something it cannot do as given: exit 2. */
-const USAGE_ERRORS = new Set(["VALIDATION", "RUN_REQUEST", "MODEL_NOT_CONFIGURED"]);
+const USAGE_ERRORS = new Set(["USAGE", "VALIDATION", "RUN_REQUEST", "MODEL_NOT_CONFIGURED"]);
 
 /** One clear line by default; the stack only when asked for. Bad usage exits 2, anything else 1. */
 function report(e: unknown, debug: boolean): number {

@@ -21,8 +21,7 @@ const WHERE_NEXT = (runId: string) => `ariadne show ${runId} for the executor tr
  * Prints how a hosted run ended (run, resume), read off the run projection: the
  * answer (a partial one marked so), or why there is none with what the Children
  * found, whole; the root hash it was sealed with. As text or one JSON object.
- * Exit code: 0 answered, 3 a partial answer (a limit stopped Main, or no Child
- * it delegated handed anything back), 130
+ * Exit code: 0 answered, 3 a partial answer (a limit stopped Main, no Child it delegated handed anything back, or no claim cites a finding), 130
  * interrupted, 1 otherwise.
  */
 export async function renderRunResult(
@@ -35,7 +34,8 @@ export async function renderRunResult(
   const handoffs = handoffsOf(view);
   const outcome = result.kind === "finished" ? result.outcome : null;
   const rootHash = result.kind === "finished" ? result.rootHash : null;
-  const partial = outcome?.kind === "answer" && outcome.partial === true;
+  // Partial: a limit stopped Main, or its answer cites no finding (projections/runState.ts): exit 3, never 0.
+  const partial = outcome?.kind === "answer" && (outcome.partial === true || projected.partial);
   if (ctx.json) {
     ctx.out(
       JSON.stringify({
@@ -58,7 +58,13 @@ export async function renderRunResult(
     );
   } else if (view.answer) {
     ctx.out("");
-    if (partial) ctx.out("PARTIAL ANSWER: a limit stopped Main before it finished, or no Child it delegated handed anything back; it is built from the handoffs it held.");
+    if (partial) {
+      ctx.out(
+        outcome?.kind === "answer" && outcome.partial === true
+          ? "PARTIAL ANSWER: a limit stopped Main before it finished, or no Child it delegated handed anything back; it is built from the handoffs it held."
+          : "PARTIAL ANSWER: no claim of it cites a finding: nothing it says was observed by a Child.",
+      );
+    }
     for (const line of renderAnswer(view.answer, handoffs)) ctx.out(line);
     if (partial) renderHandoffsWhole(view.handoffs, ctx.out);
     for (const line of renderUnknownEffects(view)) ctx.out(line);

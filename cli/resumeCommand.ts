@@ -4,6 +4,7 @@ import { progressPrinter } from "./progress.ts";
 import { hostInForeground } from "./hostInForeground.ts";
 import { type AriadneConfig, hostSettings, storeOptionsOf } from "./config.ts";
 import { parseCommand } from "./parseCommand.ts";
+import { UsageError } from "./usage.ts";
 import { sealSigningKey } from "./sealKeys.ts";
 import { renderRunResult } from "./renderRunResult.ts";
 
@@ -25,11 +26,11 @@ export async function resumeCommand(argv: string[], out: (line: string) => void,
   const { values, positionals } = parseCommand(argv, { json: { type: "boolean", default: false }, "wait-ms": { type: "string" } }, USAGE);
   if (values.help) return (out(USAGE), 0);
   const [runId] = positionals;
-  if (!runId || positionals.length > 1) throw new Error(`resume takes exactly one run id\n\n${USAGE}`);
+  if (!runId || positionals.length > 1) throw new UsageError(`resume takes exactly one run id (ariadne resume --help for usage)`);
   const log = values.json ? (line: string) => console.error(line) : out;
   const ttlMs = config.leaseMs;
   const waitMs = values["wait-ms"] === undefined ? ttlMs : Number(values["wait-ms"]);
-  if (!Number.isFinite(waitMs) || waitMs < 0) throw new Error(`--wait-ms must be a non-negative number, got "${values["wait-ms"]}"`);
+  if (!Number.isFinite(waitMs) || waitMs < 0) throw new UsageError(`--wait-ms must be a non-negative number, got "${values["wait-ms"]}"`);
   const sealKey = sealSigningKey(config.sealKeys);
   const { store, database, close } = await openStore(storeOptionsOf(config, values["data-dir"]));
   try {

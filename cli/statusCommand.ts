@@ -2,6 +2,7 @@ import { openStore } from "../events/openStore.ts";
 import { type ExecutorNode, type LeaseStatus, runStatus } from "../runs/index.ts";
 import { type AriadneConfig, storeOptionsOf } from "./config.ts";
 import { parseCommand } from "./parseCommand.ts";
+import { UsageError } from "./usage.ts";
 
 const USAGE = `usage: ariadne status RUN [--json]
 
@@ -19,7 +20,7 @@ export async function statusCommand(argv: string[], out: (line: string) => void,
   const { values, positionals } = parseCommand(argv, { json: { type: "boolean", default: false } }, USAGE);
   if (values.help) return (out(USAGE), 0);
   const [runId] = positionals;
-  if (!runId || positionals.length > 1) throw new Error(`status takes exactly one run id\n\n${USAGE}`);
+  if (!runId || positionals.length > 1) throw new UsageError(`status takes exactly one run id (ariadne status --help for usage)`);
   const { database, store, close } = await openStore(storeOptionsOf(config, values["data-dir"]));
   try {
     const s = await runStatus(database, store, runId);

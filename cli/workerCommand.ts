@@ -4,6 +4,8 @@ import { progressPrinter } from "./progress.ts";
 import { type AriadneConfig, hostSettings, storeOptionsOf } from "./config.ts";
 import { sealSigningKey } from "./sealKeys.ts";
 import { parseCommand } from "./parseCommand.ts";
+import { exitNow } from "./exitNow.ts";
+import { UsageError } from "./usage.ts";
 
 const USAGE = `usage: ariadne worker [--concurrency N] [--lease-ms MS] [--idle-exit-ms MS]
 
@@ -22,7 +24,7 @@ options:
 const positive = (name: string, v: unknown): number | undefined => {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer, got "${v}"`);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a non-negative integer, got "${v}"`);
   return n;
 };
 
@@ -41,6 +43,8 @@ export async function workerCommand(argv: string[], out: (line: string) => void,
   if (values.help) return (out(USAGE), 0);
   const ttlMs = positive("lease-ms", values["lease-ms"]) ?? config.leaseMs;
   const concurrency = positive("concurrency", values.concurrency);
+  const pollMs = positive("poll-ms", values["poll-ms"]);
+  const idleExitMs = positive("idle-exit-ms", values["idle-exit-ms"]);
   // Bad usage, refused before the store is opened: one line, exit 2.
   const leaseName = values["lease-ms"] === undefined ? "ARIADNE_LEASE_MS" : "--lease-ms";
   const problem = workerOptionProblem({ ttlMs, concurrency }, { ttlMs: leaseName, concurrency: "--concurrency" });
@@ -49,7 +53,7 @@ export async function workerCommand(argv: string[], out: (line: string) => void,
   const stop = new AbortController();
   let signals = 0;
   const onSignal = () => {
-    if (++signals > 1) process.exit(130);
+    if (++signals > 1) exitNow(130);
     out("worker: stopping; runs in hand are released once their tool calls in flight record (signal again to exit at once)");
     stop.abort();
   };
@@ -62,9 +66,9 @@ export async function workerCommand(argv: string[], out: (line: string) => void,
       store,
       buildRuntime: runtimeFactory(hostSettings(config), { progress: () => progressPrinter(out) }),
       ttlMs,
-      pollMs: positive("poll-ms", values["poll-ms"]),
+      pollMs,
       concurrency,
-      idleExitMs: positive("idle-exit-ms", values["idle-exit-ms"]),
+      idleExitMs,
       signal: stop.signal,
       log: out,
       sealKey: sealSigningKey(config.sealKeys),
@@ -74,8 +78,11 @@ export async function workerCommand(argv: string[], out: (line: string) => void,
     if (stop.signal.aborted) setTimeout(() => process.exit(0), 2_000).unref();
     return 0;
   } finally {
-    process.off("SIGTERM", onSignal);
-    process.off("SIGINT", onSignal);
+    // Once stopping, a second signal exits 130 until the process is gone, also while it closes and waits to exit.
+    if (signals === 0) {
+      process.off("SIGTERM", onSignal);
+      process.off("SIGINT", onSignal);
+    }
     await close();
   }
 }

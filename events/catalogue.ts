@@ -292,6 +292,15 @@ export const payloadSchemas = {
       inFlight: z.array(Id),
     }),
   },
+  run_resumed: {
+    /**
+     * In the run's stream: a host took over a run another host had (a crash, an
+     * interrupt, a lost lease). `downSince` is when the run's last event before
+     * this one was recorded: from then until this event the run had no host, and
+     * wall clocks do not count that time (governance/hostedTime.ts).
+     */
+    1: z.object({ downSince: z.string().datetime({ offset: true }) }),
+  },
   recovered: {
     1: z.object({
       fromVersion: z.number().int().nonnegative(),

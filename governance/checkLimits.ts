@@ -14,19 +14,34 @@ export interface Clocks {
   now: Date;
   runOpenedAt: Date;
   executorAdmittedAt: Date;
+  /** Time the run had no host since it opened / since the executor's admission (governance/hostedTime.ts); not counted. */
+  runDownMs?: number;
+  executorDownMs?: number;
 }
 
 const n = (x: number) => Math.round(x).toLocaleString("en-US");
 const s = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
-/** Wall clocks of the run and of the executor: the checks before any call. Pure. */
+/**
+ * Wall clocks of the run and of the executor: the checks before any call. They
+ * count hosted time: the time the run had no host (a crash or an interrupt until
+ * its resume) is not work and is not counted. Pure.
+ */
 export function clockStop(caps: Caps, executor: ExecutorCaps, t: Clocks): Stop | null {
-  const run = t.now.getTime() - t.runOpenedAt.getTime();
-  if (run >= caps.run.wallClockMs) return { limit: "run_wall_clock", reason: `run wall clock of ${s(caps.run.wallClockMs)} used (${s(run)} since the run started)` };
-  const own = t.now.getTime() - t.executorAdmittedAt.getTime();
-  if (own >= executor.wallClockMs) return { limit: "executor_wall_clock", reason: `wall clock of ${s(executor.wallClockMs)} used (${s(own)} since admission)` };
+  const runDown = t.runDownMs ?? 0;
+  const run = t.now.getTime() - t.runOpenedAt.getTime() - runDown;
+  if (run >= caps.run.wallClockMs) {
+    return { limit: "run_wall_clock", reason: `run wall clock of ${s(caps.run.wallClockMs)} used (${s(run)} ${runDown > 0 ? "hosted " : ""}since the run started${notCounted(runDown)})` };
+  }
+  const ownDown = t.executorDownMs ?? 0;
+  const own = t.now.getTime() - t.executorAdmittedAt.getTime() - ownDown;
+  if (own >= executor.wallClockMs) {
+    return { limit: "executor_wall_clock", reason: `wall clock of ${s(executor.wallClockMs)} used (${s(own)} ${ownDown > 0 ? "hosted " : ""}since admission${notCounted(ownDown)})` };
+  }
   return null;
 }
+
+const notCounted = (down: number) => (down > 0 ? `; ${s(down)} while the run had no host are not counted` : "");
 
 /** Before a model call: the executor's turns (its own count, and the limit frozen at its admission). Pure. */
 export function turnStop(state: Pick<ExecutorView, "turn" | "limits">, executor: ExecutorCaps): Stop | null {

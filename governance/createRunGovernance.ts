@@ -1,7 +1,8 @@
 import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clock.ts";
 import type { Database } from "../db/openDatabase.ts";
 import type { RecordedEvent } from "../events/index.ts";
-import { type Stop, clockStop, reservationStop, turnStop, turnToolStop } from "./checkLimits.ts";
+import { type Clocks, type Stop, clockStop, reservationStop, turnStop, turnToolStop } from "./checkLimits.ts";
+import { downtimeBetween } from "./hostedTime.ts";
 import { type Caps, CONFIGURED_CAPS, INVESTIGATE_PROFILES, REMIND_THRESHOLDS, executorCapsFor } from "./config.ts";
 import { type RunBudget, openRunBudget } from "./openRunBudget.ts";
 import type { ExecutorView, ToolCallRequest } from "./executorView.ts";
@@ -63,6 +64,20 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
   /** Reservations taken and not yet settled, by id: only to refuse settling one twice, never to decide. */
   const open = new Map<string, { runId: string; executorId: string }>();
 
+  /** The wall clocks' readings now, hosted time only: what the log says the run spent without a host is left out. */
+  const clocksOf = async (state: ExecutorView, run: RunInfo): Promise<Clocks> => {
+    const now = clock.now();
+    const executorAdmittedAt = await facts.admittedAt(state);
+    const downtimes = await facts.downtimes(state.runId);
+    return {
+      now,
+      runOpenedAt: run.openedAt,
+      executorAdmittedAt,
+      runDownMs: downtimeBetween(downtimes, run.openedAt.getTime(), now.getTime()),
+      executorDownMs: downtimeBetween(downtimes, executorAdmittedAt.getTime(), now.getTime()),
+    };
+  };
+
   const remind = (state: ExecutorView, run: RunInfo, candidates: Reminder[]) => raiseReminders({ db, post, newId, facts }, state, run, candidates);
 
   const refuse = async (
@@ -91,14 +106,14 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
 
     async beforeModelCall(state: ExecutorView, plan: ModelCallPlan) {
       const run = await facts.run(state.runId);
-      const now = clock.now();
+      const clocks = await clocksOf(state, run);
+      const { now } = clocks;
       const executor = executorCapsFor(state, run.caps, investigate).caps;
-      const noticed = timeReminders({ openedAt: run.openedAt, wallClockMs: run.caps.run.wallClockMs }, now, run.raised, thresholds);
+      const noticed = timeReminders({ openedAt: run.openedAt, wallClockMs: run.caps.run.wallClockMs, downMs: clocks.runDownMs }, now, run.raised, thresholds);
       if (state.role === "main") noticed.push(...childReminders(state.children, run.raised));
       const reminders = await remind(state, run, noticed);
 
-      const executorAdmittedAt = await facts.admittedAt(state);
-      const stop = clockStop(run.caps, executor, { now, runOpenedAt: run.openedAt, executorAdmittedAt }) ?? turnStop(state, executor);
+      const stop = clockStop(run.caps, executor, clocks) ?? turnStop(state, executor);
       if (stop) return refuse(state, run, "model", stop, {}, reminders);
 
       // The reminders raised here go into this call's request: their text is reserved with it.
@@ -123,7 +138,10 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
       const reservation: Reservation = { reservationId, model: plan.model, ...amount };
       open.set(reservation.reservationId, { runId: state.runId, executorId: state.executorId });
       // Waiting on the model counts against the wall clocks: the call may not outlive either.
-      const deadline = Math.min(run.openedAt.getTime() + run.caps.run.wallClockMs, executorAdmittedAt.getTime() + executor.wallClockMs);
+      const deadline = Math.min(
+        run.openedAt.getTime() + (clocks.runDownMs ?? 0) + run.caps.run.wallClockMs,
+        clocks.executorAdmittedAt.getTime() + (clocks.executorDownMs ?? 0) + executor.wallClockMs,
+      );
       return { ok: true, reservation, deadline, events: reminders };
     },
 
@@ -165,7 +183,7 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
       if (calls.length === 0) return [];
       const run = await facts.run(state.runId);
       const executor = executorCapsFor(state, run.caps, investigate).caps;
-      const late = clockStop(run.caps, executor, { now: clock.now(), runOpenedAt: run.openedAt, executorAdmittedAt: await facts.admittedAt(state) });
+      const late = clockStop(run.caps, executor, await clocksOf(state, run));
       // The turn's calls are counted here, against the intents the log holds; nothing is remembered for later.
       const { allowed, stop } = late ? { allowed: 0, stop: late } : turnToolStop(state, calls, run.caps, executor);
       const ok: Verdict = { ok: true, events: [] };

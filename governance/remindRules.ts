@@ -55,12 +55,13 @@ export function budgetReminders(totals: BudgetTotals, raised: ReadonlySet<string
 
 /** Time left: the run's wall clock at 50% and 80% (by default). */
 export function timeReminders(
-  run: { openedAt: Date; wallClockMs: number },
+  run: { openedAt: Date; wallClockMs: number; downMs?: number },
   now: Date,
   raised: ReadonlySet<string>,
   thresholds = REMIND_THRESHOLDS,
 ): Reminder[] {
-  const elapsed = Math.max(0, now.getTime() - run.openedAt.getTime());
+  // Hosted time: the time the run had no host is not counted (governance/hostedTime.ts).
+  const elapsed = Math.max(0, now.getTime() - run.openedAt.getTime() - (run.downMs ?? 0));
   const reached = crossed("run_wall_clock", elapsed, run.wallClockMs, raised, thresholds);
   if (reached === null) return [];
   return [

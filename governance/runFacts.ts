@@ -5,6 +5,7 @@ import { readStream } from "../events/readStream.ts";
 import { findMainExecutorId } from "../events/runStreams.ts";
 import type { Caps } from "./config.ts";
 import type { ExecutorView } from "./executorView.ts";
+import { type Downtime, downtimesOf } from "./hostedTime.ts";
 import { openRunBudget, readRunBudget } from "./openRunBudget.ts";
 
 /** What governance needs to know of a run that never changes once it started, plus the keys raised so far. */
@@ -33,12 +34,14 @@ export function cached<T>(map: Map<string, Promise<T>>, key: string, load: () =>
 
 /**
  * Reads (once per process) a run's caps and start from its budget row, an
- * executor's admission time from its first event, and the run's Main. A run
+ * executor's admission time from its first event, the stretches the run had no
+ * host, and the run's Main. A run
  * without a row gets one on first use, with `caps` and the clock's now.
  */
 export function runFacts(db: Database, clock: Clock, caps: Caps) {
   const runs = new Map<string, Promise<RunInfo>>();
   const admissions = new Map<string, Promise<Date>>();
+  const downtimes = new Map<string, Promise<Downtime[]>>();
   return {
     run: (runId: string) =>
       cached(runs, runId, async () => {
@@ -52,6 +55,13 @@ export function runFacts(db: Database, clock: Clock, caps: Caps) {
         if (!admitted) throw new Error(`executor ${state.executorId} has no admitted event in ${state.streamId}`);
         return admitted.recordedAt;
       }),
+
+    /**
+     * The stretches the run had no host, from the `run_resumed` facts of its
+     * stream. Read once: a host records its own before its runtime (and this
+     * governance) is built, and a later one belongs to another host.
+     */
+    downtimes: (runId: string) => cached(downtimes, runId, async () => downtimesOf(await readStream(db, `run-${runId}`))),
 
     /** Main of the run: a depth-1 Child's parent, otherwise the run's admitted Main. */
     mainOf: (run: RunInfo, state: Pick<ExecutorView, "depth" | "parentExecutorId">): Promise<string> =>

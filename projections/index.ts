@@ -3,7 +3,7 @@ export { type ExecutorProgress, type ProgressState, executorProgress, executorsI
 export { type ExecutorNode, executorNames, executorTree, orphansOf } from "./executorTree.ts";
 export { type Amounts, type BudgetState, type Caps, type ExecutorBudget, budget, leftOf } from "./budget.ts";
 export { type Reminder, type ReminderState, type ReminderStatus, reminderStatus, reminders, remindersByExecutor } from "./reminders.ts";
-export { type RunLifecycle, type RunStatus, runState, runStatus } from "./runState.ts";
+export { type RunLifecycle, type RunStatus, citesNoFinding, runState, runStatus } from "./runState.ts";
 export { type UnknownEffect, type UnknownEffectState, unknownEffects, unknownEffectsInOrder } from "./unknownEffects.ts";
 export { type RunProjectionState, runProjection } from "./runProjection.ts";
 export { type RunView, type UnknownEffectView, runView } from "./runView.ts";

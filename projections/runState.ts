@@ -82,7 +82,9 @@ export const runState: Projection<RunLifecycle> = {
       case "failed":
       case "cancelled":
         if (inMain && !state.main) {
-          s.main = { status: type, reason: typeof d.reason === "string" ? d.reason : null, partial: d.partial === true, at: event.globalPosition };
+          // Partial: a limit stopped Main, or its answer rests on no finding at all (nothing it says was observed).
+          const partial = d.partial === true || (type === "settled" && d.answer !== undefined && citesNoFinding(d.answer));
+          s.main = { status: type, reason: typeof d.reason === "string" ? d.reason : null, partial, at: event.globalPosition };
         }
         return s;
       case "run_submitted":
@@ -113,4 +115,14 @@ export function runStatus(state: RunLifecycle, ownership: { ownerLive?: boolean 
   if (!state.mainExecutorId && state.cancelRequested) return "cancelled";
   if (!state.mainExecutorId && state.submitted) return "submitted";
   return "running";
+}
+
+/**
+ * An answer none of whose claims cites a Child's finding (every section not
+ * collected, or judgment alone): nothing in it was observed, so it is a partial
+ * answer, however Main ended. Pure.
+ */
+export function citesNoFinding(answer: unknown): boolean {
+  const sections = (answer as { sections?: { claims?: { basis?: string; citations?: unknown[] }[] }[] } | null)?.sections ?? [];
+  return !sections.some((section) => (section.claims ?? []).some((c) => c.basis === "observed" && (c.citations?.length ?? 0) > 0));
 }

@@ -23,7 +23,7 @@ export interface RunView {
   mainExecutorId: string | null;
   /** Main's answer when the run settled with one. */
   answer: Record<string, unknown> | null;
-  /** Main settled with a partial answer, stopped by a limit. */
+  /** Main settled with a partial answer: stopped by a limit, or an answer citing no finding (runState.ts citesNoFinding). */
   partial: boolean;
   /** Why Main failed or was cancelled. */
   reason: string | null;

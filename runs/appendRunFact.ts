@@ -1,7 +1,7 @@
 import { type EventStore, type NewEvent, appendWithRetry } from "../events/index.ts";
 import { runStreamId } from "./runLease.ts";
 
-type RunFact = Extract<NewEvent, { type: "run_submitted" | "run_interrupted" | "cancel_requested" }>;
+type RunFact = Extract<NewEvent, { type: "run_submitted" | "run_interrupted" | "run_resumed" | "cancel_requested" }>;
 
 /**
  * Appends a run-level fact to run-<runId> at the stream's current version.

@@ -87,6 +87,15 @@ export function hostRun(hostDeps: HostDeps, lease: RunLease): HostedRun {
       // The previous owner is gone (or fenced): what it reserved and never settled is given back,
       // and spent is recounted from the log, before any executor of the run reserves again.
       await releaseOpenReservations(deps.database, lease.runId);
+      // From the run's last event until now it had no host: wall clocks do not count that time.
+      const events = await deps.store.readRun(lease.runId);
+      const last = events.reduce((t, e) => Math.max(t, e.recordedAt.getTime()), 0);
+      if (last > 0) {
+        await appendRunFact(deps.store.withFence({ runId: lease.runId, epoch: lease.epoch }), lease, {
+          type: "run_resumed",
+          data: { downSince: new Date(last).toISOString() },
+        });
+      }
     }
     const runtime = await deps.buildRuntime(gate, lease);
     const started = (await deps.store.streamVersion(streamIdOf(lease.mainExecutorId))) > 0;

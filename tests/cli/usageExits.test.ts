@@ -1,0 +1,49 @@
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ariadne, STACK_LINE } from "./ariadneProcess.ts";
+
+// Bad usage is refused before any store is opened: the data dir given is never created.
+const dir = await mkdtemp(join(tmpdir(), "ariadne-usage-"));
+after(() => rm(dir, { recursive: true, force: true }));
+
+// Issue 17, defect 7: one line naming the flag (never the whole usage), exit 2, on every command.
+for (const [args, says] of [
+  [["run", "--max-run-tokens", "-5"], /--max-run-tokens: expected a positive integer, got "-5"/],
+  [["run", "--max-cost-usd", "-0.5"], /--max-cost-usd: expected a positive number, got "-0.5"/],
+  [["run", "--max-child-seconds", "0"], /--max-child-seconds: expected a positive integer, got "0"/],
+  [["run", "--model-idle-timeout", "-1"], /--model-idle-timeout takes a positive number of seconds, got "-1"/],
+  [["run", "--reviewer", "loud"], /--reviewer takes off, shadow or advisory, got "loud"/],
+  [["run", "--max-run-tokens"], /--max-run-tokens/],
+  [["run", "--no-such-flag"], /--no-such-flag/],
+  [["verify", "abc", "--root", "-1"], /--root: a root hash is 64 lowercase hex characters/],
+  [["verify", "abc", "--root", "XYZ"], /--root: a root hash is 64 lowercase hex characters/],
+  [["worker", "--concurrency", "-1"], /--concurrency must be .*got "-1"/],
+  [["worker", "--lease-ms", "-5"], /--lease-ms must be .*got "-5"/],
+  [["worker", "--poll-ms", "-5"], /--poll-ms must be .*got "-5"/],
+  [["worker", "--idle-exit-ms", "abc"], /--idle-exit-ms must be .*got "abc"/],
+  [["resume", "abc", "--wait-ms", "-5"], /--wait-ms must be .*got "-5"/],
+  [["resume"], /resume takes exactly one run id/],
+  [["status"], /status takes exactly one run id/],
+  [["status", "a", "b"], /status takes exactly one run id/],
+  [["cancel"], /cancel takes exactly one run id/],
+  [["cancel", "abc", "--executor"], /--executor/],
+  [["serve", "--port", "-1"], /--port must be a port number \(got "-1"\)/],
+  [["serve", "--concurrency", "-2"], /--concurrency must be a positive integer \(got "-2"\)/],
+  [["submit", "--bogus"], /--bogus/],
+  [["tools", "list", "--bogus"], /--bogus/],
+] as const) {
+  test(`ariadne ${args.join(" ")} is bad usage: exit 2, one line`, async () => {
+    const dataDir = join(dir, `never-${args.join("_").replace(/[^\w-]/g, "")}`);
+    const r = await ariadne([...args, "--data-dir", dataDir]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+    assert.match(r.stderr, /^ariadne: /);
+    assert.match(r.stderr, says);
+    assert.doesNotMatch(r.stderr, STACK_LINE);
+    assert.equal(existsSync(dataDir), false, "no store was opened");
+  });
+}
