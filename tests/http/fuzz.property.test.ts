@@ -49,7 +49,16 @@ forEachEngine("fuzzing every route of the OpenAPI document", (ctx) => describe("
       fc.string({ maxLength: 40 }),
       fc.constantFrom("..", "%00", "' OR 1=1 --", "😀", "-1", "0", "x".repeat(3000), "a/b", "%2e%2e"),
     );
-    const query = fc.dictionary(fc.constantFrom("state", "limit", "cursor", "after", "x"), fc.oneof(fc.string({ maxLength: 30 }), fc.integer().map(String), fc.constant("9".repeat(40))), { maxKeys: 3 });
+    const query = fc.dictionary(
+      fc.constantFrom("state", "limit", "cursor", "after", "x", "wait", "types", "order", "created_after", "created_before", "metadata[k]", "metadata[", "stream"),
+      fc.oneof(
+        fc.string({ maxLength: 30 }),
+        fc.integer().map(String),
+        fc.constant("9".repeat(40)),
+        fc.constantFrom("0", "1", "-1", "61", "asc", "desc", "turn,answer.delta", "nope", "2026-12-01T00:00:00Z", "true"),
+      ),
+      { maxKeys: 3 },
+    );
     const request = fc.record({
       route: fc.integer({ min: 0, max: 1000 }),
       method: fc.oneof(fc.constant(null), fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH")),
@@ -89,7 +98,15 @@ forEachEngine("fuzzing every route of the OpenAPI document", (ctx) => describe("
           assert.doesNotMatch(text, /\\n\s+at /);
         }
       }),
-      { numRuns: 300 },
+      {
+        numRuns: 300,
+        // Each kind of refusal the check below expects, whatever the random draw reaches.
+        examples: [
+          [{ route: routes.findIndex((r) => r.method === "POST" && r.path === "/v1/runs"), method: null, id: "x", eid: "x", query: {}, body: "question=q", contentType: "text/plain", accept: "application/json", lastEventId: undefined, idempotencyKey: undefined, who: "admin" }],
+          [{ route: routes.findIndex((r) => r.method === "GET" && r.path === "/v1/runs/{id}"), method: null, id: "no-such-run", eid: "x", query: { wait: "1" }, body: undefined, contentType: "", accept: "application/json", lastEventId: undefined, idempotencyKey: undefined, who: "client" }],
+          [{ route: routes.findIndex((r) => r.method === "GET" && r.path === "/v1/runs"), method: null, id: "x", eid: "x", query: { types: "nope" }, body: undefined, contentType: "", accept: "application/json", lastEventId: undefined, idempotencyKey: undefined, who: "none" }],
+        ],
+      },
     );
     // The generators reach past the parsers: successes and each kind of refusal all occur.
     const seen = [...statuses.keys()].sort();
