@@ -25,6 +25,7 @@ export async function releaseOpenReservations(database: Database, runId: string)
       SET reserved_tokens = 0,
           reserved_cost_micros = 0,
           open_reservations = 0,
+          open_ops = '{}',
           spent_tokens = (SELECT COALESCE(SUM(tokens), 0) FROM settles),
           spent_cost_micros = (SELECT COALESCE(SUM(cost), 0) FROM settles),
           executor_spent = (SELECT COALESCE(jsonb_object_agg(executor_id, tokens), '{}'::jsonb) FROM settles)
@@ -34,7 +35,5 @@ export async function releaseOpenReservations(database: Database, runId: string)
       WHERE r.run_id = ${runId}
         AND NOT EXISTS (SELECT 1 FROM ariadne_events e
                         WHERE e.run_id = ${runId} AND e.type = 'reminder_raised' AND e.data->>'key' = r.key)`.execute(tx);
-    // The keys that made reserve and settle safe to retry (migration 0014): none is open any more.
-    await sql`DELETE FROM ariadne_budget_ops WHERE run_id = ${runId}`.execute(tx);
   }));
 }

@@ -23,7 +23,7 @@ export interface SettleRequest {
  * input tokens are an estimate), so spent can pass a cap by that error only.
  */
 export async function settleBudget(database: Database, s: SettleRequest): Promise<BudgetTotals> {
-  const row = await fenced(s.runId, s.epoch, () => settleInLedger(database, { ...s, opId: s.reservationId === undefined ? undefined : `${s.reservationId}:settle` }));
+  const row = await fenced(s.runId, s.epoch, () => settleInLedger(database, { ...s, opId: s.reservationId }));
   if (!row) throw new Error(`run ${s.runId} has no budget row to settle against`);
   return toTotals(row);
 }

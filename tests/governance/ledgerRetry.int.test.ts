@@ -8,9 +8,10 @@ import { forEachEngine, uniqueId } from "../support/forEachEngine.ts";
 /**
  * A ledger call whose reply was lost (the server restarted after it committed)
  * is retried by its caller (db/runBudgets.ts). Keyed by the reservation's id
- * (migration 0014), the retry changes nothing: no reservation taken twice, no
- * settle counted twice (which would drive reserved below zero and fail its
- * CHECK), a refused reservation refused again.
+ * (migration 0014: the budget row lists its open reservation ids), the retry
+ * changes nothing: no reservation taken twice, no settle counted twice (which
+ * would drive reserved below zero and fail its CHECK); a refused reservation
+ * took nothing, so its retry is decided afresh.
  */
 forEachEngine("the budget ledger retried after a lost reply", (ctx) => {
   test("reserve and settle repeated with the same reservation id count once; the keys go with the run's release", async () => {
@@ -29,11 +30,29 @@ forEachEngine("the budget ledger retried after a lost reply", (ctx) => {
     const totals = await settleBudget(db, s);
     assert.deepEqual([totals.spentTokens, totals.reservedTokens], [3_000, 0], "settled once");
 
-    // A refusal is remembered too: the retry of a refused call does not reserve.
+    // A refusal took nothing: its retry is decided afresh, on the budget as it stands.
     const big = { ...r, tokens: 9_000, reservationId: "res-2" };
     assert.equal((await reserveBudget(db, big)).ok, false);
-    assert.equal((await reserveBudget(db, { ...big, tokens: 10 })).ok, false, "same id: the first answer, whatever the amount");
+    assert.equal((await reserveBudget(db, big)).ok, false, "refused again: the budget has not changed");
     assert.equal((await readRunBudget(db, runId))!.totals.reservedTokens, 0);
+
+    // Two reservations open at once (two executors), each settled once, in either order.
+    const a = { ...r, tokens: 1_000, reservationId: "res-a" };
+    const b = { ...r, executorId: "y", tokens: 2_000, reservationId: "res-b" };
+    assert.equal((await reserveBudget(db, a)).ok, true);
+    assert.equal((await reserveBudget(db, b)).ok, true);
+    assert.equal((await reserveBudget(db, a)).ok, true, "a retry of res-a while res-b is open");
+    assert.equal((await readRunBudget(db, runId))!.totals.reservedTokens, 3_000);
+    for (const [req, tokens] of [[b, 2_000], [a, 1_000]] as const) {
+      const settle = { runId, executorId: req.executorId, reserved: { tokens, costMicros: 10 }, actual: { tokens: 500, costMicros: 1 }, reservationId: req.reservationId };
+      await settleBudget(db, settle);
+      await settleBudget(db, settle);
+    }
+    assert.deepEqual(
+      [(await readRunBudget(db, runId))!.totals.reservedTokens, (await readRunBudget(db, runId))!.totals.spentTokens],
+      [0, 4_000],
+      "each settled once",
+    );
 
     // Without an id, calls are counted each time (as before migration 0014).
     const plain = { ...r, reservationId: undefined, tokens: 100 };
@@ -42,8 +61,8 @@ forEachEngine("the budget ledger retried after a lost reply", (ctx) => {
     assert.equal((await readRunBudget(db, runId))!.totals.reservedTokens, 200);
 
     await releaseOpenReservations(db, runId);
-    const keys = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ariadne_budget_ops WHERE run_id = ${runId}`.execute(db.db);
-    assert.equal(keys.rows[0].n, 0);
+    const open = await sql<{ n: number }>`SELECT cardinality(open_ops)::int AS n FROM ariadne_run_budgets WHERE run_id = ${runId}`.execute(db.db);
+    assert.equal(open.rows[0].n, 0);
     assert.equal((await readRunBudget(db, runId))!.totals.reservedTokens, 0);
   });
 });
