@@ -1,8 +1,9 @@
 import { spawn } from "node:child_process";
+import { chmodSync, copyFileSync, existsSync, renameSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createScratchDatabase } from "../../db/scratchDatabase.ts";
 import { ADMIN_URL, ENGINES } from "../support/testDatabase.ts";
@@ -24,7 +25,8 @@ export function ariadne(args: string[], env: Record<string, string> = {}, option
   const base = { ...process.env };
   for (const key of ["ARIADNE_DEBUG", "DATABASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"]) delete base[key];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, "cli/bin.mjs"), ...args], { cwd: ROOT, env: { ...base, ...env }, timeout: 90_000, ...options });
+    const node = options.uid === undefined ? process.execPath : nodeForOtherUsers();
+    const child = spawn(node, [join(ROOT, "cli/bin.mjs"), ...args], { cwd: ROOT, env: { ...base, ...env }, timeout: 90_000, ...options });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
@@ -32,6 +34,24 @@ export function ariadne(args: string[], env: Record<string, string> = {}, option
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * This Node binary, where another user can run it: itself when every folder
+ * above it lets others through, else a copy in the temp directory (Node 24
+ * from `npx -y node@24` lives under root's home, which other users cannot enter).
+ */
+function nodeForOtherUsers(): string {
+  const reachable = (path: string): boolean => (statSync(path).mode & 0o001) !== 0 && (dirname(path) === path || reachable(dirname(path)));
+  if (reachable(process.execPath)) return process.execPath;
+  const copy = join(tmpdir(), `ariadne-test-node-${process.version}`);
+  if (!existsSync(copy)) {
+    const partial = `${copy}.${process.pid}`;
+    copyFileSync(process.execPath, partial);
+    chmodSync(partial, 0o755);
+    renameSync(partial, copy);
+  }
+  return copy;
 }
 
 export const lines = (text: string) => text.split("\n").filter((l) => l.trim() !== "");
