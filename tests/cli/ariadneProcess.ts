@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, renameSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
@@ -24,13 +24,17 @@ export interface CliResult {
 export function ariadne(args: string[], env: Record<string, string> = {}, options: { uid?: number; gid?: number } = {}): Promise<CliResult> {
   const base = { ...process.env };
   for (const key of ["ARIADNE_DEBUG", "DATABASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"]) delete base[key];
+  const node = options.uid === undefined ? process.execPath : nodeForOtherUsers();
+  return outputOf(spawn(node, [join(ROOT, "cli/bin.mjs"), ...args], { cwd: ROOT, env: { ...base, ...env }, timeout: 90_000, ...options }));
+}
+
+/** What a spawned process printed, and its exit code, once it closed. */
+export function outputOf(child: ChildProcess): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const node = options.uid === undefined ? process.execPath : nodeForOtherUsers();
-    const child = spawn(node, [join(ROOT, "cli/bin.mjs"), ...args], { cwd: ROOT, env: { ...base, ...env }, timeout: 90_000, ...options });
     let stdout = "";
     let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+    child.stdout!.setEncoding("utf8").on("data", (d) => (stdout += d));
+    child.stderr!.setEncoding("utf8").on("data", (d) => (stderr += d));
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });

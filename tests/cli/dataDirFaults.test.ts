@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LOCK_FILE } from "../../db/lockDataDir.ts";
-import { type CliResult, ROOT, STACK_LINE, ariadne, lines } from "./ariadneProcess.ts";
+import { type CliResult, ROOT, STACK_LINE, ariadne, lines, outputOf } from "./ariadneProcess.ts";
 
 // Issue 17, defect 7: an embedded store directory that cannot be used fails at once, in one line naming it and the real cause.
 const dir = await mkdtemp(join(tmpdir(), "ariadne-datadir-"));
@@ -60,13 +60,5 @@ function readOnly(bound: string, args: string[]): Promise<CliResult> {
   const script = `mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" "$0" && exec "$@"`;
   const env = { ...process.env };
   for (const key of ["ARIADNE_DEBUG", "DATABASE_URL", "ANTHROPIC_API_KEY"]) delete env[key];
-  return new Promise((resolve, reject) => {
-    const child = spawn("unshare", ["-m", "--propagation", "private", "sh", "-c", script, bound, process.execPath, join(ROOT, "cli/bin.mjs"), ...args], { cwd: ROOT, env, timeout: 60_000 });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return outputOf(spawn("unshare", ["-m", "--propagation", "private", "sh", "-c", script, bound, process.execPath, join(ROOT, "cli/bin.mjs"), ...args], { cwd: ROOT, env, timeout: 60_000 }));
 }

@@ -4,14 +4,13 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdtemp, rm, truncate } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
 import { DamagedStoreError } from "../../core/errors.ts";
 import { openDatabase } from "../../db/index.ts";
 import { openStore } from "../../events/openStore.ts";
 import { verifyRun } from "../../events/index.ts";
+import { ROOT, ariadne, lines } from "./ariadneProcess.ts";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const STACK_LINE = /^\s+at /m;
 
 // Every store here is an embedded one in a fresh directory, opened by real processes.
@@ -145,19 +144,4 @@ function exitOf(child: ChildProcessWithoutNullStreams): Promise<number | string 
   return new Promise((resolve) => child.on("close", (code, signal) => resolve(code ?? signal)));
 }
 
-/** Runs the CLI as a user would, with no debug flag, database URL or API key. */
-function ariadne(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = { ...process.env };
-  for (const key of ["ARIADNE_DEBUG", "DATABASE_URL", "ANTHROPIC_API_KEY"]) delete env[key];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, "cli/bin.mjs"), ...args], { cwd: ROOT, env, timeout: 90_000 });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
-const lines = (text: string) => text.split("\n").filter((l) => l.trim() !== "");
