@@ -1,13 +1,8 @@
 import { sql } from "kysely";
 import type { Database } from "../db/openDatabase.ts";
 
-/** The run-level stream: facts about the run as a whole (its seal; leases and run state later). */
-export const runStreamId = (runId: string) => `run-${runId}`;
-
-/** Executor streams are `executor-<id>`; a run's root hash covers exactly these. */
-export const EXECUTOR_STREAM_PREFIX = "executor-";
-export const executorStreamId = (executorId: string) => `${EXECUTOR_STREAM_PREFIX}${executorId}`;
-export const isExecutorStream = (streamId: string) => streamId.startsWith(EXECUTOR_STREAM_PREFIX);
+// Stream ids are pure (events/streamIds.ts): the offline bundle verifier needs them without a database driver.
+export { EXECUTOR_STREAM_PREFIX, executorStreamId, isExecutorStream, runStreamId } from "./streamIds.ts";
 
 /** The streams holding events of a run, in the order they began. */
 export async function listRunStreams(database: Database, runId: string): Promise<string[]> {

@@ -2,10 +2,12 @@ import type { KeyObject } from "node:crypto";
 import type { Database } from "../db/openDatabase.ts";
 import { blobProblems } from "./blobProblems.ts";
 import { type SealSignatureCheck, checkSealSignature } from "./checkSealSignature.ts";
-import { type RunProblem, type StreamFound, inspectRun, problemAt } from "./inspectRun.ts";
-import { type StreamHead, rootHashOf } from "./rootHash.ts";
-import { isExecutorStream, runStreamId } from "./runStreams.ts";
-import type { RecordedEvent } from "./types.ts";
+import { type RunInspection, type RunProblem, type StreamFound, inspectRun } from "./inspectRun.ts";
+import { rootHashOf } from "./rootHash.ts";
+import { currentHeads, lastSeal, mainEnded, problemAt, sealProblems } from "./runProblems.ts";
+import { runStreamId } from "./streamIds.ts";
+
+export { currentHeads, describeProblem } from "./runProblems.ts";
 
 export interface RunVerification {
   ok: boolean;
@@ -37,8 +39,18 @@ export interface RunVerification {
  * NotFoundError for an unknown run, DamagedStoreError when the store cannot be
  * read back.
  */
-export async function verifyRun(database: Database, runId: string, options: { expectedRoot?: string; publicKey?: KeyObject | null } = {}): Promise<RunVerification> {
-  const inspection = await inspectRun(database, runId);
+export async function verifyRun(database: Database, runId: string, options: VerifyRunOptions = {}): Promise<RunVerification> {
+  return verifyInspection(database, await inspectRun(database, runId), options);
+}
+
+export interface VerifyRunOptions {
+  expectedRoot?: string;
+  publicKey?: KeyObject | null;
+}
+
+/** verifyRun over a run already read (an export writes the very rows it verified). */
+export async function verifyInspection(database: Database, inspection: RunInspection, options: VerifyRunOptions = {}): Promise<RunVerification> {
+  const runId = inspection.runId;
   const problems = [...inspection.problems];
   const heads = currentHeads(inspection.streams);
   const rootHash = rootHashOf(heads);
@@ -72,60 +84,3 @@ export async function verifyRun(database: Database, runId: string, options: { ex
   };
 }
 
-/** One line for a problem: where, then what. */
-export function describeProblem(p: RunProblem): string {
-  const where = p.streamVersion === null ? p.streamId : `${p.streamId} v${p.streamVersion}`;
-  const event = p.eventId ? ` (event ${p.eventId} at position ${p.globalPosition})` : "";
-  return `${where}${event}: ${p.reason}`;
-}
-
-export function currentHeads(streams: readonly StreamFound[]): StreamHead[] {
-  return streams.filter((s) => isExecutorStream(s.streamId) && s.hash !== null).map((s) => ({ streamId: s.streamId, version: s.version, hash: s.hash! }));
-}
-
-/** Main's final event (settled, failed, cancelled), if it has one: after it the run's host seals the run. */
-function mainEnded(events: Map<string, RecordedEvent[]>): RecordedEvent | undefined {
-  for (const stream of events.values()) {
-    if (stream[0]?.type !== "executor_admitted" || (stream[0] as RecordedEvent<"executor_admitted">).data.role !== "main") continue;
-    return stream.find((e) => e.type === "settled" || e.type === "failed" || e.type === "cancelled");
-  }
-  return undefined;
-}
-
-function lastSeal(runStream: readonly RecordedEvent[]): RecordedEvent<"run_sealed"> | undefined {
-  return runStream.findLast((e): e is RecordedEvent<"run_sealed"> => e.type === "run_sealed");
-}
-
-/** Differences between the sealed heads and the heads now, each at the first event it concerns. */
-function sealProblems(seal: RecordedEvent<"run_sealed">, heads: readonly StreamHead[], events: Map<string, RecordedEvent[]>): RunProblem[] {
-  const problems: RunProblem[] = [];
-  const sealedBy = `run_sealed ${seal.eventId}`;
-  if (rootHashOf(seal.data.heads) !== seal.data.rootHash) {
-    problems.push(problemAt(seal, "the seal's root hash does not match the heads it lists"));
-  }
-  const now = new Map(heads.map((h) => [h.streamId, h]));
-  for (const sealed of seal.data.heads) {
-    const head = now.get(sealed.streamId);
-    const stream = events.get(sealed.streamId) ?? [];
-    const gone = (reason: string): RunProblem => ({ streamId: sealed.streamId, streamVersion: (head?.version ?? 0) + 1, eventId: null, globalPosition: null, reason });
-    if (!head) problems.push(gone(`sealed at version ${sealed.version} (${sealedBy}) but the stream is missing`));
-    else if (head.version < sealed.version) {
-      problems.push(gone(`sealed at version ${sealed.version} (${sealedBy}) but only ${head.version} events remain: events after version ${head.version} are missing`));
-    } else if (head.version > sealed.version) {
-      const added = stream.find((e) => e.streamVersion === sealed.version + 1);
-      problems.push(added ? problemAt(added, `appended after the run was sealed at version ${sealed.version} (${sealedBy})`) : gone(`moved past the sealed version ${sealed.version}`));
-    } else if (head.hash !== sealed.hash) {
-      const last = stream.at(-1);
-      const reason = `head hash ${head.hash} differs from the sealed ${sealed.hash} (${sealedBy}): the stream was rewritten after the seal`;
-      problems.push(last ? problemAt(last, reason) : gone(reason));
-    }
-  }
-  const sealedIds = new Set(seal.data.heads.map((h) => h.streamId));
-  for (const head of heads) {
-    if (sealedIds.has(head.streamId)) continue;
-    const first = events.get(head.streamId)?.[0];
-    const reason = `not among the streams the run was sealed with (${sealedBy})`;
-    problems.push(first ? problemAt(first, reason) : { streamId: head.streamId, streamVersion: 1, eventId: null, globalPosition: null, reason });
-  }
-  return problems;
-}

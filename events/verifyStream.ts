@@ -64,7 +64,8 @@ function bad(streamId: string, link: ChainLink, reason: string): VerifyResult {
   };
 }
 
-function rowToChainLink(row: EventRow): ChainLink {
+/** A stored row as the chain reads it (an export writes these, payloads as stored). */
+export function rowToChainLink(row: EventRow): ChainLink {
   return {
     eventId: row.event_id,
     streamId: row.stream_id,
