@@ -6,7 +6,10 @@ import { SHOW_USAGE, showRun } from "./showRun.ts";
 import { TRANSCRIPT_USAGE, showTranscript } from "./showTranscript.ts";
 import { CAP_FLAG_OPTIONS, askedCapsFromFlags, capFlagsUsage } from "./capFlags.ts";
 import { verifyCommand } from "./verifyCommand.ts";
-import { sealPublicKey } from "./sealKeys.ts";
+import { verifyBundleCommand } from "./verifyBundleCommand.ts";
+import { exportCommand } from "./exportCommand.ts";
+import { isDirectory } from "./isDirectory.ts";
+import { sealPublicKey, sealSigningKey } from "./sealKeys.ts";
 import { cancelCommand } from "./cancelCommand.ts";
 import { resumeCommand } from "./resumeCommand.ts";
 import { statusCommand } from "./statusCommand.ts";
@@ -41,6 +44,9 @@ commands:
   transcript EXECUTOR_ID
                      an executor's requests and responses rebuilt from the log, digests checked
   verify RUN         check every stream of a run, the links between them and its seal (--root HASH, --key PUBKEY_FILE)
+  verify DIR         check an exported bundle offline: signature (--key PUB), files, chains, seal, blobs, derived files
+                     [--claim C] [--refetch] [--json]; no database
+  export RUN DIR     write a settled run as a bundle signed with the seal key (ARIADNE_SIGNING_KEY)
   submit [QUESTION]  record a run for workers and print its id
   worker             execute submitted runs; take over runs whose owner died
   resume RUN         finish a crashed or interrupted run in this process
@@ -107,6 +113,8 @@ export async function main(argv: string[], out: (line: string) => void = console
         tenant: { type: "string" },
         out: { type: "string" },
         key: { type: "string" },
+        claim: { type: "string" },
+        refetch: { type: "boolean", default: false },
       },
       argv.find((a) => !a.startsWith("-")) ?? null,
     );
@@ -158,8 +166,29 @@ export async function main(argv: string[], out: (line: string) => void = console
           ? await showRun({ ...storeOptions, runId: rest[0]!, json, out })
           : await showTranscript({ ...storeOptions, executorId: rest[0]!, json, out });
       }
-      case "verify":
+      case "verify": {
+        const target = rest[0];
+        if (rest.length > 1) {
+          console.error(`ariadne: verify takes one run id or bundle directory, got ${rest.length}`);
+          return 2;
+        }
+        // An existing directory is a bundle: verified from its files, with no store opened.
+        if (target !== undefined && isDirectory(target)) {
+          const keyPath = parsed.values.key ?? (config.sealKeys.ARIADNE_SIGNING_PUBLIC_KEY || undefined);
+          return await verifyBundleCommand({ dir: target, keyPath, claim: parsed.values.claim, root: parsed.values.root, refetch: parsed.values.refetch, json: parsed.values.json, out });
+        }
+        if (parsed.values.claim !== undefined || parsed.values.refetch) {
+          console.error(`ariadne: --claim and --refetch verify a bundle directory, and ${target ? `"${target}" is not one` : "none was given"}`);
+          return 2;
+        }
         return await verifyCommand({ ...storeOptions, runId: rest[0], root: parsed.values.root, publicKey: sealPublicKey(config.sealKeys, parsed.values.key), json: parsed.values.json, out });
+      }
+      case "export":
+        if (rest.length !== 2) {
+          console.error("ariadne: export takes a run id and a directory: ariadne export RUN DIR");
+          return 2;
+        }
+        return await exportCommand({ ...storeOptions, runId: rest[0], dir: rest[1], signingKey: sealSigningKey(config.sealKeys), json: parsed.values.json, out });
       case "serve": {
         const port = Number(parsed.values.port);
         if (!Number.isInteger(port) || port < 0 || port > 65535) {

@@ -1,0 +1,18 @@
+import type { RecordedEvent } from "../events/types.ts";
+
+/** Every blob a run's tool outcomes name (each source's raw bytes and text, each artifact), with what it holds, first naming first. */
+export function namedBlobs(events: readonly RecordedEvent[]): Map<string, { event: RecordedEvent; what: string }> {
+  const named = new Map<string, { event: RecordedEvent; what: string }>();
+  const name = (sha256: string, event: RecordedEvent, what: string) => {
+    if (!named.has(sha256)) named.set(sha256, { event, what });
+  };
+  for (const e of events) {
+    if (e.type !== "tool_completed") continue;
+    for (const s of e.data.sources ?? []) {
+      name(s.rawSha256, e, `the raw bytes of source ${s.url}`);
+      name(s.textSha256, e, `the extracted text of source ${s.url}`);
+    }
+    for (const a of e.data.artifacts) name(a.sha256, e, `artifact ${a.id} (${a.path})`);
+  }
+  return named;
+}

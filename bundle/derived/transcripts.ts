@@ -1,0 +1,67 @@
+import type { RecordedEvent } from "../../events/types.ts";
+import { type BundleRun, type DerivedFile, byExecutor, fenced, profileLabel, safeName, stableJson, textFile } from "../bundleRun.ts";
+
+/**
+ * transcripts/<executor>.md: what each executor was given, what its model said
+ * turn by turn, what each tool returned and what it handed off, from its own
+ * stream alone (as `ariadne transcript` reads it, without rebuilding requests).
+ */
+export function writeTranscripts(run: BundleRun): DerivedFile[] {
+  return [...byExecutor(run)].map(([executorId, events]) => textFile(`transcripts/${safeName(executorId)}.md`, renderTranscript(executorId, events)));
+}
+
+function renderTranscript(executorId: string, events: readonly RecordedEvent[]): string {
+  const lines = [`# Transcript of executor ${executorId}`];
+  for (const e of events) lines.push("", ...renderEvent(e));
+  return `${lines.join("\n")}\n`;
+}
+
+function renderEvent(e: RecordedEvent): string[] {
+  const at = `v${e.streamVersion} · ${e.recordedAt.toISOString()}`;
+  switch (e.type) {
+    case "executor_admitted":
+      return [
+        `## Admitted as ${e.data.role} (${at})`,
+        "",
+        `- Parent: ${e.data.parentExecutorId ?? "none"}; depth ${e.data.depth}`,
+        `- Profile: ${profileLabel(e.data.profile)}; model ${e.data.model}`,
+        `- Tools granted: ${e.data.grantedTools.join(", ") || "(none)"}`,
+        "",
+        "Task:",
+        "",
+        fenced(`question: ${e.data.task.question}\ncontext: ${e.data.task.context}\ndone when: ${e.data.task.doneWhen}`),
+      ];
+    case "turn":
+      return [
+        `## Turn ${e.data.turn} (${at})`,
+        "",
+        `Model ${e.data.model} (${e.data.provider}${e.data.scripted ? ", scripted" : ""}); ${e.data.usage.inputTokens}+${e.data.usage.outputTokens} tokens; request digest ${e.data.request.digest}; stop ${e.data.response.stopReason}`,
+        ...e.data.response.content.flatMap((b) => (b.type === "text" ? ["", fenced(b.text, "text")] : ["", `Tool call ${b.name} (${b.id}):`, "", fenced(stableJson(b.input, 2), "json")])),
+      ];
+    case "tool_completed":
+      return [
+        `### ${e.data.tool} result (${e.data.toolUseId}, ${at})`,
+        "",
+        fenced(e.data.output),
+        ...(e.data.sources ?? []).map((s) => `- source ${s.url} retrieved at ${s.fetchedAt}, raw sha256 ${s.rawSha256}`),
+        ...e.data.artifacts.map((a) => `- artifact ${a.id} ${a.path}, sha256 ${a.sha256}`),
+      ];
+    case "tool_failed":
+      return [`### ${e.data.tool} failed (${e.data.toolUseId}, ${at}): ${e.data.reason}: ${e.data.message}`];
+    case "handoff_committed":
+      return [`## Handoff (${at})${e.data.forced ? ", forced" : ""}`, "", fenced(stableJson(e.data.handoff, 2), "json")];
+    case "handoff_consumed":
+      return [`### Handoff of Child ${e.data.childExecutorId} received (${e.data.toolUseId}, ${at})`];
+    case "reminder_delivered":
+      return [`- reminder ${e.data.reminderId} delivered into turn ${e.data.turn} (${at})`];
+    case "reminder_raised":
+      return [`- reminder ${e.data.reminderId} raised (${at}): ${e.data.text}`];
+    case "settled":
+      return [`## Settled: ${e.data.outcome}${e.data.partial ? ", partial" : ""} (${at})`];
+    case "failed":
+    case "cancelled":
+      return [`## ${e.type === "failed" ? "Failed" : "Cancelled"} (${at}): ${e.data.reason}`];
+    default:
+      return [`- ${e.type} (${at})`];
+  }
+}

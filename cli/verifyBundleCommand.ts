@@ -1,0 +1,64 @@
+import { createPublicKey } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { type BundleVerification, verifyBundle } from "../bundle/verifyBundle.ts";
+import { refetchSources } from "../bundle/refetchSources.ts";
+import { AriadneError } from "../core/errors.ts";
+
+export interface VerifyBundleCommandOptions {
+  dir: string;
+  /** --key PUB: the publisher's public key file (ARIADNE_SIGNING_PUBLIC_KEY and the default are not used for a bundle: the key must be chosen). */
+  keyPath?: string;
+  claim?: string;
+  root?: string;
+  /** Fetch each web source again and compare its bytes with the recorded hash (the only network use). */
+  refetch?: boolean;
+  json: boolean;
+  out: (line: string) => void;
+}
+
+/**
+ * `ariadne verify DIR`: an exported bundle, from its files alone (no database,
+ * no network). Exit 0 intact, 1 not intact with the first problem named.
+ */
+export async function verifyBundleCommand(options: VerifyBundleCommandOptions): Promise<number> {
+  if (options.root !== undefined && !/^[0-9a-f]{64}$/.test(options.root)) throw new AriadneError("USAGE", 400, "--root: a root hash is 64 lowercase hex characters, as printed with the run's answer");
+  const publicKey = options.keyPath === undefined ? null : readPublicKey(options.keyPath);
+  const result = verifyBundle(options.dir, { publicKey, publicKeyPath: options.keyPath, claim: options.claim, expectedRoot: options.root });
+  const refetched = options.refetch ? await refetchSources(result.events) : null;
+  const { events: _, ...report } = result;
+  if (options.json) options.out(JSON.stringify({ ...report, firstProblem: result.problems[0] ?? null, ...(refetched && { refetched }) }));
+  else {
+    for (const line of describe(result)) options.out(line);
+    for (const r of refetched ?? []) options.out(`refetched ${r.url}: ${r.state}${r.detail ? ` (${r.detail})` : ""}`);
+  }
+  return result.ok ? 0 : 1;
+}
+
+function describe(r: BundleVerification): string[] {
+  const lines: string[] = [];
+  if (r.ok) lines.push(`bundle ${r.dir}: intact · run ${r.runId} · ${r.counts.streams} streams, ${r.counts.events} events, ${r.counts.blobs} blobs, ${r.counts.files} files · root hash ${r.rootHash}`);
+  else {
+    const more = r.problems.length > 1 ? ` (and ${r.problems.length - 1} more problem${r.problems.length > 2 ? "s" : ""})` : "";
+    lines.push(`bundle ${r.dir}: NOT intact: ${r.problems[0]}${more}`);
+  }
+  if (r.signature.state === "valid") lines.push(`manifest signed by key ${r.signature.keyId}: signature verified`);
+  for (const note of r.notes) lines.push(note);
+  if (r.claim) lines.push(`claim ${r.claim.id} (${r.claim.basis}): ${r.claim.text}`, ...r.claim.chain.map((c) => `  ${c}`));
+  return lines;
+}
+
+function readPublicKey(path: string) {
+  let pem: string;
+  try {
+    pem = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new AriadneError("USAGE", 400, `--key ${path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  try {
+    const key = createPublicKey(pem);
+    if (key.asymmetricKeyType !== "ed25519") throw new Error(`a ${key.asymmetricKeyType} key, not Ed25519`);
+    return key;
+  } catch (e) {
+    throw new AriadneError("USAGE", 400, `--key ${path}: not an Ed25519 public key (${(e as Error).message})`);
+  }
+}
