@@ -174,8 +174,8 @@ export async function main(argv: string[], out: (line: string) => void = console
         }
         // An existing directory is a bundle: verified from its files, with no store opened.
         if (target !== undefined && isDirectory(target)) {
-          const keyPath = parsed.values.key ?? (config.sealKeys.ARIADNE_SIGNING_PUBLIC_KEY || undefined);
-          return await verifyBundleCommand({ dir: target, keyPath, claim: parsed.values.claim, root: parsed.values.root, refetch: parsed.values.refetch, json: parsed.values.json, out });
+          // Only a key given on the command line: a bundle is checked against the publisher's key, chosen by whoever verifies.
+          return await verifyBundleCommand({ dir: target, keyPath: parsed.values.key, claim: parsed.values.claim, root: parsed.values.root, refetch: parsed.values.refetch, json: parsed.values.json, out });
         }
         if (parsed.values.claim !== undefined || parsed.values.refetch) {
           console.error(`ariadne: --claim and --refetch verify a bundle directory, and ${target ? `"${target}" is not one` : "none was given"}`);

@@ -1,0 +1,3 @@
+import { register } from "node:module";
+
+register("./recordImports.mjs", import.meta.url);
