@@ -42,6 +42,7 @@ export function eventLine(link: ChainLink): string {
 const HEX64 = /^[0-9a-f]{64}$/;
 const STRING_FIELDS = ["eventId", "streamId", "type", "recordedAt", "prevHash", "hash"] as const;
 const INT_FIELDS = ["streamVersion", "schemaVersion", "globalPosition"] as const;
+const LINE_FIELDS = new Set<string>([...STRING_FIELDS, ...INT_FIELDS, "data", "metadata"]);
 
 /**
  * Reads one line back: JSON, in canonical form, with every field of an event.
@@ -58,6 +59,8 @@ export function parseEventLine(text: string): { ok: true; link: ChainLink } | { 
   const v = value as Record<string, unknown>;
   for (const f of STRING_FIELDS) if (typeof v[f] !== "string") return { ok: false, reason: `has no string ${f}` };
   for (const f of INT_FIELDS) if (!Number.isSafeInteger(v[f]) || (v[f] as number) < 0) return { ok: false, reason: `has no whole number ${f}` };
+  const unknown = Object.keys(v).find((k) => !LINE_FIELDS.has(k));
+  if (unknown) return { ok: false, reason: `has a field ${JSON.stringify(unknown)} no event line has (nothing its hash covers)` };
   if (!("data" in v) || !v.metadata || typeof v.metadata !== "object") return { ok: false, reason: "has no data or metadata" };
   if (!HEX64.test(v.hash as string) || !HEX64.test(v.prevHash as string)) return { ok: false, reason: "has a hash that is not 64 hex characters" };
   const recordedAt = new Date(v.recordedAt as string);

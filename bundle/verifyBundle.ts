@@ -118,7 +118,7 @@ export function verifyBundle(dir: string, options: VerifyBundleOptions): BundleV
   for (const l of manifest.streams) if (!byStream.has(l.streamId)) problems.push(`${l.streamId}: listed in manifest.json at v${l.version} but has no events in events.jsonl: the stream was dropped`);
   if (manifest.counts.events !== read.links.length) problems.push(`manifest.json: counts ${manifest.counts.events} events but events.jsonl holds ${read.links.length}`);
 
-  problems.push(...referenceProblems(byStream).map(describeProblem));
+  problems.push(...(attempt(problems, "the references between streams cannot be read", () => referenceProblems(byStream).map(describeProblem)) ?? []));
   if (statement?.predicate && canonicalJson(statement.predicate) !== canonicalJson(predicateOf(manifest.runId, manifest.rootHash, manifest.ariadneVersion, events))) {
     problems.push(`${SIGNATURE_FILE}: the signed predicate's models, profiles or version differ from the admissions in events.jsonl`);
   }
@@ -154,7 +154,7 @@ export function verifyBundle(dir: string, options: VerifyBundleOptions): BundleV
 
   // Derived files: re-derived from the events and blobs, byte for byte.
   const run: BundleRun = { runId: manifest.runId, events, blob: (sha256) => blobs.get(sha256) ?? null };
-  const derived = deriveFiles(run);
+  const derived = attempt(problems, "the derived files cannot be re-derived from events.jsonl", () => deriveFiles(run)) ?? new Map<string, Uint8Array>();
   for (const [path, bytes] of derived) {
     const onFile = readIfPresent(dir, path);
     if (!onFile) problems.push(`${path}: a derived file the events call for is missing`);
@@ -162,13 +162,27 @@ export function verifyBundle(dir: string, options: VerifyBundleOptions): BundleV
   }
   const truth = (p: string) => p === EVENTS_FILE || p === MANIFEST_FILE || p === SIGNATURE_FILE || p.startsWith(`${BLOBS_DIR}/`);
   for (const path of onDisk) if (!truth(path) && !derived.has(path)) problems.push(`${path}: not derived from the events, nor part of the record`);
-  result.counts.files = onDisk.length;
+  // As the manifest counts them: every file but the manifest and its signature.
+  result.counts.files = onDisk.filter((p) => p !== MANIFEST_FILE && p !== SIGNATURE_FILE).length;
 
   if (options.claim !== undefined) {
     result.claim = checkClaim(options.claim, events, run.blob);
     problems.push(...result.claim.problems);
   }
   return done();
+}
+
+/**
+ * A check over events a forger may have shaped to make the reader throw: the
+ * throw is a problem named like any other, never a crash that hides the rest.
+ */
+function attempt<T>(problems: string[], what: string, check: () => T): T | undefined {
+  try {
+    return check();
+  } catch (e) {
+    problems.push(`${what}: ${(e as Error).message}`);
+    return undefined;
+  }
 }
 
 /** The DSSE envelope: its signature against the given key, its statement against the manifest's bytes and contents. */

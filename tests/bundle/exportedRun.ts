@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { KeyObject } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { exportRun } from "../../bundle/exportRun.ts";
@@ -27,8 +27,11 @@ export async function exportedRun(engine: Engine, key: KeyObject): Promise<{ run
     const handle = await runtime.startRun(OFFLINE_QUESTION);
     assert.equal((await handle.result).kind, "answer");
     const run = { runId: handle.runId, mainExecutorId: handle.mainExecutorId };
-    await sealRun(store, run, { signingKey: key });
     const dir = join(scratchDir(engine), "bundle");
+    // Before its host seals it, a run that ended is not intact, and no bundle is written.
+    await assert.rejects(exportRun(db.database, run.runId, dir, key), /^AriadneError: run \S+ is not intact, so it is not exported: .*Main ended \(settled\) but the run has no seal/);
+    assert.equal(existsSync(dir), false);
+    await sealRun(store, run, { signingKey: key });
     await exportRun(db.database, run.runId, dir, key);
     return { ...run, dir };
   } finally {

@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, test } from "node:test";
 import { verifyBundle } from "../../bundle/verifyBundle.ts";
+import { canonicalJson } from "../../core/canonicalJson.ts";
 import { ENGINES } from "../support/testDatabase.ts";
 import { exportedRun } from "./exportedRun.ts";
 import { copyOf, eventLines, lineOf, read, reseal, write, writeEventLines } from "./forger.ts";
@@ -177,6 +178,17 @@ describe("the tamper matrix: every change to an exported bundle is caught", () =
       reseal: theirs.privateKey,
       caught: signedByOther,
       deep: /manifest\.json: root hash 0{64}, but the heads in events\.jsonl hash to [0-9a-f]{64}/,
+    },
+    {
+      name: "a field the hash does not cover added to an event line",
+      tamper: (dir) => {
+        const lines = eventLines(dir);
+        lines[3] = canonicalJson({ ...JSON.parse(lines[3]), note: "reviewed and approved" })!;
+        writeEventLines(dir, lines);
+      },
+      reseal: theirs.privateKey,
+      caught: signedByOther,
+      deep: /^events\.jsonl line 4: has a field "note" no event line has/,
     },
     {
       name: "a file added that the manifest does not list",
