@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import { canonicalJson } from "../core/canonicalJson.ts";
 import type { RecordedEvent } from "../events/types.ts";
 import type { EventType } from "../events/catalogue.ts";

@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import { BUNDLE_FORMAT, type Manifest, type ManifestFile } from "./layout.ts";
 import { sha256Of } from "./manifest.ts";
 import { readIfPresent } from "./readBundleDir.ts";

@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import { type KeyObject, sign, verify } from "node:crypto";
 import { keyFingerprint } from "../core/keyFingerprint.ts";
 

@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../core/canonicalJson.ts";
 import type { RecordedEvent } from "../events/types.ts";

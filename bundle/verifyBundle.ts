@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import type { KeyObject } from "node:crypto";
 import { relative, resolve, sep } from "node:path";
 import { canonicalJson } from "../core/canonicalJson.ts";

@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import type { KeyObject } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
