@@ -177,6 +177,11 @@ export async function main(argv: string[], out: (line: string) => void = console
           // Only a key given on the command line: a bundle is checked against the publisher's key, chosen by whoever verifies.
           return await verifyBundleCommand({ dir: target, keyPath: parsed.values.key, claim: parsed.values.claim, root: parsed.values.root, refetch: parsed.values.refetch, json: parsed.values.json, out });
         }
+        // A path is never a run id: say the bundle is missing rather than look for a run by that name.
+        if (target !== undefined && /[\\/]/.test(target)) {
+          console.error(`ariadne: verify: ${target} is not a directory, so not a bundle (and a run id holds no "/")`);
+          return 2;
+        }
         if (parsed.values.claim !== undefined || parsed.values.refetch) {
           console.error(`ariadne: --claim and --refetch verify a bundle directory, and ${target ? `"${target}" is not one` : "none was given"}`);
           return 2;

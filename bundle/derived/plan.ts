@@ -17,15 +17,18 @@ export function writePlan(run: BundleRun): DerivedFile[] {
     lines.push(
       `- Profile: ${profileLabel(admitted.data.profile)}${admitted.data.profile ? ` (sha256 ${admitted.data.profile.sha256})` : ""}`,
       `- Model: ${admitted.data.model}`,
-      `- Question: ${admitted.data.task.question}`,
-      `- Context: ${admitted.data.task.context || "(none)"}`,
-      `- Done when: ${admitted.data.task.doneWhen || "(not stated)"}`,
+      `- Question: ${item(admitted.data.task.question)}`,
+      `- Context: ${item(admitted.data.task.context || "(none)")}`,
+      `- Done when: ${item(admitted.data.task.doneWhen || "(not stated)")}`,
       `- Tools granted: ${admitted.data.grantedTools.join(", ") || "(none)"}`,
       `- Outcome: ${outcomeOf(child)}`,
     );
   });
   return [textFile("plan.md", `${lines.join("\n")}\n`)];
 }
+
+/** A task's text inside a list item: its later lines indented, so they stay in the item. */
+const item = (text: string) => text.replace(/\n/g, "\n  ");
 
 function outcomeOf(events: readonly { type: string; data: unknown }[]): string {
   const end = events.findLast((e) => e.type === "settled" || e.type === "failed" || e.type === "cancelled");

@@ -94,7 +94,7 @@ describe("ariadne export RUN DIR, then ariadne verify DIR with the database gone
     assert.match(lines(r.stdout)[0], new RegExp(`^bundle ${copy}: NOT intact: answer\\.md: its sha256 is [0-9a-f]{64}, but manifest\\.json lists [0-9a-f]{64}: the file was changed \\(and \\d+ more problems?\\)$`));
   });
 
-  test("bad usage exits 2 in one line: a key that cannot be read, --claim on a run id, two targets", async () => {
+  test("bad usage exits 2 in one line: a key that cannot be read, --claim on a run id, a missing bundle, two targets", async () => {
     const missing = await ariadne(["verify", dir, "--key", join(root, "nope.pub")], noDatabase);
     assert.equal(missing.code, 2);
     assert.equal(lines(missing.stderr).length, 1);
@@ -105,6 +105,9 @@ describe("ariadne export RUN DIR, then ariadne verify DIR with the database gone
     const claimOnRun = await ariadne(["verify", runId, "--claim", "c1.1"], noDatabase);
     assert.equal(claimOnRun.code, 2);
     assert.match(claimOnRun.stderr, /--claim and --refetch verify a bundle directory/);
+    const gone = await ariadne(["verify", join(root, "no-such-bundle")], noDatabase);
+    assert.equal(gone.code, 2);
+    assert.match(gone.stderr, /^ariadne: verify: \S+no-such-bundle is not a directory, so not a bundle/m);
     const two = await ariadne(["verify", dir, dir], noDatabase);
     assert.equal(two.code, 2);
     assert.match(two.stderr, /^ariadne: verify takes one run id or bundle directory, got 2$/m);
