@@ -6,6 +6,15 @@ import type { Answer } from "../actors/answer.ts";
 import { answerClaims } from "./claimIds.ts";
 import { sha256Of } from "./manifest.ts";
 
+const mainOf = (events: readonly RecordedEvent[]) => events.find((e): e is RecordedEvent<"executor_admitted"> => e.type === "executor_admitted" && e.data.role === "main");
+
+/** Main's settled answer, if it answered. */
+export function mainAnswer(events: readonly RecordedEvent[]): Partial<Answer> | undefined {
+  const main = mainOf(events);
+  const settled = main && events.find((e): e is RecordedEvent<"settled"> => e.type === "settled" && e.metadata.executorId === main.metadata.executorId);
+  return settled?.data.answer as Partial<Answer> | undefined;
+}
+
 /** One claim followed down: each step a line, and what broke, if anything. */
 export interface ClaimCheck {
   id: string;
@@ -22,9 +31,8 @@ export interface ClaimCheck {
  * recorded sha256. An unknown claim id is bad usage.
  */
 export function checkClaim(claimId: string, events: readonly RecordedEvent[], blob: (sha256: string) => Uint8Array | null): ClaimCheck {
-  const main = events.find((e): e is RecordedEvent<"executor_admitted"> => e.type === "executor_admitted" && e.data.role === "main");
-  const settled = main && events.find((e): e is RecordedEvent<"settled"> => e.type === "settled" && e.metadata.executorId === main.metadata.executorId);
-  const claims = answerClaims(settled?.data.answer as Partial<Answer> | undefined);
+  const main = mainOf(events);
+  const claims = answerClaims(mainAnswer(events));
   const found = claims.find((c) => c.id === claimId);
   if (!found) throw new AriadneError("USAGE", 400, `--claim ${claimId}: the answer has no such claim (${claims.length ? `its claims are ${claims[0].id} to ${claims.at(-1)!.id}` : "it has no claims"}; see answer.md)`);
   const { claim } = found;

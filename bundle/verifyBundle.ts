@@ -9,7 +9,8 @@ import { runStreamId } from "../events/streamIds.ts";
 import type { RecordedEvent } from "../events/types.ts";
 import { namedBlobs } from "./blobNames.ts";
 import type { BundleRun } from "./bundleRun.ts";
-import { type ClaimCheck, checkClaim } from "./checkClaim.ts";
+import { type ClaimCheck, checkClaim, mainAnswer } from "./checkClaim.ts";
+import { answerClaims } from "./claimIds.ts";
 import { readEventLines } from "./checkEvents.ts";
 import { fileProblems, parseManifest } from "./checkManifest.ts";
 import { checkEnvelope } from "./dsse.ts";
@@ -166,10 +167,11 @@ export function verifyBundle(dir: string, options: VerifyBundleOptions): BundleV
   // As the manifest counts them: every file but the manifest and its signature.
   result.counts.files = onDisk.filter((p) => p !== MANIFEST_FILE && p !== SIGNATURE_FILE).length;
 
-  if (options.claim !== undefined) {
-    result.claim = checkClaim(options.claim, events, run.blob);
-    problems.push(...result.claim.problems);
+  // Every claim of the answer followed down to its blobs; --claim also prints one chain.
+  for (const { id } of answerClaims(mainAnswer(events))) {
+    problems.push(...(attempt(problems, `claim ${id} cannot be followed`, () => checkClaim(id, events, run.blob).problems) ?? []));
   }
+  if (options.claim !== undefined) result.claim = checkClaim(options.claim, events, run.blob);
   return done();
 }
 

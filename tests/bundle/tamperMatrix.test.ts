@@ -191,6 +191,20 @@ describe("the tamper matrix: every change to an exported bundle is caught", () =
       deep: /^events\.jsonl line 4: has a field "note" no event line has/,
     },
     {
+      name: "a claim of the answer pointed at a finding no handoff holds",
+      tamper: (dir) => {
+        const lines = eventLines(dir);
+        const i = lines.findIndex((l) => lineOf(l).type === "settled" && "answer" in lineOf(l).data);
+        const line = JSON.parse(lines[i]);
+        line.data.answer.sections[0].claims[0].citations[0].finding = 99;
+        lines[i] = canonicalJson(line)!;
+        writeEventLines(dir, lines);
+      },
+      reseal: theirs.privateKey,
+      caught: signedByOther,
+      deep: /^claim c1\.1 cites finding 100 of \S+, which no handoff Main received holds$/,
+    },
+    {
       name: "a file added that the manifest does not list",
       tamper: (dir) => write(dir, "notes.md", "trust me\n"),
       caught: /^notes\.md: in the bundle but not listed in manifest\.json$/,
