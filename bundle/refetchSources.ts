@@ -1,4 +1,3 @@
-import { Buffer } from "node:buffer";
 import type { RecordedEvent } from "../events/types.ts";
 import { ofType } from "./bundleRun.ts";
 import { sha256Of } from "./manifest.ts";
