@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -26,7 +26,10 @@ describe("ariadne export RUN DIR, then ariadne verify DIR with the database gone
     runId = JSON.parse(run.stdout).runId;
     dir = join(root, "bundle");
   });
-  after(() => store?.dispose());
+  after(async () => {
+    await store?.dispose();
+    rmSync(root, { recursive: true, force: true });
+  });
 
   test("export writes the bundle and says how to verify it; a second export into it, or one without a key, is bad usage", async () => {
     const exported = await ariadne(["export", runId, dir, ...store.args], { ...store.env, ARIADNE_SIGNING_KEY: keys.key });

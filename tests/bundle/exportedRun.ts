@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { KeyObject } from "node:crypto";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { exportRun } from "../../bundle/exportRun.ts";
@@ -11,8 +11,12 @@ import { runtimeWith } from "../actors/fixtures.ts";
 import { scenarioHosting } from "../support/scenarioHosting.ts";
 import { openTestDatabase } from "../support/testDatabase.ts";
 
-/** A fresh folder under the temp directory for this test process. */
-export const scratchDir = (label: string) => mkdtempSync(join(tmpdir(), `ariadne-bundle-${label}-`));
+/** A fresh folder under the temp directory, removed when the test process exits. */
+export function scratchDir(label: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `ariadne-bundle-${label}-`));
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 /**
  * The offline etf-overlap run on one engine, settled, sealed with `key` and
