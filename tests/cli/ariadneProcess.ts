@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createScratchDatabase } from "../../db/scratchDatabase.ts";
 import { ADMIN_URL, ENGINES } from "../support/testDatabase.ts";
+import { CLI_SCRIPT } from "../support/testBuild.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const STACK_LINE = /^\s+at /m;
@@ -25,7 +26,7 @@ export function ariadne(args: string[], env: Record<string, string> = {}, option
   const base = { ...process.env };
   for (const key of ["ARIADNE_DEBUG", "DATABASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"]) delete base[key];
   const node = options.uid === undefined ? process.execPath : nodeForOtherUsers();
-  return outputOf(spawn(node, [join(ROOT, "cli/bin.mjs"), ...args], { cwd: ROOT, env: { ...base, ...env }, timeout: 90_000, ...options }));
+  return outputOf(spawn(node, [CLI_SCRIPT, ...args], { cwd: ROOT, env: { ...base, ...env }, timeout: 90_000, ...options }));
 }
 
 /** What a spawned process printed, and its exit code, once it closed. */

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LOCK_FILE } from "../../db/lockDataDir.ts";
 import { type CliResult, ROOT, STACK_LINE, ariadne, lines, outputOf } from "./ariadneProcess.ts";
+import { CLI_SCRIPT } from "../support/testBuild.ts";
 
 // Issue 17, defect 7: an embedded store directory that cannot be used fails at once, in one line naming it and the real cause.
 const dir = await mkdtemp(join(tmpdir(), "ariadne-datadir-"));
@@ -21,11 +22,10 @@ function assertOneLine(result: CliResult, pattern: RegExp) {
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 describe("an embedded store directory that cannot be made", () => {
+  // It used to spin at 100% CPU: a spin now runs into the spawn's timeout, is killed and fails the exit code check.
   test("--data-dir /proc/1/nope fails at once (no spin), one line naming the path", async () => {
-    const started = Date.now();
     const r = await ariadne(["status", "some-run", "--data-dir", "/proc/1/nope"]);
     assertOneLine(r, /^ariadne: cannot open the embedded store at \/proc\/1\/nope: .*\((ENOENT|EACCES|EPERM|EROFS)\)$/m);
-    assert.ok(Date.now() - started < 20_000, `took ${Date.now() - started} ms`);
   });
 
   // A read-only file system needs a mount; as root the command runs in a mount namespace of its own with the directory bound read-only.
@@ -60,5 +60,5 @@ function readOnly(bound: string, args: string[]): Promise<CliResult> {
   const script = `mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" "$0" && exec "$@"`;
   const env = { ...process.env };
   for (const key of ["ARIADNE_DEBUG", "DATABASE_URL", "ANTHROPIC_API_KEY"]) delete env[key];
-  return outputOf(spawn("unshare", ["-m", "--propagation", "private", "sh", "-c", script, bound, process.execPath, join(ROOT, "cli/bin.mjs"), ...args], { cwd: ROOT, env, timeout: 60_000 }));
+  return outputOf(spawn("unshare", ["-m", "--propagation", "private", "sh", "-c", script, bound, process.execPath, CLI_SCRIPT, ...args], { cwd: ROOT, env, timeout: 60_000 }));
 }

@@ -5,6 +5,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, ariadne } from "./ariadneProcess.ts";
+import { CLI_SCRIPT } from "../support/testBuild.ts";
 
 // Issue 17, defect 7: a second signal means "exit at once", which is exit code 130 (as the README documents),
 // also once the command has stopped its work and is only waiting to exit; never death by the signal (143).
@@ -15,7 +16,7 @@ after(() => rm(dir, { recursive: true, force: true }));
 function start(args: string[], env: Record<string, string>) {
   const base = { ...process.env };
   for (const key of ["ARIADNE_DEBUG", "DATABASE_URL", "ANTHROPIC_API_KEY"]) delete base[key];
-  const child = spawn(process.execPath, [join(ROOT, "cli/bin.mjs"), ...args], { cwd: ROOT, env: { ...base, ...env } });
+  const child = spawn(process.execPath, [CLI_SCRIPT, ...args], { cwd: ROOT, env: { ...base, ...env } });
   after(() => child.kill("SIGKILL"));
   let output = "";
   const waiters: { re: RegExp; resolve: () => void }[] = [];

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { ROOT } from "../runs/processes.ts";
+import { ownImportMetaUrl } from "../support/ownImportMetaUrl.ts";
+import { builtEntry } from "../support/testBuild.ts";
 
 /**
  * A test entry point bundled into one .mjs with esbuild (the one tsx brings),
@@ -11,13 +11,16 @@ import { ROOT } from "../runs/processes.ts";
  * tsx spends compiling and resolving some 200 modules and the packages' many
  * more: the soak starts a process per crash. PGlite stays external (resolved
  * through a node_modules link beside the bundle) and every module of ours keeps
- * its own `import.meta.url`, so profiles and the corpus are found where they are. FAULT_BUNDLE=0, or no
+ * its own `import.meta.url`, so profiles and the corpus are found where they are. Under `npm test` the
+ * entry comes from the test build (tests/build.ts) instead. FAULT_BUNDLE=0, or no
  * esbuild to load, runs the .ts file under tsx as before.
  */
 const built = new Map<string, Promise<string>>();
 
 export function bundled(entry: string): Promise<string> {
   if (process.env.FAULT_BUNDLE === "0") return Promise.resolve(entry);
+  const prebuilt = builtEntry(entry);
+  if (prebuilt) return Promise.resolve(prebuilt);
   let script = built.get(entry);
   if (!script) built.set(entry, (script = bundle(entry).catch(() => entry)));
   return script;
@@ -41,17 +44,7 @@ async function bundle(entry: string): Promise<string> {
     banner: { js: 'import { createRequire as __bundleRequire } from "node:module"; const require = __bundleRequire(import.meta.url);' },
     outfile,
     logLevel: "error",
-    plugins: [
-      {
-        name: "own-import-meta-url",
-        setup(b) {
-          b.onLoad({ filter: /\.ts$/ }, async (args) => ({
-            contents: (await readFile(args.path, "utf8")).replaceAll("import.meta.url", JSON.stringify(pathToFileURL(args.path).href)),
-            loader: "ts",
-          }));
-        },
-      },
-    ],
+    plugins: [ownImportMetaUrl],
   });
   return outfile;
 }

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { CLI_SCRIPT } from "../support/testBuild.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -16,7 +16,7 @@ export interface SharedStore {
 export function spawnAriadne(store: SharedStore, args: string[], extraEnv: Record<string, string> = {}): Spawned {
   const env = { ...process.env, ...store.env, ...extraEnv };
   for (const k of ["ARIADNE_DEBUG", "ANTHROPIC_API_KEY", ...(store.env.DATABASE_URL ? [] : ["DATABASE_URL"])]) if (!(k in store.env)) delete env[k];
-  const child = spawn(process.execPath, [join(ROOT, "cli/bin.mjs"), ...args, ...store.args], { cwd: ROOT, env, timeout: 240_000 });
+  const child = spawn(process.execPath, [CLI_SCRIPT, ...args, ...store.args], { cwd: ROOT, env, timeout: 240_000 });
   let stdout = "";
   let stderr = "";
   const seen = { stdout: "" };

@@ -6,10 +6,11 @@ import { findRun, runStatus, verifyRun } from "../../runs/index.ts";
 import { ADMIN_URL } from "../support/testDatabase.ts";
 import { spawn } from "node:child_process";
 import { ROOT, ariadne } from "./processes.ts";
+import { CLI_SCRIPT } from "../support/testBuild.ts";
 
 /** Runs `ariadne run` under the pty driver; resolves with the driver's exit code and everything the terminal showed. */
 function runInTerminal(env: Record<string, string>, ctrlCWhen: string): Promise<{ code: number | null; output: string }> {
-  const driver = spawn("python3", ["tests/runs/ptyDriver.py", ctrlCWhen, "60", process.execPath, "cli/bin.mjs", "run"], {
+  const driver = spawn("python3", ["tests/runs/ptyDriver.py", ctrlCWhen, "60", process.execPath, CLI_SCRIPT, "run"], {
     cwd: ROOT,
     env: { ...process.env, ARIADNE_DEBUG: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { CLI_SCRIPT } from "../support/testBuild.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -14,7 +15,7 @@ export interface Proc {
 }
 
 /** Starts `ariadne ARGS` (or another script under the root) as a real child process. */
-export function start(args: string[], env: Record<string, string>, script = "cli/bin.mjs"): Proc {
+export function start(args: string[], env: Record<string, string>, script = CLI_SCRIPT): Proc {
   const child = spawn(process.execPath, [...(script.endsWith(".mjs") ? [] : ["--import", "tsx"]), script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ARIADNE_DEBUG: "", ...env },
