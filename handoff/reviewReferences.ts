@@ -1,6 +1,7 @@
 import type { IssueDetail } from "../core/errors.ts";
 import { classifyArtifact, classifyReference, type RefField, type RefVerdict } from "./classifyReference.ts";
 import type { HandoffFacts } from "./handoffFacts.ts";
+import { reviewQuotes } from "./reviewQuotes.ts";
 import { asArray, asRecord, formatPath } from "./rawShape.ts";
 
 export type HandoffIssueKind =
@@ -10,7 +11,11 @@ export type HandoffIssueKind =
   | "unseen_citation"
   | "not_a_citation"
   | "unproduced_artifact"
-  | "artifact_mismatch";
+  | "artifact_mismatch"
+  | "quote_unknown_tool_result"
+  | "quote_not_in_source"
+  | "quote_wrong_page"
+  | "quote_unchecked";
 
 export interface HandoffIssue extends IssueDetail {
   kind: HandoffIssueKind;
@@ -45,6 +50,9 @@ export function reviewReferences(candidate: unknown, facts: HandoffFacts): { iss
         else issues.push({ path, ref, kind: kindOf(verdict), message: explain(ref, verdict, i) });
       });
     }
+    const quotes = reviewQuotes(evidence.quotes, ["findings", i, "evidence", "quotes"], facts);
+    issues.push(...quotes.issues);
+    kept.push(...quotes.kept);
   });
 
   asArray(root.artifacts).forEach((a, k) => {
