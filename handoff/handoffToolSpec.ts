@@ -18,6 +18,7 @@ export const handoffToolSpec: ToolSpec = {
     "Hand your work back to the executor that delegated it. Call once, when done or when you cannot go further. " +
     "Evidence has two kinds of reference, each in its own field: toolResults holds tool_use ids of your successful tool calls; " +
     "citations holds citation markers such as [[corpus:doc#p3]] copied from tool outputs. " +
+    "quotes holds the exact text a claim rests on: the tool_use id of the call whose output shows it and the text copied verbatim; each is checked against what that call read. " +
     "List only artifacts a tool really produced. Name gaps honestly; partial findings are useful.",
   input_schema: handoffInputSchema,
 };
