@@ -1,7 +1,7 @@
 import type { HandoffFacts, QuotableBlob } from "./handoffFacts.ts";
 import { type QuoteVerdict, locateQuote } from "./locateQuote.ts";
 import { asArray, asRecord } from "./rawShape.ts";
-import type { HandoffIssue, KeptReference } from "./reviewReferences.ts";
+import type { HandoffIssue, KeptReference } from "./handoffIssue.ts";
 
 /** A quote as the model wrote it, read defensively; null when the schema will report it. */
 export function rawQuote(raw: unknown): { toolUseId: string; text: string; page?: number } | null {
