@@ -6,6 +6,7 @@ import { SHOW_USAGE, showRun } from "./showRun.ts";
 import { TRANSCRIPT_USAGE, showTranscript } from "./showTranscript.ts";
 import { CAP_FLAG_OPTIONS, askedCapsFromFlags, capFlagsUsage } from "./capFlags.ts";
 import { verifyCommand } from "./verifyCommand.ts";
+import { AUDIT_USAGE, auditCommand } from "./auditCommand.ts";
 import { sealPublicKey } from "./sealKeys.ts";
 import { cancelCommand } from "./cancelCommand.ts";
 import { resumeCommand } from "./resumeCommand.ts";
@@ -41,6 +42,8 @@ commands:
   transcript EXECUTOR_ID
                      an executor's requests and responses rebuilt from the log, digests checked
   verify RUN         check every stream of a run, the links between them and its seal (--root HASH, --key PUBKEY_FILE)
+  audit RUN [CLAIM_ID]
+                     each claim of the answer followed to its finding, model turn, quotes, tool calls and sources
   submit [QUESTION]  record a run for workers and print its id
   worker             execute submitted runs; take over runs whose owner died
   resume RUN         finish a crashed or interrupted run in this process
@@ -77,7 +80,7 @@ environment:
                      as --model-idle-timeout, in milliseconds (the flag wins)`;
 
 /** Each command's own --help. */
-const COMMAND_USAGE: Record<string, string> = { show: SHOW_USAGE, transcript: TRANSCRIPT_USAGE };
+const COMMAND_USAGE: Record<string, string> = { show: SHOW_USAGE, transcript: TRANSCRIPT_USAGE, audit: AUDIT_USAGE };
 
 /** The CLI's entry: returns the exit code instead of exiting, so it can be tested in-process. */
 export async function main(argv: string[], out: (line: string) => void = console.log, config: AriadneConfig = readConfig()): Promise<number> {
@@ -158,6 +161,12 @@ export async function main(argv: string[], out: (line: string) => void = console
           ? await showRun({ ...storeOptions, runId: rest[0]!, json, out })
           : await showTranscript({ ...storeOptions, executorId: rest[0]!, json, out });
       }
+      case "audit":
+        if (rest.length < 1 || rest.length > 2) {
+          console.error(`ariadne: audit takes a run id and at most one claim id\n\n${AUDIT_USAGE}`);
+          return 2;
+        }
+        return await auditCommand({ ...storeOptions, runId: rest[0]!, claimId: rest[1], json: parsed.values.json, out });
       case "verify":
         return await verifyCommand({ ...storeOptions, runId: rest[0], root: parsed.values.root, publicKey: sealPublicKey(config.sealKeys, parsed.values.key), json: parsed.values.json, out });
       case "serve": {
