@@ -62,7 +62,7 @@ function evolveFacts(f: ExecutorFacts, event: RecordedEvent): ExecutorFacts {
         provider: t.data.provider,
         scripted: t.data.scripted,
         requestDigest: t.data.request.digest,
-        responseId: null,
+        responseId: t.data.responseId ?? null,
         usage: t.data.usage,
         event: refOf(event),
         toolUses,

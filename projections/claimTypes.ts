@@ -70,7 +70,7 @@ export interface TurnChain {
   provider: string;
   scripted: boolean;
   requestDigest: string;
-  /** The provider's id of the response, when the log records one (it does not yet: the turn event is its record). */
+  /** The provider's id of the response (null for scripted turns, which have none, and turns recorded before it was kept). */
   responseId: string | null;
   usage: { inputTokens: number; outputTokens: number };
   event: EventRef;
