@@ -44,6 +44,19 @@ function childModel(id: string) {
   });
 }
 
+/** A Child whose every handoff quotes its note once rightly and once wrongly: its repairs run out. */
+function stubbornChild(id: string) {
+  return new ScriptedModel({
+    name: "child",
+    policy: (request) => {
+      if (turnsTaken(request) === 0) return useReply("read_note", { id });
+      const readUse = request.messages.flatMap((m) => (m.role === "assistant" ? m.content : [])).find((b) => b.type === "tool_use" && b.name === "read_note") as { id: string };
+      const quotes = [{ toolUseId: readUse.id, text: "falls from 0.38%" }, { toolUseId: readUse.id, text: "rises to 0.41%" }];
+      return handoffReply(handoffInput("Read the note.", [{ claim: "The charge falls.", evidence: { toolResults: [readUse.id], citations: [], quotes }, confidence: "high" }]));
+    },
+  });
+}
+
 forEachEngine("a handoff's quotes are checked against the stored text of its sources", (ctx) => {
   async function givenRun() {
     const id = uniqueId("note");
@@ -67,6 +80,21 @@ forEachEngine("a handoff's quotes are checked against the stored text of its sou
     assert.equal(quote.source.sha256, sha256Hex(text));
     assert.equal([...text].slice(quote.source.charStart, quote.source.charEnd).join(""), quote.text);
     assert.deepEqual((await verifyRun(ctx.db.database, run.runId)).problems, []);
+  });
+
+  test("repairs run out: the forced partial handoff keeps the quote found in the source, with its location, and drops the other", async () => {
+    const main = new ScriptedModel({ name: "main", policy: delegatingMain([delegation("What does the note say about the charge?", "general")]) });
+    const runtime = runtimeWith(ctx.store, { main, child: stubbornChild(uniqueId("note")) }, { tools: new ToolRegistry().register(noteTool), blobs: createDatabaseBlobStore(ctx.db.database.db) });
+    const run = await runtime.startRun("What does the note say?");
+    await within(20_000, run.result);
+    const events = await ctx.store.readRun(run.runId);
+    assert.ok(ofType(events, "tool_failed").filter((e) => e.data.tool === "handoff").length >= 2);
+    const [committed] = ofType(events, "handoff_committed");
+    assert.equal(committed!.data.forced, true);
+    const finding = (committed!.data.handoff.findings as { evidence: { quotes: { text: string; source?: unknown }[] } }[])[0]!;
+    assert.deepEqual(finding.evidence.quotes.map((q) => q.text), ["falls from 0.38%"]);
+    assert.ok(finding.evidence.quotes[0]!.source, "located");
+    assert.ok((committed!.data.handoff.caveats as string[]).some((c) => /quotes\[1\] dropped/.test(c)));
   });
 
   test("verify reports a quote that is not in its blob: a changed blob, or a quote re-written in the log", async () => {
