@@ -45,11 +45,12 @@ function withLocatedQuotes(handoff: Handoff, facts: HandoffFacts): Handoff {
     ...handoff,
     findings: handoff.findings.map((f) => {
       if (!f.evidence.quotes) return f;
-      const quotes = f.evidence.quotes.map(({ source: _claimed, page: _page, ...q }) => {
-        const found = locateQuote({ ...q, ...(_page === undefined ? {} : { page: _page }) }, facts);
+      const quotes = f.evidence.quotes.map(({ source: _claimed, ...q }) => {
+        const found = locateQuote(q, facts);
         // reviewQuotes refused any quote that is not found, so every one is located here.
         if (found.kind !== "located") throw new Error(`quote of ${q.toolUseId} passed review but was not located (${found.kind})`);
-        return { ...q, ...(found.page === undefined ? {} : { page: found.page }), source: found.source };
+        const { page: _given, ...rest } = q;
+        return { ...rest, ...(found.page === undefined ? {} : { page: found.page }), source: found.source };
       });
       return { ...f, evidence: { ...f.evidence, quotes } };
     }),

@@ -1,7 +1,7 @@
 import type { ScriptedReply } from "../../models/index.ts";
 import type { ModelRequest } from "../../models/types.ts";
 import { exchanges, resultsOf } from "../requestView.ts";
-import { handoff, quotedText, use, verbatim } from "../etfOverlap/scriptedHandoff.ts";
+import { handoff, quoteOf, quotedText, use } from "../etfOverlap/scriptedHandoff.ts";
 import { BRIEFING_DATE, BRIEFING_FILE, SECTIONS } from "./briefingPlan.ts";
 import { type FindingEntry, parseFindingsFile } from "./findingsFile.ts";
 
@@ -41,7 +41,7 @@ export function writerPolicy(request: ModelRequest): ScriptedReply {
     findings: items.map(({ section, id, text, entry }) => ({
       claim: `${section.title}: ${entry.claim} (source: ${entry.url})`,
       // The finding's block in the findings file it came from, quoted as the file has it.
-      evidence: { toolResults: [id], citations: [], quotes: [`Claim: ${entry.claim}`].flatMap((q) => (verbatim(text, q) ? [{ toolUseId: id, text: verbatim(text, q)! }] : [])) },
+      evidence: { toolResults: [id], citations: [], quotes: quoteOf(id, text, `Claim: ${entry.claim}`) },
       confidence: entry.confidence,
     })),
     basis: { sources: sources.map(([url]) => url), dates: [BRIEFING_DATE], units: [], scope: "The three findings files handed over; nothing else was read." },
