@@ -1,5 +1,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { sql } from "kysely";
+import { openStore } from "../../events/openStore.ts";
+import { projectClaims } from "../../projections/index.ts";
 import { type CliStore, STACK_LINE, ariadne, cliStore } from "./ariadneProcess.ts";
 
 describe("ariadne audit RUN [CLAIM_ID]: each claim followed to the bytes behind it", () => {
@@ -50,5 +53,26 @@ describe("ariadne audit RUN [CLAIM_ID]: each claim followed to the bytes behind 
     const help = await ariadne(["audit", "--help"]);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /^usage: ariadne audit RUN \[CLAIM_ID\]/);
+  });
+
+  // Last: it changes the store.
+  test("verify: a quote whose blob no longer holds it makes the run not intact, named with the quote", async () => {
+    const { store: log, database, close } = await openStore(store.open);
+    let blob: string;
+    try {
+      const quote = (await projectClaims(log, runId)).claims[0]!.findings[0]!.quotes[0]!;
+      blob = quote.blob!.sha256;
+      await database.db.transaction().execute(async (trx) => {
+        await sql`ALTER TABLE ariadne_source_blobs DISABLE TRIGGER ariadne_source_blobs_write_once`.execute(trx);
+        await sql`UPDATE ariadne_source_blobs SET bytes = convert_to(replace(convert_from(bytes, 'UTF8'), '0.29%', '0.19%'), 'UTF8') WHERE sha256 = ${blob}`.execute(trx);
+        await sql`ALTER TABLE ariadne_source_blobs ENABLE TRIGGER ariadne_source_blobs_write_once`.execute(trx);
+      });
+    } finally {
+      await close();
+    }
+    const { code, stdout } = await ariadne(["verify", runId, "--json", ...store.args], store.env);
+    assert.equal(code, 1);
+    const reasons = (JSON.parse(stdout).problems as { reason: string }[]).map((p) => p.reason);
+    assert.ok(reasons.some((r) => new RegExp(`^quote findings\\[0\\]\\.evidence\\.quotes\\[0\\] of the handoff of \\S+ is not in blob ${blob}`).test(r)), reasons.join("\n"));
   });
 });
