@@ -1,7 +1,7 @@
 import type { EventData, ProfileBinding, RecordedEvent, TaskSpec } from "../events/index.ts";
 import type { ToolEffect } from "../tools/index.ts";
 import type { AssistantBlock, Message, ToolResultBlock, ToolUseBlock, UserBlock } from "../models/types.ts";
-import { extractCitationMarkers } from "../handoff/index.ts";
+import { type QuotableBlob, extractCitationMarkers } from "../handoff/index.ts";
 import { renderAdvice, renderBackgroundHandoff, renderChildEnded, renderConsumedHandoff, renderReminder } from "./prompts.ts";
 import { urlsInTask } from "./reachableUrls.ts";
 import { type Role, roleOf } from "./roles.ts";
@@ -66,7 +66,7 @@ export interface ExecutorState {
    */
   idleForChildren: boolean;
   /** Successful tool results by tool_use id: what a handoff may cite. */
-  toolResults: Record<string, { tool: string; eventId: string }>;
+  toolResults: Record<string, { tool: string; eventId: string; quotable?: QuotableBlob[] }>;
   citationsSeen: string[];
   artifacts: Record<string, { path: string; sha256: string }>;
   /**
@@ -253,7 +253,8 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
       return s;
     case "tool_completed": {
       const d = event.data;
-      s.toolResults = { ...state.toolResults, [d.toolUseId]: { tool: d.tool, eventId: event.eventId } };
+      const quotable = quotableBlobs(d);
+      s.toolResults = { ...state.toolResults, [d.toolUseId]: { tool: d.tool, eventId: event.eventId, ...(quotable.length ? { quotable } : {}) } };
       s.citationsSeen = withNew(state.citationsSeen, extractCitationMarkers(d.output));
       if (d.artifacts.length) {
         s.artifacts = { ...state.artifacts, ...Object.fromEntries(d.artifacts.map((a) => [a.id, { path: a.path, sha256: a.sha256 }])) };
@@ -397,4 +398,13 @@ function deliver(s: ExecutorState, block: UserBlock): ExecutorState {
   if (s.calls.length > 0 || last?.role !== "user") return { ...s, inbox: [...s.inbox, block] };
   const content: UserBlock[] = typeof last.content === "string" ? [{ type: "text", text: last.content }, block] : [...last.content, block];
   return { ...s, messages: [...s.messages.slice(0, -1), { role: "user", content }], idleForChildren: false };
+}
+
+/** What a quote citing this call may come from: the text of each source it read, then each artifact it wrote, once each. */
+function quotableBlobs(d: EventData<"tool_completed">): QuotableBlob[] {
+  const blobs = [
+    ...(d.sources ?? []).map((src) => ({ sha256: src.textSha256, label: `source ${src.url}` })),
+    ...d.artifacts.map((a) => ({ sha256: a.sha256, label: `artifact ${a.path}` })),
+  ];
+  return blobs.filter((b, i) => blobs.findIndex((x) => x.sha256 === b.sha256) === i);
 }

@@ -21,7 +21,8 @@ handoff findings it rests on), a judgment (depends on goals or assumptions), or 
 export const CHILD_SYSTEM = `You are a Child executor working on one delegated task in a fresh context.
 You can take several steps with your granted tools. Keep evidence, not process: finish by calling \`handoff\`
 once, with findings that cite the tool results (tool_use ids) and citation markers ([[...]]) behind them,
-the measurement basis, real artifacts only, honest gaps and your confidence. If you could not do part of the
+quotes of the exact text they rest on (copied character for character from the tool output; the runtime
+checks each against what the call read), the measurement basis, real artifacts only, honest gaps and your confidence. If you could not do part of the
 task, say so in gaps; never invent a result.`;
 
 export function childSystem(profileContent: string | null): string {

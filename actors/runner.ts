@@ -6,11 +6,12 @@ import { DELEGATE_TOOL } from "../tools/index.ts";
 import type { RequestContext } from "./buildRequest.ts";
 import { checkCalls } from "./checkCalls.ts";
 import { awaitChildren, collectChildren, startChild } from "./performChildren.ts";
-import { type Fact, type InFlight, decide, decideNext, intentKey, liveChildrenOf } from "./decide/index.ts";
+import { type Fact, type InFlight, decide, decideNext, intentKey, lastHandoffAttempt, liveChildrenOf } from "./decide/index.ts";
 import { ExecutorActor, type ExecutorActorOptions } from "./executorActor.ts";
 import type { ExecutorState, Outcome } from "./executorState.ts";
 import { performTool } from "./performTool.ts";
 import { performTurn } from "./performTurn.ts";
+import { quoteTexts } from "./quoteTexts.ts";
 import type { RoleRecord } from "./roles.ts";
 import type { RunnerPort } from "./runnerPort.ts";
 import type { RuntimeServices } from "./runtimeServices.ts";
@@ -208,6 +209,12 @@ export class ExecutorRunner implements RunnerPort {
     return this.state.outcome!;
   }
 
+  /** For a role that hands off: the stored text the quotes of this candidate cite (decide checks them verbatim). */
+  private async quotedTexts(candidate: unknown): Promise<ReadonlyMap<string, string> | undefined> {
+    if (this.role.resultName !== "handoff" || candidate === undefined) return undefined;
+    return quoteTexts(this.services.blobs, this.state, candidate);
+  }
+
   private async step(): Promise<void> {
     const next = decideNext(this.state, this.fold.status, this.role, this.started);
     switch (next.kind) {
@@ -218,7 +225,7 @@ export class ExecutorRunner implements RunnerPort {
         await this.recordFact({ kind: "cancelStopped", inFlight: this.inFlightAtCancel });
         return;
       case "exhaust":
-        return this.decided({ kind: "stopped", stop: next.stop });
+        return this.decided({ kind: "stopped", stop: next.stop, blobTexts: await this.quotedTexts(lastHandoffAttempt(this.state)) });
       case "collectChildren":
         if (await collectChildren(this, next.children, next.wait)) return;
         return performTurn(this, this.ctx, this.model);
@@ -233,7 +240,7 @@ export class ExecutorRunner implements RunnerPort {
         await Promise.all(next.calls.map((c) => (c.name === DELEGATE_TOOL ? startChild(this, c) : performTool(this, c))));
         return;
       case "finish":
-        return this.decided({ kind: "terminalCalled", call: next.call });
+        return this.decided({ kind: "terminalCalled", call: next.call, blobTexts: await this.quotedTexts(next.call.input) });
       case "awaitChildren":
         return awaitChildren(this, next.calls);
       case "settle":

@@ -9,6 +9,7 @@ import { verifyCommand } from "./verifyCommand.ts";
 import { verifyBundleCommand } from "./verifyBundleCommand.ts";
 import { exportCommand } from "./exportCommand.ts";
 import { isDirectory } from "./isDirectory.ts";
+import { AUDIT_USAGE, auditCommand } from "./auditCommand.ts";
 import { sealPublicKey, sealSigningKey } from "./sealKeys.ts";
 import { cancelCommand } from "./cancelCommand.ts";
 import { resumeCommand } from "./resumeCommand.ts";
@@ -47,6 +48,8 @@ commands:
   verify DIR         check an exported bundle offline: signature (--key PUB), files, chains, seal, blobs, derived files
                      [--claim C] [--refetch] [--json]; no database
   export RUN DIR     write a settled run as a bundle signed with the seal key (ARIADNE_SIGNING_KEY)
+  audit RUN [CLAIM_ID]
+                     each claim of the answer followed to its finding, model turn, quotes, tool calls and sources
   submit [QUESTION]  record a run for workers and print its id
   worker             execute submitted runs; take over runs whose owner died
   resume RUN         finish a crashed or interrupted run in this process
@@ -83,7 +86,7 @@ environment:
                      as --model-idle-timeout, in milliseconds (the flag wins)`;
 
 /** Each command's own --help. */
-const COMMAND_USAGE: Record<string, string> = { show: SHOW_USAGE, transcript: TRANSCRIPT_USAGE };
+const COMMAND_USAGE: Record<string, string> = { show: SHOW_USAGE, transcript: TRANSCRIPT_USAGE, audit: AUDIT_USAGE };
 
 /** The CLI's entry: returns the exit code instead of exiting, so it can be tested in-process. */
 export async function main(argv: string[], out: (line: string) => void = console.log, config: AriadneConfig = readConfig()): Promise<number> {
@@ -166,6 +169,12 @@ export async function main(argv: string[], out: (line: string) => void = console
           ? await showRun({ ...storeOptions, runId: rest[0]!, json, out })
           : await showTranscript({ ...storeOptions, executorId: rest[0]!, json, out });
       }
+      case "audit":
+        if (rest.length < 1 || rest.length > 2) {
+          console.error(`ariadne: audit takes a run id and at most one claim id\n\n${AUDIT_USAGE}`);
+          return 2;
+        }
+        return await auditCommand({ ...storeOptions, runId: rest[0]!, claimId: rest[1], json: parsed.values.json, out });
       case "verify": {
         const target = rest[0];
         if (rest.length > 1) {

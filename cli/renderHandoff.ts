@@ -15,6 +15,9 @@ export function renderHandoff(h: HandoffView, name = `child:${h.profile}`): stri
       ? h.findings.flatMap((f, i) => [
           `    ${i}. [${f.confidence}] ${f.claim}`,
           `       evidence: ${[...f.evidence.citations, ...f.evidence.toolResults.map((t) => `tool result ${t}`)].join(", ") || "none"}`,
+          ...(f.evidence.quotes ?? []).map(
+            (q) => `       quote of ${q.toolUseId}${q.page ? `, page ${q.page}` : ""}${q.source ? ` (blob ${q.source.sha256.slice(0, 12)}…, chars ${q.source.charStart}-${q.source.charEnd})` : ""}: ${JSON.stringify(q.text)}`,
+          ),
         ])
       : ["    none"]),
     "  measurement basis:",

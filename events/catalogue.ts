@@ -107,6 +107,8 @@ export const payloadSchemas = {
       response: z.object({ content: z.array(AssistantBlock), stopReason: z.string() }),
       usage: Usage,
       model: z.string(),
+      /** The provider's id of the response (Anthropic's message id); absent for scripted turns and turns recorded before it was kept. */
+      responseId: z.string().optional(),
       provider: z.string(),
       scripted: z.boolean(),
       latencyMs: z.number().nonnegative(),

@@ -1,6 +1,7 @@
 import type { KeyObject } from "node:crypto";
 import type { Database } from "../db/openDatabase.ts";
 import { blobProblems } from "./blobProblems.ts";
+import { quoteProblems } from "./quoteProblems.ts";
 import { type SealSignatureCheck, checkSealSignature } from "./checkSealSignature.ts";
 import { type RunInspection, type RunProblem, type StreamFound, inspectRun } from "./inspectRun.ts";
 import { rootHashOf } from "./rootHash.ts";
@@ -32,7 +33,8 @@ export interface RunVerification {
  * added stream, an event appended after the seal are all named. With
  * `expectedRoot` (the root printed with the answer), a rewritten seal is found
  * too. Every blob the run's tool outcomes name (sources, artifacts) must be
- * stored and hash to its name. A run whose Main ended is sealed by its host, so an ended run without a
+ * stored and hash to its name, and every quote of a handoff must be in the
+ * text of a blob its tool call read, at its recorded offsets. A run whose Main ended is sealed by its host, so an ended run without a
  * seal is not intact (a forger removes the seal rather than sign one). With
  * `publicKey` (held outside the database) the seal must be signed by it: an
  * unsigned seal, or one signed by another key, is not intact. Throws
@@ -57,6 +59,7 @@ export async function verifyInspection(database: Database, inspection: RunInspec
   const seal = lastSeal(inspection.events.get(runStreamId(runId)) ?? []);
   if (seal) problems.push(...sealProblems(seal, heads, inspection.events));
   problems.push(...(await blobProblems(database, inspection.events)));
+  problems.push(...(await quoteProblems(database, inspection.events)));
   const ended = seal ? undefined : mainEnded(inspection.events);
   if (ended) {
     problems.push(problemAt(ended, `Main ended (${ended.type}) but the run has no seal: its run_sealed was removed, or its host stopped before sealing (a resume seals it)`));

@@ -1,3 +1,10 @@
+/** A blob a quote of one tool call may come from: a source's extracted text, or an artifact the call produced. */
+export interface QuotableBlob {
+  sha256: string;
+  /** What the blob is, for the model and the auditor ("source https://…", "artifact overlap.json"). */
+  label: string;
+}
+
 /** What the runtime recorded for one executor; the only ground truth a handoff is checked against. */
 export interface HandoffFacts {
   /** tool_use ids with a recorded successful completion for this executor. */
@@ -6,4 +13,8 @@ export interface HandoffFacts {
   artifacts: ReadonlyMap<string, { path: string; sha256: string }>;
   /** Citation markers that appeared in this executor's tool outputs. */
   citationsSeen: ReadonlySet<string>;
+  /** By tool_use id: the blobs a quote citing that call may come from, in the order they are searched. */
+  quotable?: ReadonlyMap<string, readonly QuotableBlob[]>;
+  /** The text of those blobs, read by the runner for the quotes of the handoff being checked; a blob absent here cannot be checked. */
+  blobTexts?: ReadonlyMap<string, string>;
 }

@@ -11,6 +11,23 @@ export const SUMMARY_MAX = 1200;
 // References are trimmed so a stray space does not turn a real id into an unknown one.
 const ref = z.string().trim().min(1);
 
+/** Where the runtime found a quote: the text blob it is in and its character (Unicode code point) offsets there. */
+export const QuoteSourceSchema = z.object({
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  charStart: z.number().int().nonnegative(),
+  charEnd: z.number().int().nonnegative(),
+});
+
+export const QuoteSchema = z.object({
+  toolUseId: ref.describe("tool_use id of your own successful tool call whose output shows the quoted text."),
+  text: z
+    .string()
+    .min(1)
+    .describe("The quoted text, copied character for character from that tool output: same words, punctuation, spaces and line breaks; no ellipsis, no paraphrase."),
+  page: z.number().int().positive().optional().describe('The PDF page the text is on, from its "[page N]" marker; leave out for other sources.'),
+  source: QuoteSourceSchema.optional().describe("Set by the runtime when it accepts the handoff (the blob and offsets where it found the text); leave out."),
+});
+
 export const EvidenceSchema = z.object({
   toolResults: z
     .array(ref)
@@ -18,6 +35,10 @@ export const EvidenceSchema = z.object({
   citations: z
     .array(ref)
     .describe("Citation markers copied from your tool outputs, e.g. [[corpus:adiv-prospectus#p12]]. Never tool_use ids."),
+  quotes: z
+    .array(QuoteSchema)
+    .optional()
+    .describe("The exact text your claim rests on, quoted from your tool outputs; each must occur verbatim in the source that tool call read."),
 });
 
 export const FindingSchema = z.object({
@@ -61,3 +82,5 @@ export const HandoffSchema = z.object({
 
 export type Handoff = z.output<typeof HandoffSchema>;
 export type Finding = z.output<typeof FindingSchema>;
+export type Quote = z.output<typeof QuoteSchema>;
+export type QuoteSource = z.output<typeof QuoteSourceSchema>;

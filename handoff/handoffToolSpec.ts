@@ -18,6 +18,7 @@ export const handoffToolSpec: ToolSpec = {
     "Hand your work back to the executor that delegated it. Call once, when done or when you cannot go further. " +
     "Evidence has two kinds of reference, each in its own field: toolResults holds tool_use ids of your successful tool calls; " +
     "citations holds citation markers such as [[corpus:doc#p3]] copied from tool outputs. " +
+    "quotes holds the exact text a claim rests on: the tool_use id of the call whose output shows it and the text copied verbatim; each is checked against what that call read. " +
     "List only artifacts a tool really produced. Name gaps honestly; partial findings are useful.",
   input_schema: handoffInputSchema,
 };
@@ -52,6 +53,14 @@ function onlyTheseText(base: Node, list: string[]): string {
 
 const listTexts = new Map<Node, { empty: string; before: string; after: string }>();
 
+/** Quotes whose toolUseId is one of these ids, or (when there are none) an empty list. */
+function onlyQuotesOf(base: Node, ids: string[]): Record<string, unknown> {
+  if (ids.length === 0) return { ...base, maxItems: 0 };
+  const toolUseId = base.items.properties.toolUseId;
+  const narrowed = { type: "string", enum: ids, ...(toolUseId.description ? { description: toolUseId.description } : {}) };
+  return { ...base, items: { ...base.items, properties: { ...base.items.properties, toolUseId: narrowed } } };
+}
+
 /** Exactly these artifacts, each field a const, or (when there are none) an empty list. */
 function onlyProduced(base: Node, artifacts: HandoffFacts["artifacts"]): Record<string, unknown> {
   const produced = [...artifacts].map(([id, a]) => ({
@@ -80,11 +89,13 @@ export function handoffToolSpecFor(facts: HandoffFacts): ToolSpec {
   const narrowed = {
     toolResults: onlyThese(evidence.properties.toolResults, toolResultIds),
     citations: onlyThese(evidence.properties.citations, citationsSeen),
+    quotes: onlyQuotesOf(evidence.properties.quotes, toolResultIds),
     artifacts: onlyProduced(base.properties.artifacts, facts.artifacts),
   };
   const texts: Record<Narrowed, string> = {
     toolResults: onlyTheseText(evidence.properties.toolResults, toolResultIds),
     citations: onlyTheseText(evidence.properties.citations, citationsSeen),
+    quotes: canonicalJson(narrowed.quotes)!,
     artifacts: facts.artifacts.size ? canonicalJson(narrowed.artifacts)! : (noArtifactsText ??= canonicalJson(narrowed.artifacts)!),
   };
   return rememberCanonical(assemble(narrowed), template.map((part, i) => (i % 2 ? texts[part as Narrowed] : part)).join(""));
@@ -93,31 +104,31 @@ export function handoffToolSpecFor(facts: HandoffFacts): ToolSpec {
 /** The artifacts node when none were produced: always the same. */
 let noArtifactsText: string | undefined;
 
-type Narrowed = "toolResults" | "citations" | "artifacts";
+type Narrowed = "toolResults" | "citations" | "quotes" | "artifacts";
 
-/** The spec with the three narrowed nodes set in; every other part shared with handoffToolSpec. */
+/** The spec with the four narrowed nodes set in; every other part shared with handoffToolSpec. */
 function assemble(narrowed: Record<Narrowed, unknown>): ToolSpec {
   const base = handoffInputSchema as Node;
   const finding = base.properties.findings.items;
   const evidence = finding.properties.evidence;
   const narrowedEvidence = {
     ...evidence,
-    properties: { ...evidence.properties, toolResults: narrowed.toolResults, citations: narrowed.citations },
+    properties: { ...evidence.properties, toolResults: narrowed.toolResults, citations: narrowed.citations, quotes: narrowed.quotes },
   };
   const findings = { ...base.properties.findings, items: { ...finding, properties: { ...finding.properties, evidence: narrowedEvidence } } };
   return { ...handoffToolSpec, input_schema: { ...base, properties: { ...base.properties, findings, artifacts: narrowed.artifacts } } };
 }
 
 /**
- * The canonical text of the narrowed spec, split around its three narrowed
+ * The canonical text of the narrowed spec, split around its four narrowed
  * nodes: literal text at even places, the name of the node whose canonical
  * text goes there at odd ones. Found by writing the spec with a marker string
  * in each node's place.
  */
 const template: string[] = (() => {
-  const names: Narrowed[] = ["toolResults", "citations", "artifacts"];
+  const names: Narrowed[] = ["toolResults", "citations", "quotes", "artifacts"];
   const marker = (name: Narrowed) => `\u0000narrowed:${name}\u0000`;
-  const text = canonicalJson(assemble({ toolResults: marker("toolResults"), citations: marker("citations"), artifacts: marker("artifacts") }))!;
+  const text = canonicalJson(assemble({ toolResults: marker("toolResults"), citations: marker("citations"), quotes: marker("quotes"), artifacts: marker("artifacts") }))!;
   const places = names
     .map((name) => {
       const written = canonicalJson(marker(name))!;

@@ -6,7 +6,8 @@ export {
   type RefField,
   type RefVerdict,
 } from "./classifyReference.ts";
-export type { HandoffFacts } from "./handoffFacts.ts";
+export type { HandoffFacts, QuotableBlob } from "./handoffFacts.ts";
+export { locateQuote, textAtCodePoints, type QuoteVerdict } from "./locateQuote.ts";
 export {
   ArtifactRefSchema,
   Confidence,
@@ -15,6 +16,10 @@ export {
   FindingSchema,
   HandoffSchema,
   MeasurementBasisSchema,
+  QuoteSchema,
+  QuoteSourceSchema,
+  type Quote,
+  type QuoteSource,
   SUMMARY_MAX,
   type Finding,
   type Handoff,

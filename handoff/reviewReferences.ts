@@ -1,28 +1,10 @@
-import type { IssueDetail } from "../core/errors.ts";
 import { classifyArtifact, classifyReference, type RefField, type RefVerdict } from "./classifyReference.ts";
 import type { HandoffFacts } from "./handoffFacts.ts";
+import type { HandoffIssue, HandoffIssueKind, KeptReference } from "./handoffIssue.ts";
+import { reviewQuotes } from "./reviewQuotes.ts";
 import { asArray, asRecord, formatPath } from "./rawShape.ts";
 
-export type HandoffIssueKind =
-  | "schema"
-  | "misplaced_reference"
-  | "unknown_tool_result"
-  | "unseen_citation"
-  | "not_a_citation"
-  | "unproduced_artifact"
-  | "artifact_mismatch";
-
-export interface HandoffIssue extends IssueDetail {
-  kind: HandoffIssueKind;
-  /** The offending reference or artifact id, when there is one. */
-  ref?: string;
-}
-
-/** A reference that checked out and must survive the repair. */
-export interface KeptReference {
-  path: (string | number)[];
-  ref: string;
-}
+export type { HandoffIssue, HandoffIssueKind, KeptReference } from "./handoffIssue.ts";
 
 /**
  * Checks every evidence reference and artifact against what the runtime
@@ -45,6 +27,9 @@ export function reviewReferences(candidate: unknown, facts: HandoffFacts): { iss
         else issues.push({ path, ref, kind: kindOf(verdict), message: explain(ref, verdict, i) });
       });
     }
+    const quotes = reviewQuotes(evidence.quotes, ["findings", i, "evidence", "quotes"], facts);
+    issues.push(...quotes.issues);
+    kept.push(...quotes.kept);
   });
 
   asArray(root.artifacts).forEach((a, k) => {

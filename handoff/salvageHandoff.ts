@@ -1,7 +1,9 @@
 import { classifyArtifact, classifyReference, type RefField, type RefVerdict } from "./classifyReference.ts";
 import type { HandoffFacts } from "./handoffFacts.ts";
-import { Confidence, ExecutionState, SUMMARY_MAX, type Finding, type Handoff } from "./handoffSchema.ts";
+import { Confidence, ExecutionState, SUMMARY_MAX, type Finding, type Handoff, type Quote } from "./handoffSchema.ts";
+import { locateQuote } from "./locateQuote.ts";
 import { asArray, asRecord, formatPath, strings } from "./rawShape.ts";
+import { rawQuote } from "./reviewQuotes.ts";
 
 /**
  * The best valid handoff that can be built from a rejected candidate: valid
@@ -47,14 +49,22 @@ export function salvageHandoff(candidate: unknown, facts: HandoffFacts): Handoff
         } else drop(`"${ref}" dropped from ${at}: ${dropReason(verdict)}`);
       }
     }
+    const quotes: Quote[] = [];
+    asArray(evidence.quotes).forEach((raw, j) => {
+      submitted++;
+      const quote = rawQuote(raw);
+      const found = quote ? locateQuote(quote, facts) : null;
+      if (quote && found?.kind === "located") quotes.push({ ...quote, ...(found.page === undefined ? {} : { page: found.page }), source: found.source });
+      else drop(`${formatPath(["findings", i, "evidence", "quotes", j])} dropped: ${found ? `its text was not found in what tool call ${quote!.toolUseId} read (${found.kind})` : "it had no toolUseId or text"}`);
+    });
     const toolResults = [...new Set([...own.toolResults, ...moved.toolResults])];
     const citations = [...new Set([...own.citations, ...moved.citations])];
     let confidence = confidenceOr(finding.confidence, formatPath(["findings", i, "confidence"]));
-    if (submitted > 0 && toolResults.length + citations.length === 0 && confidence !== "low") {
+    if (submitted > 0 && toolResults.length + citations.length + quotes.length === 0 && confidence !== "low") {
       confidence = "low";
       notes.push(`${formatPath(["findings", i])} lost all its evidence, so its confidence was lowered to low`);
     }
-    findings.push({ claim, evidence: { toolResults, citations }, confidence });
+    findings.push({ claim, evidence: { toolResults, citations, ...(quotes.length ? { quotes } : {}) }, confidence });
   });
 
   const artifacts: Handoff["artifacts"] = [];

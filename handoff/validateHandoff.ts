@@ -1,6 +1,7 @@
 import { fromZodIssues } from "../core/errors.ts";
 import type { HandoffFacts } from "./handoffFacts.ts";
 import { HandoffSchema, type Handoff } from "./handoffSchema.ts";
+import { locateQuote } from "./locateQuote.ts";
 import { repairFeedback } from "./repairFeedback.ts";
 import { reviewReferences, type HandoffIssue } from "./reviewReferences.ts";
 import { salvageHandoff } from "./salvageHandoff.ts";
@@ -28,11 +29,30 @@ export function validateHandoff(candidate: unknown, facts: HandoffFacts): Handof
     : fromZodIssues(parsed.error.issues).map((i) => ({ ...i, kind: "schema" as const }));
   const review = reviewReferences(candidate, facts);
   const issues = [...schemaIssues, ...review.issues];
-  if (parsed.success && issues.length === 0) return { ok: true, handoff: parsed.data };
+  if (parsed.success && issues.length === 0) return { ok: true, handoff: withLocatedQuotes(parsed.data, facts) };
   return {
     ok: false,
     issues,
     feedback: repairFeedback(issues, review.kept, facts),
     salvage: salvageHandoff(candidate, facts),
+  };
+}
+
+/** Every quote with where the runtime found it (blob, offsets, page), never where the model said it was. */
+function withLocatedQuotes(handoff: Handoff, facts: HandoffFacts): Handoff {
+  if (!handoff.findings.some((f) => f.evidence.quotes)) return handoff;
+  return {
+    ...handoff,
+    findings: handoff.findings.map((f) => {
+      if (!f.evidence.quotes) return f;
+      const quotes = f.evidence.quotes.map(({ source: _claimed, ...q }) => {
+        const found = locateQuote(q, facts);
+        // reviewQuotes refused any quote that is not found, so every one is located here.
+        if (found.kind !== "located") throw new Error(`quote of ${q.toolUseId} passed review but was not located (${found.kind})`);
+        const { page: _given, ...rest } = q;
+        return { ...rest, ...(found.page === undefined ? {} : { page: found.page }), source: found.source };
+      });
+      return { ...f, evidence: { ...f.evidence, quotes } };
+    }),
   };
 }

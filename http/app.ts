@@ -14,6 +14,7 @@ import { createRateLimiter, rateLimitPerKey } from "./middleware/rateLimit.ts";
 import { docsRoutes } from "./routes/docsRoutes.ts";
 import { eventRoutes } from "./routes/eventRoutes.ts";
 import { executorRoutes } from "./routes/executorRoutes.ts";
+import { claimRoutes } from "./routes/claimRoutes.ts";
 import { healthRoutes } from "./routes/healthRoutes.ts";
 import { runRoutes } from "./routes/runRoutes.ts";
 import { AnswerDeltaSchema } from "./schemas.ts";
@@ -60,6 +61,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   runRoutes(deps, app, guards);
   eventRoutes(deps, app, guards);
   executorRoutes(deps, app);
+  claimRoutes(deps, app);
   healthRoutes(deps, app);
   docsRoutes(app);
   // `servers` names the origin the document was asked at, so a client generated from it calls the same server.

@@ -37,6 +37,7 @@ export function fromAnthropicMessage(message: Anthropic.Message): ModelResponse 
     stopReason,
     usage: { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens },
     model: message.model,
+    ...(message.id ? { responseId: message.id } : {}),
     scripted: false,
     ...(notes.length ? { sanitized: notes } : {}),
   };

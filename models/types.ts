@@ -58,6 +58,8 @@ export interface ModelResponse {
   usage: Usage;
   /** The model that actually answered, as reported by the provider. */
   model: string;
+  /** The provider's id of this response (Anthropic's message id), so an audit can name it; absent for scripted replies. */
+  responseId?: string;
   /** True when the response came from a ScriptedModel, never from a real model. */
   scripted: boolean;
   /** Characters the event log cannot hold, replaced in `content` (see core/sanitizeText.ts); absent when none were. */

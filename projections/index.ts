@@ -9,3 +9,6 @@ export { type RunProjectionState, runProjection } from "./runProjection.ts";
 export { type RunView, type UnknownEffectView, runView } from "./runView.ts";
 export { foldRun, projectRun } from "./projectRun.ts";
 export { type ProjectionRunner, type ProjectionRunnerOptions, startProjections } from "./startProjections.ts";
+export { type ClaimProvenanceState, type ExecutorFacts, claimProvenance } from "./claimProvenance.ts";
+export { claimById, projectClaims, runClaims } from "./claimChains.ts";
+export type { ArtifactRef, ClaimChain, EventRef, FindingChain, QuoteChain, RunClaims, SourceRef, ToolCallChain, TurnChain } from "./claimTypes.ts";

@@ -20,8 +20,8 @@ import { type Answered, type Failed, turnFailed, turnRecorded } from "./turn.ts"
 export type Fact =
   /** Rebuilt from the log: intents recorded before the rebuild, without an outcome, are resolved by effect class. */
   | { kind: "rebuilt"; effectOf: (tool: string) => ToolEffect }
-  /** A limit or the repairs ran out: the role's partial result. */
-  | { kind: "stopped"; stop: Stop }
+  /** A limit or the repairs ran out: the role's partial result (blobTexts: the stored text the last handoff's quotes cite, read by the runner). */
+  | { kind: "stopped"; stop: Stop; blobTexts?: ReadonlyMap<string, string> }
   /** A cancel request, once what was in flight has stopped. */
   | { kind: "cancelStopped"; inFlight: readonly InFlight[] }
   /** Before a turn: the run's reviewer setting, the time and fresh ids. */
@@ -37,8 +37,8 @@ export type Fact =
   /** A background Child was admitted: its delegate call is answered at once. */
   | { kind: "childWorking"; call: Call }
   | { kind: "childrenEnded"; results: readonly ChildResult[] }
-  /** The terminal tool call, alone in its turn. */
-  | { kind: "terminalCalled"; call: Call }
+  /** The terminal tool call, alone in its turn; for a handoff, the stored text its quotes cite, read by the runner. */
+  | { kind: "terminalCalled"; call: Call; blobTexts?: ReadonlyMap<string, string> }
   /** A committed handoff: the executor settles. */
   | { kind: "handedOff" };
 
@@ -52,7 +52,7 @@ export function decide(s: ExecutorState, fact: Fact, role: RoleRecord): Draft[] 
     case "rebuilt":
       return decideRecovery(s, fact.effectOf);
     case "stopped":
-      return exhaust(role, s, fact.stop);
+      return exhaust(role, s, fact.stop, fact.blobTexts);
     case "cancelStopped":
       return [decideCancel(s, fact.inFlight)];
     case "beforeTurn":
@@ -74,7 +74,7 @@ export function decide(s: ExecutorState, fact: Fact, role: RoleRecord): Draft[] 
     case "childrenEnded":
       return fact.results.map(decideChildOutcome);
     case "terminalCalled":
-      return finish(role, s, fact.call);
+      return finish(role, s, fact.call, fact.blobTexts);
     case "handedOff":
       return [{ type: "settled", data: { outcome: "handed_off" } }];
   }

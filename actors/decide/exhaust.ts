@@ -24,14 +24,20 @@ export function stopCaveat(s: ExecutorState, stop: Stop): string {
   }
 }
 
-/** The last handoff the model tried, salvaged to what is valid; null when it never tried. */
-function salvageLastAttempt(s: ExecutorState): Handoff | null {
+/** The input of the last handoff the model tried, or undefined when it never tried. */
+export function lastHandoffAttempt(s: Pick<ExecutorState, "messages">): unknown {
   const last = [...s.messages]
     .reverse()
     .flatMap((m) => (m.role === "assistant" ? m.content : []))
     .find((b) => b.type === "tool_use" && b.name === "handoff");
-  if (last?.type !== "tool_use") return null;
-  const verdict = validateHandoff(last.input, handoffFacts(s));
+  return last?.type === "tool_use" ? last.input : undefined;
+}
+
+/** The last handoff the model tried, salvaged to what is valid; null when it never tried. */
+function salvageLastAttempt(s: ExecutorState, blobTexts?: ReadonlyMap<string, string>): Handoff | null {
+  const last = lastHandoffAttempt(s);
+  if (last === undefined) return null;
+  const verdict = validateHandoff(last, handoffFacts(s, blobTexts));
   return verdict.ok ? verdict.handoff : verdict.salvage;
 }
 
@@ -64,9 +70,9 @@ function uncitedResults(s: ExecutorState, salvage: Handoff | null): GatheredResu
  * stop. Tool results it gathered but never cited are not dropped: each becomes
  * a low-confidence finding quoting its output (gatheredFindings).
  */
-export function exhaustWithHandoff(s: ExecutorState, stop: Stop): Draft[] {
+export function exhaustWithHandoff(s: ExecutorState, stop: Stop, blobTexts?: ReadonlyMap<string, string>): Draft[] {
   const caveat = stopCaveat(s, stop);
-  const salvage = salvageLastAttempt(s);
+  const salvage = salvageLastAttempt(s, blobTexts);
   const gathered = gatheredFindings(uncitedResults(s, salvage));
   const withGathered: Handoff | null =
     gathered.length === 0
@@ -118,6 +124,6 @@ export function exhaustWithAnswer(s: ExecutorState, stop: Stop): Draft[] {
 }
 
 /** Stopped by a limit or out of repairs: the partial result the role settles with. */
-export function exhaust(role: Pick<RoleRecord, "resultName">, s: ExecutorState, stop: Stop): Draft[] {
-  return role.resultName === "answer" ? exhaustWithAnswer(s, stop) : exhaustWithHandoff(s, stop);
+export function exhaust(role: Pick<RoleRecord, "resultName">, s: ExecutorState, stop: Stop, blobTexts?: ReadonlyMap<string, string>): Draft[] {
+  return role.resultName === "answer" ? exhaustWithAnswer(s, stop) : exhaustWithHandoff(s, stop, blobTexts);
 }

@@ -4,12 +4,18 @@ import type { Call, ExecutorState } from "../executorState.ts";
 import type { RoleRecord } from "../roles.ts";
 import type { Draft } from "./draft.ts";
 
-/** What a handoff may cite: this executor's own recorded tool results, markers and artifacts. */
-export function handoffFacts(s: ExecutorState): HandoffFacts {
+/**
+ * What a handoff may cite: this executor's own recorded tool results, markers
+ * and artifacts; what its quotes may come from, and the text of those blobs the
+ * runner read for this decision.
+ */
+export function handoffFacts(s: ExecutorState, blobTexts: ReadonlyMap<string, string> = new Map()): HandoffFacts {
   return {
     toolResultIds: new Set(Object.keys(s.toolResults)),
     artifacts: new Map(Object.entries(s.artifacts)),
     citationsSeen: new Set(s.citationsSeen),
+    quotable: new Map(Object.entries(s.toolResults).map(([id, r]) => [id, r.quotable ?? []])),
+    blobTexts,
   };
 }
 
@@ -19,8 +25,8 @@ const reject = (call: Call, message: string): Draft => ({
 });
 
 /** A Child's (or Reviewer's) handoff call: committed when valid, else rejected with feedback that says how to repair it. */
-export function finishWithHandoff(s: ExecutorState, call: Call): Draft[] {
-  const verdict = validateHandoff(call.input, handoffFacts(s));
+export function finishWithHandoff(s: ExecutorState, call: Call, blobTexts?: ReadonlyMap<string, string>): Draft[] {
+  const verdict = validateHandoff(call.input, handoffFacts(s, blobTexts));
   if (!verdict.ok) return [reject(call, verdict.feedback)];
   return [
     { type: "handoff_committed", data: { handoff: markUnknownEffects(verdict.handoff, unknownEffectsOf(s)), repairs: s.repairs, forced: false } },
@@ -59,6 +65,6 @@ export function noChildHandedOff(s: Pick<ExecutorState, "children">): boolean {
 }
 
 /** The terminal call, by what the role finishes with: accepted (final events) or rejected with repair feedback. */
-export function finish(role: Pick<RoleRecord, "resultName">, s: ExecutorState, call: Call): Draft[] {
-  return role.resultName === "answer" ? finishWithAnswer(s, call) : finishWithHandoff(s, call);
+export function finish(role: Pick<RoleRecord, "resultName">, s: ExecutorState, call: Call, blobTexts?: ReadonlyMap<string, string>): Draft[] {
+  return role.resultName === "answer" ? finishWithAnswer(s, call) : finishWithHandoff(s, call, blobTexts);
 }

@@ -1,7 +1,7 @@
 export { decideCancel, cancelRequest, liveChildrenOf, type InFlight } from "./cancel.ts";
 export { decideChildOutcome, type ChildResult } from "./childOutcome.ts";
 export { LIMIT_LABELS, type Draft } from "./draft.ts";
-export { exhaust, exhaustWithAnswer, exhaustWithHandoff, stopCaveat } from "./exhaust.ts";
+export { exhaust, exhaustWithAnswer, exhaustWithHandoff, lastHandoffAttempt, stopCaveat } from "./exhaust.ts";
 export { finish, finishWithAnswer, finishWithHandoff, handoffFacts, heldHandoffs, unknownEffectsOf } from "./finish.ts";
 export { backgroundChildrenOf, decideNext, intentKey, type BackgroundChild, type Next } from "./next.ts";
 export { decideCall, decideCalls, screenCall, type CallFact, type CheckedCall } from "./planCalls.ts";

@@ -97,6 +97,7 @@ export function turnRecorded(s: ExecutorState, a: Answered): Draft[] {
         response: { content: response.content, stopReason: response.stopReason },
         usage: response.usage,
         model: response.model,
+        ...(response.responseId && { responseId: response.responseId }),
         provider: a.provider,
         scripted: response.scripted,
         latencyMs: a.latencyMs,

@@ -1,6 +1,7 @@
 import { type Transcript, streamIdOf } from "../../actors/index.ts";
 import { transcriptOf } from "../../runs/index.ts";
 import { type EventStore, type RecordedEvent, type RunVerification, verifyRun } from "../../events/index.ts";
+import { type RunClaims, projectClaims } from "../../projections/index.ts";
 
 /** What http/ reads besides run views: an executor's events and transcript, and a run's verification. */
 export interface RunReads {
@@ -9,6 +10,8 @@ export interface RunReads {
   transcript(executorId: string): Promise<Transcript>;
   /** events/verifyRun: every chain, the references between streams, the seal and the root hash. */
   verifyRun(runId: string): Promise<RunVerification>;
+  /** projections/claimChains: each claim of the answer followed to the bytes behind it. */
+  claims(runId: string): Promise<RunClaims>;
 }
 
 export function auditReads(store: EventStore): RunReads {
@@ -16,5 +19,6 @@ export function auditReads(store: EventStore): RunReads {
     executorEvents: (executorId) => store.readStream(streamIdOf(executorId)),
     transcript: (executorId) => transcriptOf(store, executorId),
     verifyRun: (runId) => verifyRun(store.database, runId),
+    claims: (runId) => projectClaims(store, runId),
   };
 }

@@ -3,7 +3,7 @@ import type { ModelRequest } from "../../models/types.ts";
 import { markdownTables } from "../../tools/demo/markdownTables.ts";
 import { exchanges, resultsOf, turnsTaken } from "../requestView.ts";
 import { FACTSHEET_URL, FEE_ANNOUNCEMENT_URL } from "./corpusUrls.ts";
-import { handoff, quotedText, squash, use } from "./scriptedHandoff.ts";
+import { handoff, quoteOf, quotedText, squash, use } from "./scriptedHandoff.ts";
 
 /** Web explorer: search the fund's pages, fetch the fee announcement and the factsheet it found, quote them, hand off. */
 export function feesPolicy(request: ModelRequest): ScriptedReply {
@@ -31,13 +31,18 @@ export function feesPolicy(request: ModelRequest): ScriptedReply {
   // Claims are built from the page text they cite, so every figure in them is one the output shows.
   const cut = announcement && sentenceWith(quotedText(announcement.output), "reduced from 0.38%");
   if (announcement && cut) {
-    findings.push({ claim: `The fee announcement states: "${cut}"`, evidence: { toolResults: [announcement.id], citations: [] }, confidence: "high" });
+    findings.push({
+      claim: `The fee announcement states: "${cut}"`,
+      evidence: { toolResults: [announcement.id], citations: [], quotes: quoteOf(announcement.id, quotedText(announcement.output), cut) },
+      confidence: "high",
+    });
   }
   const table = factsheet ? feeTable(factsheet.output) : null;
   if (factsheet && table) {
     findings.push({
       claim: `The factsheet fee table (as of ${table.asOf}, before the announced cut) lists: ${table.rows.join("; ")}.`,
-      evidence: { toolResults: [factsheet.id], citations: [] },
+      // Each row quoted as the page's Markdown table has it.
+      evidence: { toolResults: [factsheet.id], citations: [], quotes: table.cells.flatMap((cells) => quoteOf(factsheet.id, quotedText(factsheet.output), cells.join(" | "))) },
       confidence: "medium",
     });
   }
@@ -63,9 +68,9 @@ function sentenceWith(text: string, phrase: string): string | undefined {
 }
 
 /** The factsheet's fee table as "Charge: amount (notes)" rows, and its as-of date, read from a fetched page. */
-function feeTable(output: string): { asOf: string; rows: string[] } | null {
+function feeTable(output: string): { asOf: string; rows: string[]; cells: string[][] } | null {
   const table = markdownTables(output).find((t) => t.header[0] === "Charge" && t.header[1] === "Amount");
   const asOf = /^As of: (\S+)$/m.exec(output)?.[1];
   if (!table || !asOf) return null;
-  return { asOf, rows: table.rows.map(([charge, amount, notes]) => `${charge}: ${amount}${notes ? ` (${notes})` : ""}`) };
+  return { asOf, rows: table.rows.map(([charge, amount, notes]) => `${charge}: ${amount}${notes ? ` (${notes})` : ""}`), cells: table.rows };
 }

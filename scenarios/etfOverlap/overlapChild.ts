@@ -54,7 +54,8 @@ export function overlapPolicy(request: ModelRequest): ScriptedReply {
       {
         // Every number is one the compute run printed; the fetches hold the input bytes it read.
         claim: `ADIV's published holdings list (${result.etf_positions} positions) overlaps the portfolio by ${result.overlap_pct}% of portfolio weight (common: ${result.common.join(", ")}).`,
-        evidence: { toolResults: [computed.use.id, portfolio.id, etf.id], citations: [] },
+        // The printed line, as the call's stdout (a stored blob) has it.
+        evidence: { toolResults: [computed.use.id, portfolio.id, etf.id], citations: [], quotes: [{ toolUseId: computed.use.id, text: line }] },
         confidence: "medium",
       },
     ],

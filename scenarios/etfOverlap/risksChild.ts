@@ -2,7 +2,7 @@ import type { ScriptedReply } from "../../models/index.ts";
 import type { ModelRequest } from "../../models/types.ts";
 import { resultsOf, turnsTaken } from "../requestView.ts";
 import { PROSPECTUS_URL } from "./corpusUrls.ts";
-import { handoff, quotedText, squash, use } from "./scriptedHandoff.ts";
+import { handoff, quoteOf, quotedText, squash, use } from "./scriptedHandoff.ts";
 
 /** The principal risks quoted, and the prospectus pages that hold them. */
 const RISKS = [
@@ -28,7 +28,12 @@ export function risksPolicy(request: ModelRequest): ScriptedReply {
     return [
       {
         claim: [`The prospectus discloses on page ${risk.page}: "${found.text}"`, ...notes].join(" "),
-        evidence: { toolResults: [read.id, fetched.id], citations: [] },
+        // The passage and each note quoted from the page's text as document_read printed it.
+        evidence: {
+          toolResults: [read.id, fetched.id],
+          citations: [],
+          quotes: [found.text, ...found.footnotes.map((f) => `${f.marker} ${f.text}`)].flatMap((q) => quoteOf(read.id, quotedText(read.output), q, risk.page)),
+        },
         confidence: "high" as const,
       },
     ];

@@ -32,6 +32,24 @@ export function handoff(
 
 export const squash = (text: string) => text.replace(/\s+/g, " ").trim();
 
+/**
+ * The span of `text` that reads as `squashed` once its whitespace is squashed,
+ * exactly as `text` has it (line breaks and runs of spaces kept): what a quote
+ * must carry, since the runtime checks quotes verbatim against the stored text.
+ */
+export function verbatim(text: string, squashed: string): string | undefined {
+  const words = squash(squashed).split(" ").filter(Boolean);
+  if (words.length === 0) return undefined;
+  const pattern = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s+"));
+  return pattern.exec(text)?.[0];
+}
+
+/** A quote of a tool call's output, for evidence.quotes; none when the text is not there verbatim. */
+export function quoteOf(toolUseId: string, output: string, squashed: string, page?: number): { toolUseId: string; text: string; page?: number }[] {
+  const text = verbatim(output, squashed);
+  return text ? [{ toolUseId, text, ...(page === undefined ? {} : { page }) }] : [];
+}
+
 /** The quoted text of a web_fetch (<untrusted_source>) or document_read (<untrusted-document>) result. */
 export function quotedText(output: string): string {
   const open = /<untrusted[-_](?:source|document)\b[^>]*>/.exec(output);

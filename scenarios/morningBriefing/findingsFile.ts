@@ -5,6 +5,8 @@ export interface FindingEntry {
   url: string;
   retrievedAt: string;
   confidence: "high" | "medium" | "low";
+  /** The page's text the evidence rests on, verbatim (not written to the file: the handoff quotes it). */
+  quote?: string;
 }
 
 /**

@@ -6,6 +6,8 @@ export interface FetchedPage {
   url: string;
   title: string;
   fetchedAt: string;
+  /** The page's text as the result printed it (before its links), for verbatim quotes. */
+  text: string;
   paragraphs: string[];
   tables: ReturnType<typeof markdownTables>;
   /** `CALL tool {json}` lines the page carries: instructions to whoever reads it. */
@@ -29,6 +31,7 @@ export function readFetchedPage(output: string): FetchedPage | null {
     url: head[1]!,
     fetchedAt: head[2]!,
     title: /^Title: (.+)$/m.exec(output)?.[1] ?? head[1]!,
+    text,
     paragraphs: text
       .split(/\n\s*\n/)
       .map(squash)

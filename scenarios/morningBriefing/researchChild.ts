@@ -1,7 +1,7 @@
 import type { ScriptedReply } from "../../models/index.ts";
 import type { ModelRequest } from "../../models/types.ts";
 import { exchanges, resultsOf } from "../requestView.ts";
-import { handoff, use } from "../etfOverlap/scriptedHandoff.ts";
+import { handoff, use, verbatim } from "../etfOverlap/scriptedHandoff.ts";
 import { BRIEFING_DATE, type Section } from "./briefingPlan.ts";
 import { type FindingEntry, renderFindingsFile } from "./findingsFile.ts";
 import { type FetchedPage, firstSentence, readFetchedPage } from "./readFetchedPage.ts";
@@ -50,11 +50,14 @@ function findingsOf(page: FetchedPage): FindingEntry[] {
       claim: `${page.title}, ${row[0]}: ${t.header.slice(1).map((h, i) => `${h.charAt(0).toLowerCase()}${h.slice(1)} ${row[i + 1]}`).join("; ")}.`,
       evidence: `${t.header.map((h, i) => `${h} ${row[i]}`).join(" | ")}`,
       confidence: "high" as const,
+      quote: verbatim(page.text, row.join(" | ")),
     })),
   );
   if (rows.length) return rows;
   const lead = page.paragraphs[0];
-  return lead ? [{ ...source, claim: `${page.title.replace(/\.$/, "")}.`, evidence: `"${firstSentence(lead)}"`, confidence: "high" }] : [];
+  return lead
+    ? [{ ...source, claim: `${page.title.replace(/\.$/, "")}.`, evidence: `"${firstSentence(lead)}"`, confidence: "high", quote: verbatim(page.text, firstSentence(lead)) }]
+    : [];
 }
 
 function finish(request: ModelRequest, section: Section, findings: { id: string; entry: FindingEntry }[], read: string[], gaps: string[]): ScriptedReply {
@@ -64,7 +67,7 @@ function finish(request: ModelRequest, section: Section, findings: { id: string;
     summary: `${section.title} for the briefing of ${BRIEFING_DATE}: ${findings.length} findings in ${section.file}.`,
     findings: findings.map(({ id, entry }) => ({
       claim: `${entry.claim} (${entry.url})`,
-      evidence: { toolResults: [id], citations: [] },
+      evidence: { toolResults: [id], citations: [], quotes: entry.quote ? [{ toolUseId: id, text: entry.quote }] : [] },
       confidence: entry.confidence,
     })),
     basis: { sources: read, dates: [BRIEFING_DATE], units: [], scope: `${section.title} pages of briefing.corpus.test found by one search` },

@@ -1,7 +1,7 @@
 import type { ScriptedReply } from "../../models/index.ts";
 import type { ModelRequest } from "../../models/types.ts";
 import { exchanges, resultsOf } from "../requestView.ts";
-import { handoff, quotedText, use } from "../etfOverlap/scriptedHandoff.ts";
+import { handoff, quoteOf, quotedText, use } from "../etfOverlap/scriptedHandoff.ts";
 import { BRIEFING_DATE, BRIEFING_FILE, SECTIONS } from "./briefingPlan.ts";
 import { type FindingEntry, parseFindingsFile } from "./findingsFile.ts";
 
@@ -27,9 +27,10 @@ export function writerPolicy(request: ModelRequest): ScriptedReply {
   const read = reads.flatMap((x) => {
     const sha256 = (x.use.input as { sha256: string }).sha256;
     const section = files.find((f) => f.sha256 === sha256)?.section;
-    return x.result && !x.result.is_error && section ? [{ id: x.use.id, section, entries: parseFindingsFile(quotedText(x.result.content).replace(/^\(Content of the document[^\n]*\n/, "")) }] : [];
+    const text = x.result && !x.result.is_error ? quotedText(x.result.content) : "";
+    return text && section ? [{ id: x.use.id, section, text, entries: parseFindingsFile(text.replace(/^\(Content of the document[^\n]*\n/, "")) }] : [];
   });
-  const items = SECTIONS.flatMap((s) => read.filter((r) => r.section === s.id).flatMap((r) => r.entries.map((entry) => ({ section: s, id: r.id, entry }))));
+  const items = SECTIONS.flatMap((s) => read.filter((r) => r.section === s.id).flatMap((r) => r.entries.map((entry) => ({ section: s, id: r.id, text: r.text, entry }))));
   const sources = [...new Map(items.map(({ entry }) => [entry.url, entry.retrievedAt])).entries()];
   if (!exchanges(request).some((x) => x.use.name === "write_file")) return use("write_file", { path: BRIEFING_FILE, content: briefing(items.map((i) => ({ section: i.section.title, entry: i.entry })), sources) });
   if (!exchanges(request).some((x) => x.use.name === "publish_artifact")) return use("publish_artifact", { path: BRIEFING_FILE });
@@ -37,9 +38,10 @@ export function writerPolicy(request: ModelRequest): ScriptedReply {
   const artifact = published ? (JSON.parse(published.output) as { artifact: { id: string; path: string; sha256: string } }).artifact : null;
   return handoff("writer", {
     summary: `The morning briefing of ${BRIEFING_DATE} in ${BRIEFING_FILE}: ${items.length} items from ${sources.length} sources.`,
-    findings: items.map(({ section, id, entry }) => ({
+    findings: items.map(({ section, id, text, entry }) => ({
       claim: `${section.title}: ${entry.claim} (source: ${entry.url})`,
-      evidence: { toolResults: [id], citations: [] },
+      // The finding's block in the findings file it came from, quoted as the file has it.
+      evidence: { toolResults: [id], citations: [], quotes: quoteOf(id, text, `Claim: ${entry.claim}`) },
       confidence: entry.confidence,
     })),
     basis: { sources: sources.map(([url]) => url), dates: [BRIEFING_DATE], units: [], scope: "The three findings files handed over; nothing else was read." },

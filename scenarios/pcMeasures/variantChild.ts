@@ -48,7 +48,8 @@ export function variantChildPolicy(request: ModelRequest): ScriptedReply {
       {
         // The printed line itself, so every number in the claim is one the cited output shows.
         claim: `Variant ${variant} (statsmodels, first 200 rows of ${DATA_FILE}) printed: ${line}`,
-        evidence: { toolResults: [run.id], citations: [] },
+        // The line as the call's stdout (a stored blob) has it.
+        evidence: { toolResults: [run.id], citations: [], quotes: [{ toolUseId: run.id, text: line }] },
         confidence: "high",
       },
     ],

@@ -135,6 +135,7 @@ forEachEngine("Anthropic wire format through the runtime", (ctx) => {
     ]);
     assert.equal(mainTurn.data.provider, "anthropic");
     assert.equal(mainTurn.data.scripted, false);
+    assert.equal(mainTurn.data.responseId, "msg_wire_1", "the provider's response id is kept with the turn, for audits");
 
     // The cut stream is a recorded failed turn, then a retry that succeeds; the 529 was retried inside the model call.
     const childStream = await streamOf(ctx.store, childId);

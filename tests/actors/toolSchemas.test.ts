@@ -14,6 +14,7 @@ import {
   type HandoffFacts,
   handoffToolSpec,
   handoffToolSpecFor,
+  QuoteSchema,
   validateHandoff,
 } from "../../handoff/index.ts";
 import { type JsonSchema, followSchema } from "../../models/testing/index.ts";
@@ -111,10 +112,19 @@ function answerOracle(consumed: Record<string, { findings?: unknown[] }>) {
   return AnswerSchema.extend({ sections: z.array(z.object({ heading: z.string().trim().min(1), claims: z.array(claim).min(1) })).min(1) });
 }
 
+/** A quote's toolUseId is one of the executor's successful calls; none, no quote. */
+function quotesOf(ids: string[]) {
+  const description = EvidenceSchema.shape.quotes.description!;
+  if (ids.length === 0) return z.array(QuoteSchema).max(0).optional().describe(description);
+  const toolUseId = z.enum(ids as [string, ...string[]]).describe(QuoteSchema.shape.toolUseId.description!);
+  return z.array(QuoteSchema.extend({ toolUseId })).optional().describe(description);
+}
+
 function handoffOracle(f: HandoffFacts) {
   const evidence = EvidenceSchema.extend({
     toolResults: closedList([...f.toolResultIds], EvidenceSchema.shape.toolResults.description),
     citations: closedList([...f.citationsSeen], EvidenceSchema.shape.citations.description),
+    quotes: quotesOf([...f.toolResultIds]),
   });
   const produced = [...f.artifacts].map(([id, a]) => ArtifactRefSchema.extend({ id: z.literal(id), path: z.literal(a.path), sha256: z.literal(a.sha256) }));
   const artifact = produced.length === 0 ? null : produced.length === 1 ? produced[0] : z.union(produced);

@@ -29,6 +29,8 @@ const ROUTES: Route[] = [
   { name: "GET /v1/runs/{id}/executors/{eid}/transcript", request: (r) => [`/v1/runs/${r.id}/executors/${r.child}/transcript`], expect: READ },
   { name: "GET /v1/runs/{id}/executors/{eid}/handoff", request: (r) => [`/v1/runs/${r.id}/executors/${r.child}/handoff`], expect: READ },
   { name: "GET /v1/runs/{id}/verify", request: (r) => [`/v1/runs/${r.id}/verify`], expect: READ },
+  { name: "GET /v1/runs/{id}/claims", request: (r) => [`/v1/runs/${r.id}/claims`], expect: READ },
+  { name: "GET /v1/runs/{id}/claims/{cid}", request: (r) => [`/v1/runs/${r.id}/claims/c1`], expect: READ },
 ];
 
 forEachEngine("tenant isolation and roles, every route", (ctx) => describe("table", () => {

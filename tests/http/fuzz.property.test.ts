@@ -76,7 +76,7 @@ forEachEngine("fuzzing every route of the OpenAPI document", (ctx) => describe("
     await fc.assert(
       fc.asyncProperty(request, async (r) => {
         const route = routes[r.route % routes.length];
-        const path = route.path.replace("{id}", encodeURIComponent(r.id)).replace("{eid}", encodeURIComponent(r.eid));
+        const path = route.path.replace("{id}", encodeURIComponent(r.id)).replace("{eid}", encodeURIComponent(r.eid)).replace("{cid}", encodeURIComponent(r.eid));
         const qs = new URLSearchParams(r.query).toString();
         const headers: Record<string, string> = { accept: r.accept };
         if (r.contentType) headers["content-type"] = r.contentType;

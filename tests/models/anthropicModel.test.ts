@@ -34,6 +34,7 @@ test("a streamed text reply becomes text content, end_turn, usage and the model 
         stopReason: "end_turn",
         usage: { inputTokens: 21, outputTokens: 8 },
         model: "claude-test-1-20260101",
+        responseId: "msg_wire_1",
         scripted: false,
       });
       assert.equal(server.requests.length, 1);
