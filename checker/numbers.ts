@@ -33,8 +33,26 @@ const SCALES: Record<string, number> = {
 const NUMBER =
   /(?<![\w.])[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s?(%|percent\b|per cent\b|bps\b|basis points\b|k\b|thousand\b|mn\b|m\b|million\b|bn\b|b\b|billion\b|tn\b|t\b|trillion\b))?/gi;
 
-/** Bracketed spans ([[corpus:x#p12]], [1], [F2]) are references, not figures: blanked so offsets stay. */
-const REFERENCE = /\[\[[^\]]*\]\]|\[[^\]]*\]/g;
+/** Page locators: "page 2", "pages 3-4", "pp. 7, 9", "p. 12". */
+const PAGES = /\b(?:pages?|pp?\.)\s*\d+(?:\s*(?:[-–,]|and|to)\s*\d+)*/gi;
+
+/**
+ * Bracketed spans ([[corpus:x#p12]], [1], [F2]), URLs and page locators are references, not figures: blanked so
+ * offsets stay. The pages a claim names are checked against its quotes' pages instead (pagesNamed).
+ */
+const REFERENCE = new RegExp(`\\[\\[[^\\]]*\\]\\]|\\[[^\\]]*\\]|\\bhttps?://\\S+|${PAGES.source}`, "gi");
+
+/** The page numbers a text names in its page locators, ranges spelled out. */
+export function pagesNamed(text: string): number[] {
+  const pages: number[] = [];
+  for (const [locator] of text.matchAll(PAGES)) {
+    for (const part of locator.replace(/^\D+/, "").split(/\s*(?:,|and)\s*/)) {
+      const [from, to = from] = part.split(/\s*(?:[-–]|to)\s*/).map(Number);
+      for (let p = from; p <= to && p - from < 1000; p++) pages.push(p);
+    }
+  }
+  return pages;
+}
 
 export function statedNumbers(text: string): StatedNumber[] {
   const plain = text.replace(REFERENCE, (m) => " ".repeat(m.length));

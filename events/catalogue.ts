@@ -303,6 +303,46 @@ export const payloadSchemas = {
      */
     1: z.object({ downSince: z.string().datetime({ offset: true }) }),
   },
+  check_completed: {
+    /**
+     * In the run's stream, after its seal (which covers the executor streams only): the checker's verdicts on
+     * the settled answer (checker/checkAnswer.ts). A later observation of the world, not part of what the run did.
+     */
+    1: z.object({
+      answerEventId: Id,
+      /** supported: nothing flagged (claims without evidence are marked, not flagged); flagged: something is. */
+      verdict: z.enum(["supported", "flagged"]),
+      claims: z.array(
+        z.object({
+          claimId: Id,
+          basis: z.enum(["observed", "judgment", "not_collected"]),
+          verdict: z.enum(["supported", "flagged", "no_evidence"]),
+          /** Why it is flagged or marked, one line each (a number no source states, a source that changed, no quotes). */
+          notes: z.array(z.string()),
+          /** Numbers the claim states, and those no cited source text or artifact states. */
+          numbers: z.array(z.string()),
+          unsupportedNumbers: z.array(z.string()),
+          /** Keys into `sources` of what the claim's findings cite. */
+          sources: z.array(z.number().int().nonnegative()),
+        }),
+      ),
+      /** The answer's summary and headings, checked against every source the answer cites. */
+      summary: z.object({ numbers: z.array(z.string()), unsupportedNumbers: z.array(z.string()) }),
+      advice: z.array(z.object({ where: z.string().min(1), sentence: z.string().min(1), rule: z.string().min(1) })),
+      sources: z.array(
+        z.object({
+          url: z.string().min(1),
+          kind: z.string().min(1),
+          recordedRawSha256: Sha256,
+          /** unchanged; changed (still_supports: every quote and number it gave still occurs in the new text); no_longer_supports; unreachable; not_reread (search results, which always move). */
+          state: z.enum(["unchanged", "still_supports", "no_longer_supports", "unreachable", "not_reread"]),
+          currentRawSha256: Sha256.nullable(),
+          detail: z.string().optional(),
+          rereadAt: z.string(),
+        }),
+      ),
+    }),
+  },
   recovered: {
     1: z.object({
       fromVersion: z.number().int().nonnegative(),

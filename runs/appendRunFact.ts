@@ -1,11 +1,11 @@
 import { type EventStore, type NewEvent, appendWithRetry } from "../events/index.ts";
 import { runStreamId } from "./runLease.ts";
 
-type RunFact = Extract<NewEvent, { type: "run_submitted" | "run_interrupted" | "run_resumed" | "cancel_requested" }>;
+type RunFact = Extract<NewEvent, { type: "run_submitted" | "run_interrupted" | "run_resumed" | "cancel_requested" | "check_completed" }>;
 
 /**
  * Appends a run-level fact to run-<runId> at the stream's current version.
- * Several writers add facts there (submit, interrupt, seal), none deciding from
+ * Several writers add facts there (submit, interrupt, seal, check), none deciding from
  * the others', so a version conflict is simply retried.
  */
 export async function appendRunFact(
