@@ -1,5 +1,5 @@
 import type { EventData } from "../events/catalogue.ts";
-import type { ClaimChain, RunClaims } from "../projections/claimTypes.ts";
+import type { ClaimChain, RunClaims, SourceRef } from "../projections/claimTypes.ts";
 import { adviceIn } from "./adviceLanguage.ts";
 import { type StatedNumber, pagesNamed, statedNumbers, supportedBy } from "./numbers.ts";
 
@@ -33,6 +33,12 @@ export interface CheckInput {
 /** A source as the log recorded it: the same URL read twice with different bytes is two sources. */
 export const sourceKey = (url: string, rawSha256: string): string => `${url}\n${rawSha256}`;
 
+/**
+ * Whether a source's raw bytes are text too (HTML, plain text, JSON, CSV, XML): then its numbers count, for the
+ * extracted text leaves out what the tool still showed (a page's title), and a PDF's bytes would only add noise.
+ */
+export const rawIsText = (s: Pick<SourceRef, "contentType">): boolean => /^(?:text\/|application\/(?:json|xml|xhtml\+xml|csv))/i.test(s.contentType);
+
 /** What one claim rests on: the texts its numbers must be in, and each source's quotes. */
 interface Basis {
   texts: string[];
@@ -54,7 +60,10 @@ function basisOf(claim: ClaimChain, texts: ReadonlyMap<string, string>): Basis {
   };
   for (const f of claim.findings) {
     for (const call of f.toolCalls) {
-      for (const s of call.sources) keep(source(s.url, s.rawSha256, s.textSha256).text);
+      for (const s of call.sources) {
+        keep(source(s.url, s.rawSha256, s.textSha256).text);
+        if (rawIsText(s)) keep(text(s.rawSha256));
+      }
       for (const a of call.artifacts) keep(text(a.sha256));
     }
     for (const q of f.quotes) {

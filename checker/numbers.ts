@@ -37,10 +37,10 @@ const NUMBER =
 const PAGES = /\b(?:pages?|pp?\.)\s*\d+(?:\s*(?:[-–,]|and|to)\s*\d+)*/gi;
 
 /**
- * Bracketed spans ([[corpus:x#p12]], [1], [F2]), URLs and page locators are references, not figures: blanked so
+ * Bracketed spans ([[corpus:x#p12]], [1], [F2]), URLs, hashes and hex ids, and page locators are references, not figures: blanked so
  * offsets stay. The pages a claim names are checked against its quotes' pages instead (pagesNamed).
  */
-const REFERENCE = new RegExp(`\\[\\[[^\\]]*\\]\\]|\\[[^\\]]*\\]|\\bhttps?://\\S+|${PAGES.source}`, "gi");
+const REFERENCE = new RegExp(`\\[\\[[^\\]]*\\]\\]|\\[[^\\]]*\\]|\\bhttps?://\\S+|\\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\\d)[0-9a-f]{8,}\\b|${PAGES.source}`, "gi");
 
 /** The page numbers a text names in its page locators, ranges spelled out. */
 export function pagesNamed(text: string): number[] {

@@ -1,4 +1,4 @@
-import { type CheckResult, checkAnswer } from "../checker/checkAnswer.ts";
+import { type CheckResult, checkAnswer, rawIsText } from "../checker/checkAnswer.ts";
 import { AriadneError, NotFoundError } from "../core/errors.ts";
 import type { EventStore, RecordedEvent } from "../events/index.ts";
 import { claimProvenance } from "../projections/claimProvenance.ts";
@@ -14,7 +14,10 @@ function textShas(claims: RunClaims): Set<string> {
   for (const c of claims.claims) {
     for (const f of c.findings) {
       for (const t of f.toolCalls) {
-        for (const s of t.sources) shas.add(s.textSha256);
+        for (const s of t.sources) {
+          shas.add(s.textSha256);
+          if (rawIsText(s)) shas.add(s.rawSha256);
+        }
         for (const a of t.artifacts) shas.add(a.sha256);
       }
       for (const q of f.quotes) {

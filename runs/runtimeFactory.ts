@@ -47,7 +47,7 @@ export interface RuntimeFactoryOptions {
  */
 export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFactoryOptions = {}): BuildRuntime {
   const env = settings.model ?? {};
-  return async (store, lease) => {
+  const build: BuildRuntime = async (store, lease) => {
     const { mode, caps, limits, reviewer, modelIdleTimeoutMs, allowedProfiles, models } = lease.options;
     const real = mode === "offline" ? null : createModel(env, { idleTimeoutMs: modelIdleTimeoutMs });
     if (mode !== "offline" && !real) {
@@ -81,6 +81,17 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
       workspaceRoot: options.workspaceRoot ?? workspaceRootFor(store.database, settings.workspaceRoot),
     });
   };
+  // The checker reads a run's sources again as its tools read them: the same corpus map, blobs and workspaces.
+  build.sourceReaders = async (database, lease) => {
+    const scenario = lease.options.mode === "offline" && !options.offlineModel ? findScenario(lease.options.scenario ?? DEFAULT_SCENARIO) : null;
+    const corpus = scenario ? await offlineCorpus(scenario, options.corpusDir) : null;
+    return {
+      web: corpus ? { mapUrl: corpus.mapUrl } : {},
+      blobs: createDatabaseBlobStore(database.db),
+      workspaceRoot: options.workspaceRoot ?? workspaceRootFor(database, settings.workspaceRoot),
+    };
+  };
+  return build;
 }
 
 /** Lease time to live for runs a process hosts when ARIADNE_LEASE_MS does not say (cli/config.ts). */

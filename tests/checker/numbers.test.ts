@@ -37,6 +37,10 @@ describe("numbers an answer states, against its sources", () => {
     assert.deepEqual(statedNumbers("The prospectus discloses on page 2 and pages 3-4 (p. 12): 1.5% a year").map((n) => n.text), ["1.5%"]);
   });
 
+  it("does not read hashes or ids as figures", () => {
+    assert.deepEqual(statedNumbers("Published as artifact art-5256ab01c9 (sha256 0e6f9a1b2c3d4e5f); 212 rows").map((n) => n.text), ["212"]);
+  });
+
   it("lists the pages a text names", () => {
     assert.deepEqual(pagesNamed("on page 2, pages 3-4 and pp. 7, 9; p. 12"), [2, 3, 4, 7, 9, 12]);
   });
