@@ -10,6 +10,7 @@ import { verifyBundleCommand } from "./verifyBundleCommand.ts";
 import { exportCommand } from "./exportCommand.ts";
 import { isDirectory } from "./isDirectory.ts";
 import { AUDIT_USAGE, auditCommand } from "./auditCommand.ts";
+import { CHECK_USAGE, checkCommand } from "./checkCommand.ts";
 import { sealPublicKey, sealSigningKey } from "./sealKeys.ts";
 import { cancelCommand } from "./cancelCommand.ts";
 import { resumeCommand } from "./resumeCommand.ts";
@@ -19,7 +20,7 @@ import { workerCommand } from "./workerCommand.ts";
 import { toolsCommand } from "./toolsCommand.ts";
 
 import { serve } from "./serve.ts";
-import { type AriadneConfig, readConfig } from "./config.ts";
+import { type AriadneConfig, hostSettings, readConfig } from "./config.ts";
 import { armCrashPoint } from "../core/crashPoint.ts";
 import { scenarioNames } from "../scenarios/index.ts";
 import { parseUsage } from "./usage.ts";
@@ -50,6 +51,8 @@ commands:
   export RUN DIR     write a settled run as a bundle signed with the seal key (ARIADNE_SIGNING_KEY)
   audit RUN [CLAIM_ID]
                      each claim of the answer followed to its finding, model turn, quotes, tool calls and sources
+  check RUN          the checker: numbers against cited sources, sources read again, advice language
+                     [--out FILE] (default check-report.md) [--json]; exit 1 when something is flagged
   submit [QUESTION]  record a run for workers and print its id
   worker             execute submitted runs; take over runs whose owner died
   resume RUN         finish a crashed or interrupted run in this process
@@ -86,7 +89,7 @@ environment:
                      as --model-idle-timeout, in milliseconds (the flag wins)`;
 
 /** Each command's own --help. */
-const COMMAND_USAGE: Record<string, string> = { show: SHOW_USAGE, transcript: TRANSCRIPT_USAGE, audit: AUDIT_USAGE };
+const COMMAND_USAGE: Record<string, string> = { show: SHOW_USAGE, transcript: TRANSCRIPT_USAGE, audit: AUDIT_USAGE, check: CHECK_USAGE };
 
 /** The CLI's entry: returns the exit code instead of exiting, so it can be tested in-process. */
 export async function main(argv: string[], out: (line: string) => void = console.log, config: AriadneConfig = readConfig()): Promise<number> {
@@ -175,6 +178,12 @@ export async function main(argv: string[], out: (line: string) => void = console
           return 2;
         }
         return await auditCommand({ ...storeOptions, runId: rest[0]!, claimId: rest[1], json: parsed.values.json, out });
+      case "check":
+        if (rest.length !== 1) {
+          console.error(`ariadne: check takes exactly one run id\n\n${CHECK_USAGE}`);
+          return 2;
+        }
+        return await checkCommand({ ...storeOptions, runId: rest[0]!, outFile: parsed.values.out, json: parsed.values.json, settings: hostSettings(config), out });
       case "verify": {
         const target = rest[0];
         if (rest.length > 1) {

@@ -1,0 +1,48 @@
+import { writeFile } from "node:fs/promises";
+import { renderCheckReport } from "../checker/checkReport.ts";
+import type { OpenOptions } from "../db/index.ts";
+import { openStore } from "../events/openStore.ts";
+import { projectClaims } from "../projections/index.ts";
+import { checkRun, readersForRun } from "../runs/checkRun.ts";
+import { type HostSettings, runtimeFactory } from "../runs/runtimeFactory.ts";
+
+export const CHECK_USAGE = `usage: ariadne check RUN [--out FILE] [--json] [--data-dir DIR]
+
+Checks a settled run's answer: every number of each claim (and of the summary and headings) must
+be stated by the text of a source or artifact the claim cites (1,200 = 1200 = 1.2k; 12% = 0.12;
+45 bps = 0.45%; a rounded figure matches); each cited source is read again (a web page fetched as
+web_fetch fetches it, a workspace file or blob reopened) and its hash compared with the recorded
+one: unchanged, changed but still supporting (its quotes and numbers still there), or no longer
+supporting; sentences giving buy/sell recommendations, price targets or position advice are
+flagged; claims without evidence (judgment, not collected, no quote) are marked. The verdicts are
+recorded as a check_completed event in the run's stream and written to FILE (default
+check-report.md). Exit 0 when nothing is flagged, 1 when something is, 2 bad usage.`;
+
+/** `ariadne check RUN`: the checker's verdicts, recorded and written as check-report.md. */
+export async function checkCommand(
+  options: OpenOptions & { runId: string; outFile?: string; json: boolean; settings: HostSettings; out: (line: string) => void },
+): Promise<number> {
+  const { store, database, close } = await openStore(options);
+  try {
+    const readers = await readersForRun(database, store, options.runId, runtimeFactory(options.settings));
+    const { result, recorded } = await checkRun(store, options.runId, readers);
+    const claims = (await projectClaims(store, options.runId)).claims;
+    const report = renderCheckReport({ runId: options.runId, checkedAt: recorded.recordedAt.toISOString(), eventId: recorded.eventId }, result, claims);
+    const file = options.outFile ?? "check-report.md";
+    await writeFile(file, report);
+    if (options.json) options.out(JSON.stringify({ runId: options.runId, eventId: recorded.eventId, report: file, ...result }));
+    else {
+      const count = (v: string) => result.claims.filter((c) => c.verdict === v).length;
+      options.out(
+        `run ${options.runId}: ${result.verdict} · ${result.claims.length} claims: ${count("supported")} supported, ${count("flagged")} flagged, ${count("no_evidence")} without evidence · ${result.advice.length} advice sentences · ${result.sources.length} sources read again`,
+      );
+      for (const c of result.claims.filter((c) => c.verdict === "flagged")) options.out(`  ${c.claimId} flagged: ${c.notes.join("; ")}`);
+      if (result.summary.unsupportedNumbers.length) options.out(`  summary: ${result.summary.unsupportedNumbers.join(", ")} in no cited source`);
+      for (const a of result.advice) options.out(`  advice in ${a.where} (${a.rule}): ${a.sentence}`);
+      options.out(`report written to ${file} (event ${recorded.eventId})`);
+    }
+    return result.verdict === "supported" ? 0 : 1;
+  } finally {
+    await close();
+  }
+}
