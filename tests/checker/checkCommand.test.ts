@@ -45,6 +45,20 @@ describe("ariadne check RUN [--out FILE] [--json]", () => {
     assert.equal(verify.code, 0, verify.stdout + verify.stderr);
   });
 
+  test("an exported bundle holds the same check-report.md, derived from the check_completed event, and verifies", async () => {
+    const written = join(dir, "latest.md");
+    assert.equal((await ariadne(["check", runId, "--out", written, ...store.args], store.env)).code, 0);
+    const keys = join(dir, "keys");
+    assert.equal((await ariadne(["keys", "signing", "create", "--out", keys])).code, 0);
+    const bundle = join(dir, "bundle");
+    const env = { ...store.env, ARIADNE_SIGNING_KEY: join(keys, "seal.key") };
+    const exported = await ariadne(["export", runId, bundle, ...store.args], env);
+    assert.equal(exported.code, 0, exported.stdout + exported.stderr);
+    assert.equal(await readFile(join(bundle, "check-report.md"), "utf8"), await readFile(written, "utf8"));
+    const verify = await ariadne(["verify", bundle, "--key", join(keys, "seal.pub")]);
+    assert.equal(verify.code, 0, verify.stdout + verify.stderr);
+  });
+
   test("bad usage is one line, exit 2; a run with no events, exit 1", async () => {
     const none = await ariadne(["check", ...store.args], store.env);
     assert.equal(none.code, 2);
