@@ -5,10 +5,7 @@ import { claimProvenance } from "../projections/claimProvenance.ts";
 import { runClaims } from "../projections/claimChains.ts";
 import type { RunClaims } from "../projections/claimTypes.ts";
 import { foldAll } from "../projections/projection.ts";
-import type { Database } from "../db/openDatabase.ts";
 import { appendRunFact } from "./appendRunFact.ts";
-import type { BuildRuntime } from "./hostRun.ts";
-import { type RunLease, RunOptions, runStreamId } from "./runLease.ts";
 import { type SourceReaders, rereadSources } from "./rereadSources.ts";
 
 /** Every blob whose text a claim's numbers may be read from: quotes' blobs, sources' text, artifacts. */
@@ -61,17 +58,4 @@ export async function checkRun(store: EventStore, runId: string, readers: Source
   await appendRunFact(store, { runId, mainExecutorId: claims.answer.executorId }, { type: "check_completed", data: result });
   const recorded = (await store.readRun(runId)).findLast((e): e is RecordedEvent<"check_completed"> => e.type === "check_completed")!;
   return { result, recorded };
-}
-
-/**
- * How `ariadne check` reads a run's sources again: as the host that ran it would, from the options its
- * run_submitted fact recorded (an offline scenario's corpus map); a run with none is read as a model run.
- */
-export async function readersForRun(database: Database, store: EventStore, runId: string, build: BuildRuntime): Promise<SourceReaders> {
-  if (!build.sourceReaders) throw new AriadneError("NO_READERS", 500, "this host cannot read sources again");
-  const facts = await store.readStream(runStreamId(runId));
-  const submitted = facts.find((e): e is RecordedEvent<"run_submitted"> => e.type === "run_submitted");
-  const options = RunOptions.parse(submitted?.data.options ?? {});
-  const lease: RunLease = { runId, mainExecutorId: submitted?.metadata.executorId ?? "", question: submitted?.data.question ?? "", options, owner: "check", epoch: 0, fresh: false };
-  return build.sourceReaders(database, lease);
 }
