@@ -9,6 +9,8 @@ import { normalizeUrl } from "../tools/web/normalizeUrl.ts";
 import { readPage } from "../tools/web/readPage.ts";
 import { workspaceDirFor } from "../tools/workspace/workspaceDirFor.ts";
 
+const REREADS_AT_ONCE = 4;
+
 /** Where sources are read again: the web as the run's web_fetch reached it, and the run's own blobs and workspaces. */
 export interface SourceReaders {
   /** The web tools' limits and URL map (an offline run's corpus hosts map onto the local corpus server). */
@@ -55,17 +57,24 @@ function scratchBlobs(): BlobStore & { text(sha: string): string | null } {
  */
 export async function rereadSources(runId: string, claims: RunClaims, readers: SourceReaders): Promise<Map<string, Reread>> {
   const now = readers.now ?? (() => new Date());
-  const out = new Map<string, Reread>();
-  for (const [key, { source, executorId }] of citedSources(claims)) {
+  const read = async ([key, { source, executorId }]: [string, { source: SourceRef; executorId: string }]): Promise<[string, Reread]> => {
     const base = { url: source.url, kind: source.sourceKind, recordedRawSha256: source.rawSha256 };
-    const rereadAt = () => now().toISOString();
     try {
-      out.set(key, { ...base, rereadAt: rereadAt(), ...(await rereadOne(runId, source, executorId, readers)) });
+      const r = await rereadOne(runId, source, executorId, readers);
+      return [key, { ...base, rereadAt: now().toISOString(), ...r }];
     } catch (e) {
-      out.set(key, { ...base, state: "unreachable", currentRawSha256: null, currentText: null, detail: (e as Error).message.split("\n")[0], rereadAt: rereadAt() });
+      return [key, { ...base, state: "unreachable", currentRawSha256: null, currentText: null, detail: (e as Error).message.split("\n")[0], rereadAt: now().toISOString() }];
     }
-  }
-  return out;
+  };
+  // A few at a time: a slow site waits out its own deadline without holding up the rest.
+  const queue = [...citedSources(claims)];
+  const out: [string, Reread][] = [];
+  await Promise.all(Array.from({ length: Math.min(REREADS_AT_ONCE, queue.length) }, async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) out.push(await read(next));
+  }));
+  // In the order the claims cite them, whatever order they finished in.
+  const order = [...citedSources(claims).keys()];
+  return new Map(out.sort(([a], [b]) => order.indexOf(a) - order.indexOf(b)));
 }
 
 type Read = Pick<Reread, "state" | "currentRawSha256" | "currentText" | "detail">;

@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { type Reread, checkAnswer, sourceKey } from "../../checker/checkAnswer.ts";
+import type { ClaimChain, RunClaims, SourceRef } from "../../projections/claimTypes.ts";
+
+const SHA = (c: string) => c.repeat(64);
+const ref = { eventId: "e", streamId: "s", streamVersion: 1, globalPosition: 1, hash: SHA("0") };
+const page: SourceRef = { kind: "source", sourceKind: "web_page", url: "https://x.test/a", contentType: "text/html", fetchedAt: "t", rawSha256: SHA("a"), textSha256: SHA("b"), bytes: 1 };
+const TEXT = "Fees fell to 0.29% on page 3. Holdings: 1,200.";
+
+function claim(id: string, text: string, basis: ClaimChain["basis"], quotes: { text: string; page?: number }[] = []): ClaimChain {
+  const call = { toolUseId: "t1", tool: "web_fetch", input: {}, turn: 1, intent: ref, outcome: { ...ref, type: "tool_completed" }, sources: [page], artifacts: [] };
+  return {
+    id, section: "S", sectionIndex: 0, claimIndex: 0, text, basis, noEvidence: basis === "observed" ? null : "none",
+    findings: basis === "observed"
+      ? [{ executorId: "child", finding: 0, claim: text, confidence: "high", child: { executorId: "child", role: "child", profile: null, admission: null }, handoff: null, turn: null,
+          quotes: quotes.map((q) => ({ text: q.text, page: q.page ?? null, blob: { sha256: SHA("b"), charStart: 0, charEnd: 1 }, toolUseId: "t1", call, source: page })),
+          toolCalls: [call], citations: [], problems: [] }]
+      : [],
+  };
+}
+
+const run = (claims: ClaimChain[]): RunClaims => ({ runId: "r", answer: { ...ref, executorId: "main", partial: false }, claims });
+const reread = (state: Reread["state"], raw: string | null, text: string | null): Map<string, Reread> =>
+  new Map([[sourceKey(page.url, page.rawSha256), { url: page.url, kind: "web_page", recordedRawSha256: page.rawSha256, state, currentRawSha256: raw, currentText: text, rereadAt: "t" }]]);
+const texts = new Map([[SHA("b"), TEXT]]);
+
+describe("checkAnswer: verdicts from the claim chains, stored texts and sources read again", () => {
+  it("1.2k in a claim is the source's 1,200; a page its quote is on is fine; a page none is on is flagged", () => {
+    const r = checkAnswer({ claims: run([claim("c1", "Holdings: 1.2k; fees 0.29% (page 3).", "observed", [{ text: "0.29%", page: 3 }]), claim("c2", "Fees fell, page 7.", "observed", [{ text: "Fees fell", page: 3 }])]), summary: "Fees 0.29%.", headings: [], texts, rereads: reread("read", page.rawSha256, TEXT) });
+    assert.deepEqual(r.claims.map((c) => [c.verdict, c.unsupportedNumbers]), [["supported", []], ["flagged", ["page 7"]]]);
+  });
+
+  it("a source that could not be read again flags the claims citing it", () => {
+    const r = checkAnswer({ claims: run([claim("c1", "Fees fell to 0.29%.", "observed", [{ text: "0.29%" }])]), summary: "", headings: [], texts, rereads: reread("unreachable", null, null) });
+    assert.equal(r.verdict, "flagged");
+    assert.match(r.claims[0].notes.join(), /could not be read again/);
+  });
+
+  it("a summary number stated by no source and no checked claim is flagged; a judgment's own numbers are not checked", () => {
+    const r = checkAnswer({ claims: run([claim("c1", "Fees fell to 0.29%.", "observed", [{ text: "0.29%" }]), claim("c2", "The fee matters most over 10 years.", "judgment")]), summary: "Fees are 0.29%, not 0.35%.", headings: ["Fees in 2026"], texts, rereads: reread("read", page.rawSha256, TEXT) });
+    assert.deepEqual(r.summary.unsupportedNumbers, ["0.35%", "2026"]);
+    assert.equal(r.claims[1].verdict, "no_evidence");
+    assert.match(r.claims[1].notes.join(), /not checked: it cites no source/);
+    assert.equal(r.verdict, "flagged");
+  });
+
+  it("an observed claim whose findings quote nothing is marked, not flagged, when its numbers hold", () => {
+    const r = checkAnswer({ claims: run([claim("c1", "Holdings: 1,200.", "observed")]), summary: "", headings: [], texts, rereads: reread("read", page.rawSha256, TEXT) });
+    assert.deepEqual([r.verdict, r.claims[0].verdict], ["supported", "no_evidence"]);
+  });
+});
