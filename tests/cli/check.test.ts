@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { RecordedEvent } from "../../events/index.ts";
 import { openStore } from "../../events/openStore.ts";
 import { streamIdOf } from "../../actors/executorState.ts";
-import { STACK_LINE, type CliStore, ariadne, cliStore } from "../cli/ariadneProcess.ts";
+import { STACK_LINE, type CliStore, ariadne, cliStore } from "./ariadneProcess.ts";
 
 describe("ariadne check RUN [--out FILE] [--json]", () => {
   let store: CliStore;
