@@ -1,4 +1,5 @@
-import type { EventStore } from "../events/index.ts";
+import type { EventStore, RecordedEvent } from "../events/index.ts";
+import { runStreamId } from "../events/streamIds.ts";
 import { projectRun } from "../projections/index.ts";
 import type { HostResult, RunLease } from "../runs/index.ts";
 import { handoffsOf, renderAnswer } from "./renderAnswer.ts";
@@ -36,6 +37,9 @@ export async function renderRunResult(
   const rootHash = result.kind === "finished" ? result.rootHash : null;
   // Partial: a limit stopped Main, or its answer cites no finding (projections/runState.ts): exit 3, never 0.
   const partial = outcome?.kind === "answer" && (outcome.partial === true || projected.partial);
+  // The host's check of the answer (runs/hostRun.ts), recorded after the seal in the run's stream.
+  const checked = (await ctx.store.readStream(runStreamId(runId))).findLast((e): e is RecordedEvent<"check_completed"> => e.type === "check_completed");
+  const check = checked ? { verdict: checked.data.verdict, eventId: checked.eventId, flagged: checked.data.claims.filter((c) => c.verdict === "flagged").map((c) => c.claimId), advice: checked.data.advice.length } : null;
   if (ctx.json) {
     ctx.out(
       JSON.stringify({
@@ -52,6 +56,8 @@ export async function renderRunResult(
         handoffs: Object.fromEntries(handoffs),
         events: projected.events,
         rootHash,
+        // The checker's verdict (null when the run was not checked): the claims it flagged, the advice sentences it found.
+        check,
         // Tool calls of unknown outcome, never run again: [{executorId, toolUseId, tool}], empty when none.
         unknownEffects: view.unknownEffects,
       }),
@@ -78,6 +84,10 @@ export async function renderRunResult(
     ctx.out(`run ${runId} stopped here (${result.kind}): ${result.reason}`);
     // Given back to the queue (the database went away, say): nothing failed, and it can be finished.
     if (result.kind === "released") ctx.out(`ariadne resume ${runId} finishes it here (a worker may also take it)`);
+  }
+  if (check && !ctx.json) {
+    const what = [check.flagged.length ? `claims ${check.flagged.join(", ")} flagged` : "", check.advice ? `${check.advice} advice sentences` : ""].filter(Boolean).join(", ");
+    ctx.out(`check: ${check.verdict}${what ? ` (${what})` : ""} · ariadne check ${runId} writes check-report.md`);
   }
   if (rootHash && !ctx.json) ctx.out(`root hash ${rootHash} · check later with: ariadne verify ${runId} --root ${rootHash}`);
   if (result.kind === "interrupted") return EXIT.interrupted;

@@ -12,16 +12,23 @@ describe("ariadne check RUN [--out FILE] [--json]", () => {
   let store: CliStore;
   let runId: string;
   let dir: string;
+  let runCheck: { verdict: string; eventId: string; flagged: string[] } | null;
   before(async () => {
     store = await cliStore("check");
     dir = await mkdtemp(join(tmpdir(), "ariadne-check-cli-"));
     const run = await ariadne(["run", "--json", ...store.args], store.env);
     assert.equal(run.code, 0, run.stderr);
     runId = JSON.parse(run.stdout).runId;
+    runCheck = JSON.parse(run.stdout).check;
   });
   after(async () => {
     await store?.dispose();
     await rm(dir, { recursive: true, force: true });
+  });
+
+  test("ariadne run prints its host's check: supported, nothing flagged", () => {
+    assert.equal(runCheck?.verdict, "supported", JSON.stringify(runCheck));
+    assert.deepEqual(runCheck?.flagged, []);
   });
 
   test("the run was checked by its host; check again: supported, exit 0, check-report.md written", async () => {
