@@ -42,7 +42,8 @@ export async function infraSoak(counter: Counter, plan: InfraPlan): Promise<Infr
         await (await openStore({ url: scratch.url })).close();
         for (let i = 0; i < plan.restarts; i++) {
           const mode = i % 2 === 0 ? "fast" : "immediate";
-          const downMs = plan.downMs ?? 3_000 + (((i + 1) * 7919) % 17_001);
+          // Seeded over 3-20 s, the same for each fast and immediate pair, so both modes meet the whole range.
+          const downMs = plan.downMs ?? 3_000 + ((Math.floor(i / 2) * 7919 + 4_321) % 17_001);
           const r = await restartRound({ cluster, url: scratch.url, counter, seed: 100 + i, runs, mode, downMs });
           results.push(r);
           log(describe(r));

@@ -196,6 +196,24 @@ function shuffle<T>(items: T[], seed: number): T[] {
 }
 
 function report(): void {
+  if (results.length) reportCrashes();
+  reportInfra();
+  const crashes = results.reduce((n, r) => n + r.steps.filter((s) => s.crashed && s.armed).length, 0);
+  const violations = results.reduce((n, r) => n + r.violations.length, 0) + infra.results.reduce((n, r) => n + r.violations.length, 0);
+  const infraRuns = infra.results.reduce((n, r) => n + r.runs, 0);
+  console.log(
+    `\n${results.length} runs, ${crashes} crashes; ${infraRuns} runs under ${infra.results.length} restarts and full disks; ${violations} violations, ${errors.length} harness errors, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
+  for (const r of results.filter((x) => x.violations.length)) {
+    console.log(`  ${r.target} run ${r.runId} seed ${r.seed} [${r.steps.map((s) => `${s.armed || "clean"}${s.crashed ? "†" : ""}`).join(" → ")}]`);
+    for (const v of r.violations) console.log(`    ${v}`);
+  }
+  for (const e of errors) console.log(`  harness error: ${e}`);
+  process.exitCode = violations || errors.length ? 1 : 0;
+}
+
+/** Crash point family x engine, and which event types' boundaries were crashed at. */
+function reportCrashes(): void {
   const crashesOf = (r: ChainResult) => r.steps.filter((s) => s.crashed && s.armed);
   const rows: (string | number)[][] = [];
   for (const engine of ["postgres", "pglite"] as const) {
@@ -230,16 +248,6 @@ function report(): void {
   );
   const never = eventTypes.filter((t) => !byType.has(t));
   for (const t of never) console.log(`not crashed at: ${t}${NOT_COVERED[t] ? ` (${NOT_COVERED[t]})` : RECOVERY_TYPES.includes(t) ? " (written on recovery; not reached)" : ""}`);
-  reportInfra();
-  const crashes = results.reduce((n, r) => n + crashesOf(r).length, 0);
-  const violations = results.reduce((n, r) => n + r.violations.length, 0) + infra.results.reduce((n, r) => n + r.violations.length, 0);
-  console.log(`\n${results.length} runs, ${crashes} crashes, ${violations} violations, ${errors.length} harness errors, ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  for (const r of results.filter((x) => x.violations.length)) {
-    console.log(`  ${r.target} run ${r.runId} seed ${r.seed} [${r.steps.map((s) => `${s.armed || "clean"}${s.crashed ? "†" : ""}`).join(" → ")}]`);
-    for (const v of r.violations) console.log(`    ${v}`);
-  }
-  for (const e of errors) console.log(`  harness error: ${e}`);
-  process.exitCode = violations || errors.length ? 1 : 0;
 }
 
 /** Restarts and full disks: each fault x engine, summed over its rounds, and every violation. */
@@ -252,7 +260,7 @@ function reportInfra(): void {
   console.log("");
   if (groups.size) {
     table(
-      ["infrastructure fault", "engine", "rounds", "runs", "interrupted", "failed executors", "lost", "doubled", "violations", "down / full (s)"],
+      ["infrastructure fault", "engine", "rounds", "runs", "interrupted", "failed executors", "lost", "doubled", "violations", "down or full (s)"],
       [...groups].map(([key, rs]) => {
         const [fault, engine] = key.split("\t");
         return [fault, engine === "pglite" ? "PGlite" : "PostgreSQL", rs.length, sum(rs, (r) => r.runs), sum(rs, (r) => r.interrupted), sum(rs, (r) => r.failedExecutors), sum(rs, (r) => r.lost), sum(rs, (r) => r.doubled), sum(rs, (r) => r.violations.length), span(rs)];
