@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,9 +16,11 @@ import { ROOT } from "../runs/processes.ts";
  */
 const built = new Map<string, Promise<string>>();
 
-export function bundled(entry: string): Promise<string> {
-  if (process.env.FAULT_BUNDLE === "0") return Promise.resolve(entry);
+export async function bundled(entry: string): Promise<string> {
+  if (process.env.FAULT_BUNDLE === "0") return entry;
   let script = built.get(entry);
+  // A long soak outlives what a shared machine keeps in its temp directory: a bundle cleaned away is built again.
+  if (script && !existsSync(await script)) script = undefined;
   if (!script) built.set(entry, (script = bundle(entry).catch(() => entry)));
   return script;
 }

@@ -18,8 +18,9 @@ before(async () => {
 after(() => counter?.close());
 
 test("restarts and full disks under hosted runs fail, lose and double nothing", { timeout: 900_000 }, async (t) => {
-  const { results, skipped } = await infraSoak(counter, { restarts: 2, diskFulls: 1, downMs: 3_000, log: (line) => t.diagnostic(line) });
+  const { results, errors, skipped } = await infraSoak(counter, { restarts: 2, diskFulls: 1, downMs: 3_000, log: (line) => t.diagnostic(line) });
   for (const s of skipped) t.diagnostic(`skipped: ${s}`);
+  assert.deepEqual(errors, []);
   if (!results.length) return t.skip(skipped.join("; "));
   for (const r of results) {
     assert.deepEqual(r.violations, [], describeRound(r));

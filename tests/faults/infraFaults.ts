@@ -46,13 +46,19 @@ export async function restartRound(o: { cluster: OwnCluster; url: string; counte
   const began = Date.now();
   const runIds = await submit({ url: o.url }, o.seed, o.runs);
   const workers = await startWorkers({ url: o.url }, o.counter, o.seed, 2);
-  await childrenAtWork(o.url, runIds, workers);
-  const down = Date.now();
-  await o.cluster.stop(o.mode);
-  await sleep(o.downMs);
-  await o.cluster.start();
-  const faultMs = Date.now() - down;
-  await finish(workers);
+  let faultMs = 0;
+  await orKill(workers, async () => {
+    await childrenAtWork(o.url, runIds, workers);
+    const down = Date.now();
+    await o.cluster.stop(o.mode);
+    try {
+      await sleep(o.downMs);
+    } finally {
+      await o.cluster.start();
+    }
+    faultMs = Date.now() - down;
+    await finish(workers);
+  });
   return check({ url: o.url }, o.counter, `restart -m ${o.mode}`, runIds, 0, faultMs, began);
 }
 
@@ -61,16 +67,22 @@ export async function diskFullRound(o: { target: FaultTarget; disk: SmallDisk; c
   const began = Date.now();
   const runIds = await submit(o.target, o.seed, o.runs);
   const workers = await startWorkers(o.target, o.counter, o.seed, o.target.url ? 2 : 1);
-  if (o.target.url) await childrenAtWork(o.target.url, runIds, workers);
-  else await sleep(o.strikeAfterMs); // the worker holds PGlite's one connection: time it instead
-  const full = Date.now();
-  await o.disk.fill();
-  // Every run is either done or given up for the full disk (or a while has passed: appends that fit in a page go on).
-  const gaveUp = (id: string) => workers.some((w) => new RegExp(`run ${id} (finished|released|fenced)`).test(w.output()));
-  for (const until = Date.now() + 30_000; Date.now() < until && !runIds.every(gaveUp); ) await sleep(250);
-  await o.disk.free();
-  const faultMs = Date.now() - full;
-  await finish(workers);
+  let faultMs = 0;
+  await orKill(workers, async () => {
+    if (o.target.url) await childrenAtWork(o.target.url, runIds, workers);
+    else await sleep(o.strikeAfterMs); // the worker holds PGlite's one connection: time it instead
+    const full = Date.now();
+    try {
+      await o.disk.fill();
+      // Every run is either done or given up for the full disk (or a while has passed: appends that fit in a page go on).
+      const gaveUp = (id: string) => workers.some((w) => new RegExp(`run ${id} (finished|released|fenced)`).test(w.output()));
+      for (const until = Date.now() + 30_000; Date.now() < until && !runIds.every(gaveUp); ) await sleep(250);
+    } finally {
+      await o.disk.free();
+    }
+    faultMs = Date.now() - full;
+    await finish(workers);
+  });
   const interrupted = runIds.filter((id) => workers.some((w) => new RegExp(`run ${id} released: no space left on device`).test(w.output())));
   // What the full disk stopped is finished by an operator's resume, once there is space.
   for (const id of runIds.filter((x) => !workers.some((w) => new RegExp(`run ${x} finished`).test(w.output())))) {
@@ -119,6 +131,16 @@ async function childrenAtWork(url: string, runIds: string[], workers: Proc[]): P
     }
   }
   throw new Error("the runs' Children never started");
+}
+
+/** A round that goes wrong leaves no worker behind to disturb the next. */
+async function orKill(workers: Proc[], body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (e) {
+    for (const w of workers) if (w.child.exitCode === null) w.child.kill("SIGKILL");
+    throw e;
+  }
 }
 
 async function finish(workers: Proc[]): Promise<void> {

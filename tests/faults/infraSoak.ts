@@ -21,6 +21,8 @@ export interface InfraPlan {
 
 export interface InfraSoak {
   results: InfraResult[];
+  /** Rounds the harness could not carry out (a process that would not start, a deadline): not violations, not dropped either. */
+  errors: string[];
   /** Phases that could not run here, with why (no server binaries, no tmpfs). */
   skipped: string[];
 }
@@ -29,7 +31,19 @@ export interface InfraSoak {
 export async function infraSoak(counter: Counter, plan: InfraPlan): Promise<InfraSoak> {
   const results: InfraResult[] = [];
   const skipped: string[] = [];
+  const errors: string[] = [];
   const log = plan.log ?? (() => {});
+  /** One round; a harness error is kept and the next round goes on, so a long soak keeps what it measured. */
+  const round = async (what: string, r: () => Promise<InfraResult>) => {
+    try {
+      const result = await r();
+      results.push(result);
+      log(describe(result));
+    } catch (e) {
+      errors.push(`${what}: ${(e as Error).message.slice(0, 4000)}`);
+      log(`${what}: harness error: ${(e as Error).message.slice(0, 300)}`);
+    }
+  };
   const runs = plan.runsPerRound ?? 3;
   const noCluster = ownClusterUnavailable();
 
@@ -44,9 +58,7 @@ export async function infraSoak(counter: Counter, plan: InfraPlan): Promise<Infr
           const mode = i % 2 === 0 ? "fast" : "immediate";
           // Seeded over 3-20 s, the same for each fast and immediate pair, so both modes meet the whole range.
           const downMs = plan.downMs ?? 3_000 + ((Math.floor(i / 2) * 7919 + 4_321) % 17_001);
-          const r = await restartRound({ cluster, url: scratch.url, counter, seed: 100 + i, runs, mode, downMs });
-          results.push(r);
-          log(describe(r));
+          await round(`restart -m ${mode}`, () => restartRound({ cluster, url: scratch.url, counter, seed: 100 + i, runs, mode, downMs }));
         }
       } finally {
         await cluster.destroy();
@@ -62,21 +74,19 @@ export async function infraSoak(counter: Counter, plan: InfraPlan): Promise<Infr
         const dataDir = join(disk.dir, "data");
         await (await openStore({ dataDir })).close();
         for (let i = 0; i < plan.diskFulls; i++) {
-          const r = await diskFullRound({ target: { dataDir }, disk, counter, seed: 200 + i, runs, strikeAfterMs: 3_000 + ((i * 1_511) % 4_000) });
-          results.push(r);
-          log(describe(r));
+          await round("disk full (PGlite)", () => diskFullRound({ target: { dataDir }, disk, counter, seed: 200 + i, runs, strikeAfterMs: 3_000 + ((i * 1_511) % 4_000) }));
         }
       } finally {
         await disk.unmount();
       }
     }
     if (noCluster) skipped.push(`full disk (PostgreSQL): ${noCluster}`);
-    else await diskFullOnPostgres(counter, plan.diskFulls, runs, results, skipped, log);
+    else await diskFullOnPostgres(counter, plan.diskFulls, runs, skipped, round);
   }
-  return { results, skipped };
+  return { results, errors, skipped };
 }
 
-async function diskFullOnPostgres(counter: Counter, rounds: number, runs: number, results: InfraResult[], skipped: string[], log: (line: string) => void): Promise<void> {
+async function diskFullOnPostgres(counter: Counter, rounds: number, runs: number, skipped: string[], round: (what: string, r: () => Promise<InfraResult>) => Promise<void>): Promise<void> {
   const asRoot = process.getuid?.() === 0;
   const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"]).toString().trim());
   const disk: SmallDisk | string = await mountSmallDisk(64, asRoot ? { uid: id("-u"), gid: id("-g") } : undefined);
@@ -88,9 +98,7 @@ async function diskFullOnPostgres(counter: Counter, rounds: number, runs: number
     const scratch = await createScratchDatabase(`ariadne_soak_disk_${process.pid}`, cluster.adminUrl);
     await (await openStore({ url: scratch.url })).close();
     for (let i = 0; i < rounds; i++) {
-      const r = await diskFullRound({ target: { url: scratch.url }, disk, counter, seed: 300 + i, runs, strikeAfterMs: 0 });
-      results.push(r);
-      log(describe(r));
+      await round("disk full (PostgreSQL)", () => diskFullRound({ target: { url: scratch.url }, disk, counter, seed: 300 + i, runs, strikeAfterMs: 0 }));
     }
   } finally {
     await cluster?.destroy();

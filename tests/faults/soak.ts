@@ -60,7 +60,7 @@ const started = Date.now();
 const scratchDir = await mkdtemp(join(tmpdir(), "ariadne-soak-"));
 /** By variant: the event types of a clean run's log, in the order written. */
 const written = new Map<string, string[]>();
-const infra: { results: InfraResult[]; skipped: string[] } = { results: [], skipped: [] };
+const infra: { results: InfraResult[]; errors: string[]; skipped: string[] } = { results: [], errors: [], skipped: [] };
 
 try {
   for (const engine of ["postgres", "pglite"] as const) {
@@ -80,6 +80,7 @@ try {
   if (plan.restarts > 0 || plan.diskFulls > 0) {
     try {
       Object.assign(infra, await infraSoak(counter, { ...plan, log: (line) => process.stderr.write(`${line}\n`) }));
+      errors.push(...infra.errors.map((e) => `infrastructure faults: ${e}`));
     } catch (e) {
       errors.push(`infrastructure faults: ${(e as Error).message.slice(0, 4000)}`);
     }
