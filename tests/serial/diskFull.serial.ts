@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createScratchDatabase } from "../../db/scratchDatabase.ts";
 import { openStore } from "../../events/openStore.ts";
-import { ariadne, start } from "./processes.ts";
+import { ariadne, start } from "../runs/processes.ts";
 import { type OwnCluster, ownClusterUnavailable, startOwnCluster } from "../support/ownCluster.ts";
 import { type SmallDisk, mountSmallDisk } from "../support/smallDisk.ts";
 

@@ -1,7 +1,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { startEffectCounter } from "./effectCounter.ts";
-import { describe as describeRound, infraSoak } from "./infraSoak.ts";
+import { startEffectCounter } from "../faults/effectCounter.ts";
+import { describe as describeRound, infraSoak } from "../faults/infraSoak.ts";
 
 /**
  * The soak's infrastructure faults, small (`npm run soak` runs more, with
