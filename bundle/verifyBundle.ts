@@ -9,8 +9,8 @@ import { runStreamId } from "../events/streamIds.ts";
 import type { RecordedEvent } from "../events/types.ts";
 import { namedBlobs } from "./blobNames.ts";
 import type { BundleRun } from "./bundleRun.ts";
-import { type ClaimCheck, checkClaim, mainAnswer } from "./checkClaim.ts";
-import { answerClaims } from "./claimIds.ts";
+import { type ClaimCheck, checkClaim, claimFor, receivedBy } from "./checkClaim.ts";
+import { claimsOf } from "./claimsOf.ts";
 import { readEventLines } from "./checkEvents.ts";
 import { fileProblems, parseManifest } from "./checkManifest.ts";
 import { checkEnvelope } from "./dsse.ts";
@@ -52,7 +52,7 @@ export interface VerifyBundleOptions {
   publicKey: KeyObject | null;
   /** Where the key was read from: a key inside the bundle proves nothing. */
   publicKeyPath?: string;
-  /** A claim of the answer (c<section>.<claim>) to follow down to its blobs. */
+  /** A claim of the answer (c1, c2, … as claims.jsonl and `ariadne audit` name it) to follow down to its blobs. */
   claim?: string;
   /** The root hash the user kept from the run's answer. */
   expectedRoot?: string;
@@ -167,11 +167,13 @@ export function verifyBundle(dir: string, options: VerifyBundleOptions): BundleV
   // As the manifest counts them: every file but the manifest and its signature.
   result.counts.files = onDisk.filter((p) => p !== MANIFEST_FILE && p !== SIGNATURE_FILE).length;
 
-  // Every claim of the answer followed down to its blobs; --claim also prints one chain.
-  for (const { id } of answerClaims(mainAnswer(events))) {
-    problems.push(...(attempt(problems, `claim ${id} cannot be followed`, () => checkClaim(id, events, run.blob).problems) ?? []));
+  // Every claim of the answer, as the provenance projection follows it, down to its blobs; --claim also prints one chain.
+  const claims = attempt(problems, "the answer's claims cannot be followed", () => claimsOf(run));
+  const received = claims ? receivedBy(claims, events) : new Set<string>();
+  for (const claim of claims?.claims ?? []) {
+    problems.push(...(attempt(problems, `claim ${claim.id} cannot be followed`, () => checkClaim(claim, received, run.blob).problems) ?? []));
   }
-  if (options.claim !== undefined) result.claim = checkClaim(options.claim, events, run.blob);
+  if (options.claim !== undefined) result.claim = checkClaim(claimFor(claims ?? { runId: manifest.runId, answer: null, claims: [] }, options.claim), received, run.blob);
   return done();
 }
 

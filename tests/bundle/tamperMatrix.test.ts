@@ -123,7 +123,7 @@ describe("the tamper matrix: every change to an exported bundle is caught", () =
     },
     {
       name: "a derived file edited (answer.md)",
-      tamper: (dir) => write(dir, "answer.md", `${read(dir, "answer.md")}\n- [c9.9] ADIV charges nothing. (observed)\n`),
+      tamper: (dir) => write(dir, "answer.md", `${read(dir, "answer.md")}\n- [c99] ADIV charges nothing. (observed)\n`),
       reseal: theirs.privateKey,
       caught: signedByOther,
       deep: /^answer\.md: differs from what events\.jsonl derives/,
@@ -202,7 +202,7 @@ describe("the tamper matrix: every change to an exported bundle is caught", () =
       },
       reseal: theirs.privateKey,
       caught: signedByOther,
-      deep: /^claim c1\.1 cites finding 100 of \S+, which no handoff Main received holds$/,
+      deep: /^claim c1: the handoff of \S+ has no finding 99$/,
     },
     {
       name: "a file added that the manifest does not list",
