@@ -129,6 +129,19 @@ describe("the tamper matrix: every change to an exported bundle is caught", () =
       deep: /^answer\.md: differs from what events\.jsonl derives/,
     },
     {
+      name: "a claim's chain edited in claims.jsonl",
+      tamper: (dir) => {
+        const [first, ...rest] = read(dir, "claims.jsonl").split("\n");
+        const claim = JSON.parse(first);
+        assert.equal(claim.id, "c1");
+        claim.findings[0].quotes = [];
+        write(dir, "claims.jsonl", [canonicalJson(claim), ...rest].join("\n"));
+      },
+      reseal: theirs.privateKey,
+      caught: signedByOther,
+      deep: /^claims\.jsonl: differs from what events\.jsonl derives/,
+    },
+    {
       name: "a finding's text edited in findings/<executor>.md",
       tamper: (dir) => {
         const path = `findings/${readdirSync(join(dir, "findings"))[0]}`;
