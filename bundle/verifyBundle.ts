@@ -5,6 +5,7 @@ import { canonicalJson } from "../core/canonicalJson.ts";
 import { type SealSignatureCheck, checkSealSignature } from "../events/checkSealSignature.ts";
 import { rootHashOf } from "../events/rootHash.ts";
 import { currentHeads, describeProblem, lastSeal, referenceProblems, sealProblems } from "../events/runProblems.ts";
+import { quoteProblemsIn, quotedBlobs } from "../events/quoteProblemsIn.ts";
 import { runStreamId } from "../events/streamIds.ts";
 import type { RecordedEvent } from "../events/types.ts";
 import { namedBlobs } from "./blobNames.ts";
@@ -144,15 +145,23 @@ export function verifyBundle(dir: string, options: VerifyBundleOptions): BundleV
   // Blobs: each one an event names is present and hashes to its name; none is there unnamed.
   const named = namedBlobs(events);
   const blobs = new Map<string, Uint8Array>();
+  const present = new Map<string, Uint8Array>();
   for (const [sha256, { event, what }] of named) {
     const bytes = readIfPresent(dir, blobPath(sha256));
     const at = (reason: string) => describeProblem({ streamId: event.streamId, streamVersion: event.streamVersion, eventId: event.eventId, globalPosition: event.globalPosition, reason });
+    if (bytes) present.set(sha256, bytes);
     if (!bytes) problems.push(at(`blob ${sha256} (${what}) is missing from ${BLOBS_DIR}/`));
     else if (sha256Of(bytes) !== sha256) problems.push(at(`blob ${sha256} (${what}) was changed: its bytes hash to ${sha256Of(bytes)}`));
     else blobs.set(sha256, bytes);
   }
   for (const path of onDisk.filter((p) => p.startsWith(`${BLOBS_DIR}/`))) if (!named.has(path.slice(BLOBS_DIR.length + 1))) problems.push(`${path}: a blob no event of the run names`);
   result.counts.blobs = blobs.size;
+
+  // Every handoff quote against its blob, as verify RUN checks it: read from the bytes there even when
+  // they no longer hash right, so a blob changed under a quote is named for the quote too.
+  const decoder = new TextDecoder();
+  const texts = new Map([...quotedBlobs(byStream)].map((sha256) => [sha256, present.has(sha256) ? decoder.decode(present.get(sha256)) : null]));
+  problems.push(...(attempt(problems, "the handoffs' quotes cannot be read", () => quoteProblemsIn(byStream, texts).map(describeProblem)) ?? []));
 
   // Derived files: re-derived from the events and blobs, byte for byte.
   const run: BundleRun = { runId: manifest.runId, events, blob: (sha256) => blobs.get(sha256) ?? null };
