@@ -105,7 +105,7 @@ describe("ariadne export RUN DIR, then ariadne verify DIR with the database gone
     const notKey = await ariadne(["verify", dir, "--key", join(dir, "manifest.json")], noDatabase);
     assert.equal(notKey.code, 2);
     assert.match(notKey.stderr, /not an Ed25519 public key/);
-    const claimOnRun = await ariadne(["verify", runId, "--claim", "c1.1"], noDatabase);
+    const claimOnRun = await ariadne(["verify", runId, "--claim", "c1"], noDatabase);
     assert.equal(claimOnRun.code, 2);
     assert.match(claimOnRun.stderr, /--claim and --refetch verify a bundle directory/);
     const gone = await ariadne(["verify", join(root, "no-such-bundle")], noDatabase);
