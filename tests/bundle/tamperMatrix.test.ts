@@ -136,6 +136,19 @@ describe("the tamper matrix: every change to an exported bundle is caught", () =
       alone: true,
     },
     {
+      name: "Main's receipt of a Child's handoff removed, its stream re-numbered and the log re-chained and re-signed",
+      tamper: (dir) =>
+        forgeLog(dir, theirs.privateKey, (lines) => {
+          const i = lines.findIndex((l) => l.type === "handoff_consumed" && l.data.childExecutorId === child);
+          assert.ok(i >= 0, "Main consumed the Child's handoff");
+          const [gone] = lines.splice(i, 1);
+          for (const l of lines.slice(i)) if (l.streamId === gone.streamId) l.streamVersion -= 1;
+        }),
+      caught: signedByOther,
+      deep: /^claim c\d+: cites finding \d+ of \S+, whose handoff Main never received$/,
+      alone: true,
+    },
+    {
       name: "two lines reordered",
       tamper: (dir) => {
         const lines = eventLines(dir);
