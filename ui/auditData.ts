@@ -1,9 +1,7 @@
 import { Buffer } from "node:buffer";
 import type { RecordedEvent } from "../events/types.ts";
-import { claimProvenance } from "../projections/claimProvenance.ts";
-import { runClaims } from "../projections/claimChains.ts";
+import { claimsOfEvents } from "../projections/claimChains.ts";
 import type { ClaimChain, RunClaims } from "../projections/claimTypes.ts";
-import { foldAll } from "../projections/projection.ts";
 import { type ClaimBadge, claimBadge } from "./claimBadge.ts";
 import { type Excerpt, excerptOf } from "./excerpt.ts";
 import { type Lane, timelineOf } from "./timeline.ts";
@@ -17,15 +15,12 @@ export interface AuditInput {
   verdict: Verdict;
   /** The checker's verdict per claim id, when a check ran (check_completed); otherwise badges come from the chains. */
   checked?: ReadonlyMap<string, ClaimBadge>;
-  /** The claims already folded from these events (claimsOf), so a reader that fetched their blobs first folds once. */
+  /** The claims already folded from these events (claimsOfEvents), so a reader that fetched their blobs first folds once. */
   claims?: RunClaims;
 }
 
-/** The run's claims, folded from its events by the claim provenance projection (ids c1, c2, …). */
-export const claimsOf = (runId: string, events: readonly RecordedEvent[]): RunClaims => runClaims(runId, foldAll(claimProvenance, events));
-
-/** The text blobs the page cuts excerpts from: a reader whose blobs are far (a database) fetches these first. */
-export const quotedBlobs = (claims: RunClaims): string[] => [
+/** The text blobs the page cuts excerpts from (not every quoted blob of the log: those of the answer's claims): a reader whose blobs are far (a database) fetches these first. */
+export const excerptBlobs = (claims: RunClaims): string[] => [
   ...new Set(claims.claims.flatMap((c) => c.findings.flatMap((f) => f.quotes.flatMap((q) => (q.blob ? [q.blob.sha256] : []))))),
 ];
 
@@ -55,7 +50,7 @@ function quotedTexts(chain: ClaimChain, textOf: (sha256: string) => string | nul
 
 /** Everything the page shows, from the input alone: the same input gives the same page, byte for byte. */
 export function auditPageData(input: AuditInput): AuditPageData {
-  const claims = input.claims ?? claimsOf(input.runId, input.events);
+  const claims = input.claims ?? claimsOfEvents(input.runId, input.events);
   const main = input.events.find((e): e is RecordedEvent<"executor_admitted"> => e.type === "executor_admitted" && e.data.role === "main");
   const settled = main && input.events.find((e): e is RecordedEvent<"settled"> => e.type === "settled" && e.metadata.executorId === main.metadata.executorId);
   const texts = new Map<string, string | null>();

@@ -1,7 +1,8 @@
 import { type RunVerification, createEventStore, describeProblem } from "../../events/index.ts";
 import { runBlobs } from "../../events/runBlobs.ts";
 import type { RecordedEvent } from "../../events/types.ts";
-import { auditPageData, claimsOf, quotedBlobs } from "../../ui/auditData.ts";
+import { claimsOfEvents } from "../../projections/claimChains.ts";
+import { auditPageData, excerptBlobs } from "../../ui/auditData.ts";
 import { renderAuditPage } from "../../ui/AuditPage.tsx";
 import type { Verdict } from "../../ui/verdict.ts";
 import type { AppDeps } from "../deps.ts";
@@ -13,10 +14,10 @@ import type { AppDeps } from "../deps.ts";
  */
 export async function auditPageOf(deps: AppDeps, runId: string): Promise<string> {
   const [events, verification] = await Promise.all([createEventStore(deps.database).readRun(runId), deps.reads.verifyRun(runId)]);
-  const claims = claimsOf(runId, events);
+  const claims = claimsOfEvents(runId, events);
   const store = runBlobs(deps.database);
   const blobs = new Map<string, Uint8Array | null>();
-  for (const sha256 of quotedBlobs(claims)) blobs.set(sha256, await store.get(sha256));
+  for (const sha256 of excerptBlobs(claims)) blobs.set(sha256, await store.get(sha256));
   const verdict = verdictOf(verification, events);
   return renderAuditPage(auditPageData({ runId, events, claims, blob: (sha256) => blobs.get(sha256) ?? null, verdict }));
 }
