@@ -1,4 +1,5 @@
 import { isConnectionError } from "../core/connectionLoss.ts";
+import { isDiskFull } from "../core/diskFull.ts";
 import type { BackgroundChild, ChildResult } from "./decide/index.ts";
 import { DelegateInput } from "./delegation.ts";
 import type { Call, Outcome } from "./executorState.ts";
@@ -46,7 +47,7 @@ export function childResult(childExecutorId: string, toolUseId: string, intentEv
   return outcome.then(
     (o) => ({ childExecutorId, toolUseId, intentEventId, outcome: o }),
     (error: unknown) => {
-      if (isConnectionError(error)) throw error;
+      if (isConnectionError(error) || isDiskFull(error)) throw error;
       return { childExecutorId, toolUseId, intentEventId, outcome: null, error };
     },
   );

@@ -1,4 +1,5 @@
 import { isDatabaseUnavailable } from "../core/connectionLoss.ts";
+import { isDiskFull } from "../core/diskFull.ts";
 import { type Tool, type ToolContext, type ToolOutput, isToolRefused, parseToolInput } from "../tools/index.ts";
 import { idempotencyKeyOf, toolCompleted, toolThrew } from "./decide/index.ts";
 import type { Call, ExecutorState } from "./executorState.ts";
@@ -19,7 +20,8 @@ export async function performTool(runner: RunnerPort, call: Call): Promise<void>
     // The run's own database gave out under the tool (its blobs): no outcome is recorded, so the
     // intent stays open for the next host (a read-only call is run again, an effectful one is
     // recorded as effect_unknown, never silently re-run). A tool's own network errors are its outcome.
-    if (isDatabaseUnavailable(error)) throw error;
+    // So is a full disk (the blob table's, or the workspace beside the store): its outcome could not be kept.
+    if (isDatabaseUnavailable(error) || isDiskFull(error)) throw error;
     await runner.record([threw(tool, call, error, runner.cancelling)]);
     return;
   } finally {

@@ -1,4 +1,5 @@
 import { isConnectionError } from "../core/connectionLoss.ts";
+import { isDiskFull } from "../core/diskFull.ts";
 import { isConcurrencyError } from "../core/errors.ts";
 import { type Draft, type NewEvent, type RecordedEvent, appendWithRetry } from "../events/index.ts";
 import type { Model } from "../models/types.ts";
@@ -193,9 +194,9 @@ export class ExecutorRunner implements RunnerPort {
         await this.step();
       }
     } catch (error) {
-      // A lost database is the host's to ride out, never this executor's failure: nothing is
-      // recorded, its Children are left as they are, and the host gives the run back.
-      if (isConnectionError(error)) {
+      // A lost database (or a full disk under it) is the host's to ride out, never this executor's
+      // failure: nothing is recorded, its Children are left as they are, and the host gives the run back.
+      if (isConnectionError(error) || isDiskFull(error)) {
         lostDatabase = true;
         throw error;
       }

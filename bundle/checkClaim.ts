@@ -1,19 +1,8 @@
-import { AriadneError } from "../core/errors.ts";
-import { executorStreamId } from "../events/streamIds.ts";
+import { AriadneError, NotFoundError } from "../core/errors.ts";
 import type { RecordedEvent } from "../events/types.ts";
-import type { Handoff } from "../handoff/handoffSchema.ts";
-import type { Answer } from "../actors/answer.ts";
-import { answerClaims } from "./claimIds.ts";
+import { claimById } from "../projections/claimChains.ts";
+import type { ClaimChain, RunClaims, ToolCallChain } from "../projections/claimTypes.ts";
 import { sha256Of } from "./manifest.ts";
-
-const mainOf = (events: readonly RecordedEvent[]) => events.find((e): e is RecordedEvent<"executor_admitted"> => e.type === "executor_admitted" && e.data.role === "main");
-
-/** Main's settled answer, if it answered. */
-export function mainAnswer(events: readonly RecordedEvent[]): Partial<Answer> | undefined {
-  const main = mainOf(events);
-  const settled = main && events.find((e): e is RecordedEvent<"settled"> => e.type === "settled" && e.metadata.executorId === main.metadata.executorId);
-  return settled?.data.answer as Partial<Answer> | undefined;
-}
 
 /** One claim followed down: each step a line, and what broke, if anything. */
 export interface ClaimCheck {
@@ -24,49 +13,69 @@ export interface ClaimCheck {
   problems: string[];
 }
 
+/** `--claim C`: the claim by its projection id (c1, c2, …); an unknown one is bad usage, naming the ids there are. */
+export function claimFor(claims: RunClaims, claimId: string): ClaimChain {
+  try {
+    return claimById(claims, claimId);
+  } catch (e) {
+    if (e instanceof NotFoundError) throw new AriadneError("USAGE", 400, `--claim ${claimId}: ${e.message} (see answer.md or claims.jsonl)`);
+    throw e;
+  }
+}
+
+/** The Children whose handoff Main consumed: a claim may rest only on findings Main received. */
+export function receivedBy(claims: RunClaims, events: readonly RecordedEvent[]): Set<string> {
+  const main = claims.answer?.executorId;
+  return new Set(events.flatMap((e) => (e.type === "handoff_consumed" && e.metadata.executorId === main ? [(e as RecordedEvent<"handoff_consumed">).data.childExecutorId] : [])));
+}
+
 /**
- * `verify DIR --claim C`: the claim of Main's answer, each finding it cites as
- * Main received it, each tool result that finding names in the Child's own
- * stream, each source that result read, down to a blob whose bytes hash to the
- * recorded sha256. An unknown claim id is bad usage.
+ * A claim's chain as the claim provenance projection follows it (finding ->
+ * the Child's handoff and the turn that wrote it -> quotes and tool calls ->
+ * sources), checked down to blobs whose bytes hash to the recorded sha256:
+ * what the projection could not follow, a finding Main never received, a tool
+ * call that did not complete, a blob missing or changed. Quoted text against
+ * its blob is checked for every handoff apart (events/quoteProblemsIn.ts).
  */
-export function checkClaim(claimId: string, events: readonly RecordedEvent[], blob: (sha256: string) => Uint8Array | null): ClaimCheck {
-  const main = mainOf(events);
-  const claims = answerClaims(mainAnswer(events));
-  const found = claims.find((c) => c.id === claimId);
-  if (!found) throw new AriadneError("USAGE", 400, `--claim ${claimId}: the answer has no such claim (${claims.length ? `its claims are ${claims[0].id} to ${claims.at(-1)!.id}` : "it has no claims"}; see answer.md)`);
-  const { claim } = found;
-  const check: ClaimCheck = { id: claimId, text: claim.text, basis: claim.basis, chain: [], problems: [] };
-  if (claim.basis !== "observed") {
-    check.chain.push(`${claimId} is ${claim.basis.replace("_", " ")}: it rests on no evidence, and says so`);
+export function checkClaim(claim: ClaimChain, received: ReadonlySet<string>, blob: (sha256: string) => Uint8Array | null): ClaimCheck {
+  const check: ClaimCheck = { id: claim.id, text: claim.text, basis: claim.basis, chain: [], problems: [] };
+  const problem = (p: string) => check.problems.push(`claim ${claim.id}: ${p}`);
+  if (claim.noEvidence !== null) {
+    check.chain.push(`${claim.id} rests on no evidence, and says so: ${claim.noEvidence}`);
     return check;
   }
-  if ((claim.citations ?? []).length === 0) check.problems.push(`claim ${claimId} is observed but cites no finding`);
-  for (const cite of claim.citations ?? []) {
-    const consumed = events.find((e): e is RecordedEvent<"handoff_consumed"> => e.type === "handoff_consumed" && e.metadata.executorId === main!.metadata.executorId && e.data.childExecutorId === cite.executor);
-    const finding = (consumed?.data.handoff as Partial<Handoff> | undefined)?.findings?.[cite.finding];
-    if (!finding) {
-      check.problems.push(`claim ${claimId} cites finding ${cite.finding + 1} of ${cite.executor}, which no handoff Main received holds`);
-      continue;
-    }
-    check.chain.push(`finding ${cite.finding + 1} of ${cite.executor} (handoff event ${consumed!.data.handoffEventId}): ${finding.claim}`);
-    const childStream = events.filter((e) => e.streamId === executorStreamId(cite.executor));
-    for (const toolUseId of finding.evidence?.toolResults ?? []) {
-      const done = childStream.find((e): e is RecordedEvent<"tool_completed"> => e.type === "tool_completed" && e.data.toolUseId === toolUseId);
-      if (!done) {
-        check.problems.push(`claim ${claimId}: finding ${cite.finding + 1} of ${cite.executor} names tool result ${toolUseId}, which that Child's stream does not hold as completed`);
-        continue;
-      }
-      check.chain.push(`  tool ${done.data.tool} ${toolUseId} (event ${done.eventId}, hash ${done.hash})`);
-      for (const s of done.data.sources ?? []) {
-        for (const [sha256, what] of [[s.rawSha256, "raw bytes"], [s.textSha256, "text"]] as const) {
-          const bytes = blob(sha256);
-          if (!bytes) check.problems.push(`claim ${claimId}: the ${what} of source ${s.url} (blob ${sha256}) is missing`);
-          else if (sha256Of(bytes) !== sha256) check.problems.push(`claim ${claimId}: the ${what} of source ${s.url} (blob ${sha256}) no longer hash to ${sha256}`);
-        }
-        check.chain.push(`    source ${s.url} retrieved at ${s.fetchedAt}: raw ${s.rawSha256}, text ${s.textSha256}`);
-      }
-    }
+  if (claim.findings.length === 0) problem("observed, but cites no finding");
+  for (const f of claim.findings) {
+    const name = `finding ${f.finding + 1} of ${f.executorId}`;
+    for (const p of f.problems) problem(p);
+    if (!received.has(f.executorId)) problem(`cites ${name}, whose handoff Main never received`);
+    if (f.claim === null) continue;
+    check.chain.push(`${name} (handoff event ${f.handoff?.eventId}): ${f.claim}`);
+    if (f.turn) check.chain.push(`  written in turn ${f.turn.turn} by ${f.turn.model} (event ${f.turn.event.eventId}, request ${f.turn.requestDigest})`);
+    for (const q of f.quotes) check.chain.push(`  quote ${JSON.stringify(q.text)} at characters ${q.blob ? `${q.blob.charStart}-${q.blob.charEnd} of blob ${q.blob.sha256}` : "unrecorded"} (${q.toolUseId})`);
+    for (const call of f.toolCalls) followCall(call, name, check, problem, blob);
   }
   return check;
+}
+
+function followCall(call: ToolCallChain, name: string, check: ClaimCheck, problem: (p: string) => void, blob: (sha256: string) => Uint8Array | null) {
+  if (call.outcome?.type !== "tool_completed") {
+    problem(`${name} names tool call ${call.toolUseId}, which did not complete (${call.outcome?.type ?? "no outcome recorded"})`);
+    return;
+  }
+  check.chain.push(`  tool ${call.tool} ${call.toolUseId} (event ${call.outcome.eventId}, hash ${call.outcome.hash})`);
+  const hashesRight = (sha256: string, what: string) => {
+    const bytes = blob(sha256);
+    if (!bytes) problem(`${what} (blob ${sha256}) is missing`);
+    else if (sha256Of(bytes) !== sha256) problem(`${what} (blob ${sha256}) no longer hashes to ${sha256}`);
+  };
+  for (const s of call.sources) {
+    hashesRight(s.rawSha256, `the raw bytes of source ${s.url}`);
+    hashesRight(s.textSha256, `the text of source ${s.url}`);
+    check.chain.push(`    source ${s.url} retrieved at ${s.fetchedAt}: raw ${s.rawSha256}, text ${s.textSha256}`);
+  }
+  for (const a of call.artifacts) {
+    hashesRight(a.sha256, `artifact ${a.id} (${a.path})`);
+    check.chain.push(`    artifact ${a.id} ${a.path}: ${a.sha256}`);
+  }
 }

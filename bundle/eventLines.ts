@@ -1,5 +1,5 @@
 import { canonicalJson } from "../core/canonicalJson.ts";
-import type { ChainLink } from "../events/hashChain.ts";
+import type { ChainLink, HashedFields } from "../events/hashChain.ts";
 
 /**
  * One line of events.jsonl: an event exactly as stored (its payload at the
@@ -7,16 +7,7 @@ import type { ChainLink } from "../events/hashChain.ts";
  * and its chain links. Written as RFC 8785 canonical JSON, so the line's bytes
  * are a function of its content and a reader can recompute every hash.
  */
-export interface EventLine {
-  eventId: string;
-  streamId: string;
-  streamVersion: number;
-  type: string;
-  schemaVersion: number;
-  data: unknown;
-  metadata: unknown;
-  /** ISO 8601, as the hash covers it. */
-  recordedAt: string;
+export interface EventLine extends HashedFields {
   globalPosition: number;
   prevHash: string;
   hash: string;

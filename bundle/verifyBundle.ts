@@ -5,12 +5,13 @@ import { canonicalJson } from "../core/canonicalJson.ts";
 import { type SealSignatureCheck, checkSealSignature } from "../events/checkSealSignature.ts";
 import { rootHashOf } from "../events/rootHash.ts";
 import { currentHeads, describeProblem, lastSeal, referenceProblems, sealProblems } from "../events/runProblems.ts";
+import { quoteProblemsIn, quotedBlobs } from "../events/quoteProblemsIn.ts";
 import { runStreamId } from "../events/streamIds.ts";
 import type { RecordedEvent } from "../events/types.ts";
 import { namedBlobs } from "./blobNames.ts";
 import type { BundleRun } from "./bundleRun.ts";
-import { type ClaimCheck, checkClaim, mainAnswer } from "./checkClaim.ts";
-import { answerClaims } from "./claimIds.ts";
+import { type ClaimCheck, checkClaim, claimFor, receivedBy } from "./checkClaim.ts";
+import { claimsOf } from "./claimsOf.ts";
 import { readEventLines } from "./checkEvents.ts";
 import { fileProblems, parseManifest } from "./checkManifest.ts";
 import { checkEnvelope } from "./dsse.ts";
@@ -52,7 +53,7 @@ export interface VerifyBundleOptions {
   publicKey: KeyObject | null;
   /** Where the key was read from: a key inside the bundle proves nothing. */
   publicKeyPath?: string;
-  /** A claim of the answer (c<section>.<claim>) to follow down to its blobs. */
+  /** A claim of the answer (c1, c2, … as claims.jsonl and `ariadne audit` name it) to follow down to its blobs. */
   claim?: string;
   /** The root hash the user kept from the run's answer. */
   expectedRoot?: string;
@@ -144,15 +145,23 @@ export function verifyBundle(dir: string, options: VerifyBundleOptions): BundleV
   // Blobs: each one an event names is present and hashes to its name; none is there unnamed.
   const named = namedBlobs(events);
   const blobs = new Map<string, Uint8Array>();
+  const present = new Map<string, Uint8Array>();
   for (const [sha256, { event, what }] of named) {
     const bytes = readIfPresent(dir, blobPath(sha256));
     const at = (reason: string) => describeProblem({ streamId: event.streamId, streamVersion: event.streamVersion, eventId: event.eventId, globalPosition: event.globalPosition, reason });
+    if (bytes) present.set(sha256, bytes);
     if (!bytes) problems.push(at(`blob ${sha256} (${what}) is missing from ${BLOBS_DIR}/`));
     else if (sha256Of(bytes) !== sha256) problems.push(at(`blob ${sha256} (${what}) was changed: its bytes hash to ${sha256Of(bytes)}`));
     else blobs.set(sha256, bytes);
   }
   for (const path of onDisk.filter((p) => p.startsWith(`${BLOBS_DIR}/`))) if (!named.has(path.slice(BLOBS_DIR.length + 1))) problems.push(`${path}: a blob no event of the run names`);
   result.counts.blobs = blobs.size;
+
+  // Every handoff quote against its blob, as verify RUN checks it: read from the bytes there even when
+  // they no longer hash right, so a blob changed under a quote is named for the quote too.
+  const decoder = new TextDecoder();
+  const texts = new Map([...quotedBlobs(byStream)].map((sha256) => [sha256, present.has(sha256) ? decoder.decode(present.get(sha256)) : null]));
+  problems.push(...(attempt(problems, "the handoffs' quotes cannot be read", () => quoteProblemsIn(byStream, texts).map(describeProblem)) ?? []));
 
   // Derived files: re-derived from the events and blobs, byte for byte.
   const run: BundleRun = { runId: manifest.runId, events, blob: (sha256) => blobs.get(sha256) ?? null };
@@ -167,11 +176,13 @@ export function verifyBundle(dir: string, options: VerifyBundleOptions): BundleV
   // As the manifest counts them: every file but the manifest and its signature.
   result.counts.files = onDisk.filter((p) => p !== MANIFEST_FILE && p !== SIGNATURE_FILE).length;
 
-  // Every claim of the answer followed down to its blobs; --claim also prints one chain.
-  for (const { id } of answerClaims(mainAnswer(events))) {
-    problems.push(...(attempt(problems, `claim ${id} cannot be followed`, () => checkClaim(id, events, run.blob).problems) ?? []));
+  // Every claim of the answer, as the provenance projection follows it, down to its blobs; --claim also prints one chain.
+  const claims = attempt(problems, "the answer's claims cannot be followed", () => claimsOf(run));
+  const received = claims ? receivedBy(claims, events) : new Set<string>();
+  for (const claim of claims?.claims ?? []) {
+    problems.push(...(attempt(problems, `claim ${claim.id} cannot be followed`, () => checkClaim(claim, received, run.blob).problems) ?? []));
   }
-  if (options.claim !== undefined) result.claim = checkClaim(options.claim, events, run.blob);
+  if (options.claim !== undefined) result.claim = checkClaim(claimFor(claims ?? { runId: manifest.runId, answer: null, claims: [] }, options.claim), received, run.blob);
   return done();
 }
 

@@ -30,6 +30,12 @@ export async function renderRunResult(
   ctx: { store: EventStore; location: string; lease: RunLease; json: boolean; out: (line: string) => void },
 ): Promise<number> {
   const { runId, mainExecutorId } = ctx.lease;
+  if (result.kind === "released" && result.diskFull) {
+    // One line on stderr naming the full disk and the way on; nothing more is read from a store that cannot write.
+    console.error(`ariadne: ${result.reason}`);
+    if (ctx.json) ctx.out(JSON.stringify({ runId, mainExecutorId, store: ctx.location, outcome: "released", state: "interrupted", reason: result.reason, diskFull: true }));
+    return EXIT.failed;
+  }
   const projected = await projectRun(ctx.store, runId);
   const view = runView(projected);
   const handoffs = handoffsOf(view);

@@ -3,9 +3,11 @@ import { PGliteDialect } from "kysely-pglite-dialect";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { ConfigError } from "../core/errors.ts";
+import { DiskFullError, isDiskFull } from "../core/diskFull.ts";
 import { checkDataDir } from "./checkDataDir.ts";
 import { coalesce } from "./coalesce.ts";
 import { lockDataDir } from "./lockDataDir.ts";
+import { bytesFree, isOutOfSpace } from "./spaceLeft.ts";
 import type { Schema } from "./schema.ts";
 
 export type Engine = "postgres" | "pglite";
@@ -23,6 +25,12 @@ export interface Database {
    * process; on PGlite an in-process call. Without it, listeners rely on polling.
    */
   notify?(channel: string): void;
+  /**
+   * Whether the store's own disk is full (an embedded store on a data directory):
+   * asked when a write fails in a way PGlite does not explain (it may abort rather
+   * than raise 53100). Absent where the client cannot tell (PostgreSQL says 53100).
+   */
+  outOfSpace?(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -89,21 +97,37 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   };
 }
 
+/**
+ * PGlite's postgres as Ariadne starts it. No startup progress timer: it re-arms
+ * itself forever, so a start that fails (a full disk) would keep the process
+ * alive after the error was reported.
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "log_startup_progress_interval=0"];
+
 async function openPglite(dataDir: string): Promise<Database> {
   let pglite: PGlite;
   let unlock = () => {};
   try {
     if (dataDir !== "memory://") await checkDataDir(dataDir);
     if (dataDir !== "memory://") unlock = lockDataDir(dataDir);
-    pglite = dataDir === "memory://" ? new PGlite() : new PGlite(dataDir);
+    pglite = dataDir === "memory://" ? new PGlite({ startParams: PGLITE_START_PARAMS }) : new PGlite(dataDir, { startParams: PGLITE_START_PARAMS });
     await pglite.waitReady;
   } catch (cause) {
     unlock();
+    // A full disk is said as such: PGlite reports it as "failed to initialize properly", the lock as ENOSPC.
+    if (dataDir !== "memory://" && (isDiskFull(cause) || (await isOutOfSpace(dataDir)))) {
+      const free = await bytesFree(dataDir);
+      throw new DiskFullError(dataDir, `the embedded store cannot start (${free === null ? "free space unknown" : `${free} bytes free`}); free some space and run the command again`, { cause });
+    }
     if (cause instanceof ConfigError) throw cause;
     throw new ConfigError(`cannot open the embedded store at ${dataDir}: ${describeCause(cause)}`, { cause });
   }
   const database = pgliteDatabase(pglite, `pglite:${dataDir}`);
-  return { ...database, close: () => database.close().finally(unlock) };
+  return {
+    ...database,
+    ...(dataDir === "memory://" ? {} : { outOfSpace: () => isOutOfSpace(dataDir) }),
+    close: () => database.close().finally(unlock),
+  };
 }
 
 /** A Database over a PGlite instance opened by the caller (the benches use its query() directly too). */

@@ -15,6 +15,7 @@ import { docsRoutes } from "./routes/docsRoutes.ts";
 import { eventRoutes } from "./routes/eventRoutes.ts";
 import { executorRoutes } from "./routes/executorRoutes.ts";
 import { claimRoutes } from "./routes/claimRoutes.ts";
+import { auditRoutes } from "./routes/auditRoutes.ts";
 import { healthRoutes } from "./routes/healthRoutes.ts";
 import { runRoutes } from "./routes/runRoutes.ts";
 import { AnswerDeltaSchema } from "./schemas.ts";
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   eventRoutes(deps, app, guards);
   executorRoutes(deps, app);
   claimRoutes(deps, app);
+  auditRoutes(deps, app);
   healthRoutes(deps, app);
   docsRoutes(app);
   // `servers` names the origin the document was asked at, so a client generated from it calls the same server.

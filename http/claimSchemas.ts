@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { ClaimChain, RunClaims } from "../projections/index.ts";
+import type { SourceKind } from "../sources/types.ts";
 import { RunIdParams } from "./schemas.ts";
 
 /** The zod schemas of projections/claimTypes.ts, for the OpenAPI document; the checks at the end keep the two in step. */
@@ -18,7 +19,7 @@ const EventRef = z
 const SourceRef = z
   .object({
     kind: z.literal("source"),
-    sourceKind: z.string(),
+    sourceKind: z.enum(["web_page", "search_results", "document", "data", "workspace_file"] satisfies SourceKind[]),
     url: z.string(),
     normalizedUrl: z.string().optional(),
     finalUrl: z.string().optional(),

@@ -1,5 +1,5 @@
 import { NotFoundError } from "../core/errors.ts";
-import type { EventStore } from "../events/index.ts";
+import type { EventStore, RecordedEvent } from "../events/index.ts";
 import { type ClaimProvenanceState, type ExecutorFacts, claimProvenance } from "./claimProvenance.ts";
 import type { ClaimChain, FindingChain, QuoteChain, RunClaims, ToolCallChain, TurnChain } from "./claimTypes.ts";
 import { foldAll } from "./projection.ts";
@@ -102,11 +102,16 @@ function turnChain(f: ExecutorFacts, turn: number): TurnChain | null {
 
 const strings = (x: unknown): string[] => (Array.isArray(x) ? x.filter((v): v is string => typeof v === "string") : []);
 
+/** A run's claims from its events alone, folded from zero: pure, so a bundle's verifier derives the same chains with no store. */
+export function claimsOfEvents(runId: string, events: Iterable<RecordedEvent>): RunClaims {
+  return runClaims(runId, foldAll(claimProvenance, events));
+}
+
 /** A run's claims folded from zero from its events; an unknown run is a NotFoundError naming it. */
 export async function projectClaims(store: Pick<EventStore, "readRun">, runId: string): Promise<RunClaims> {
   const events = await store.readRun(runId);
   if (events.length === 0) throw new NotFoundError(`run ${runId} has no events in this store; check the id (ariadne prints it when a run starts)`);
-  return runClaims(runId, foldAll(claimProvenance, events));
+  return claimsOfEvents(runId, events);
 }
 
 /** One claim by id (c1, c2, …); a NotFoundError naming the ids there are. */

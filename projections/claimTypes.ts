@@ -2,6 +2,7 @@
  * A run's claims, each followed to the bytes behind it: plain JSON, so the CLI,
  * the HTTP API and an exported bundle (claims.jsonl) serialise it as it is.
  */
+import type { SourceRecord } from "../sources/types.ts";
 
 /** Where an event sits in the log, and its chain hash. */
 export interface EventRef {
@@ -12,20 +13,8 @@ export interface EventRef {
   hash: string;
 }
 
-/** A source a tool read, as its `tool_completed` recorded it. */
-export interface SourceRef {
-  kind: "source";
-  sourceKind: string;
-  url: string;
-  normalizedUrl?: string;
-  finalUrl?: string;
-  status?: number;
-  contentType: string;
-  fetchedAt: string;
-  rawSha256: string;
-  textSha256: string;
-  bytes: number;
-}
+/** A source a tool read, as its `tool_completed` recorded it (its kind moved to `sourceKind`). */
+export type SourceRef = { kind: "source"; sourceKind: SourceRecord["kind"] } & Omit<SourceRecord, "kind">;
 
 /** A file a tool wrote, as its `tool_completed` recorded it. */
 export interface ArtifactRef {

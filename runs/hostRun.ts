@@ -4,6 +4,8 @@ import type { Outcome } from "../actors/executorState.ts";
 import { streamIdOf } from "../actors/executorState.ts";
 import { isFencedError } from "../core/errors.ts";
 import { retryOnConnectionLoss } from "../core/connectionLoss.ts";
+import { isDiskFull } from "../core/diskFull.ts";
+import { storeDiskFull } from "../db/storeDiskFull.ts";
 import type { Database } from "../db/openDatabase.ts";
 import type { EventStore } from "../events/index.ts";
 import { sealRun } from "../events/sealRun.ts";
@@ -31,8 +33,11 @@ export type HostResult =
   /** Another owner took the run (lease lost or fenced append): this host wrote nothing more. */
   | { kind: "fenced"; reason: string }
   | { kind: "interrupted"; inFlight: string[] }
-  /** Given back to the queue (worker shutdown, a failure that a resume may get past). */
-  | { kind: "released"; reason: string };
+  /**
+   * Given back to the queue (worker shutdown, a failure that a resume may get past).
+   * `diskFull`: the store's disk filled up; the run is interrupted, for a resume once there is space.
+   */
+  | { kind: "released"; reason: string; diskFull?: true };
 
 export interface HostedRun {
   lease: RunLease;
@@ -154,6 +159,17 @@ export function hostRun(hostDeps: HostDeps, lease: RunLease): HostedRun {
       // No executor recorded anything for it (actors/runner.ts): the next host (this worker again,
       // or another) rebuilds the run from its log and gives back what this one had reserved.
       await retryOnConnectionLoss(`give run ${lease.runId} back`, () => releaseLease(deps.database, lease, "running")).catch(() => {});
+    } else if (isDiskFull(error) || (await deps.database.outOfSpace?.().catch(() => false))) {
+      // A full disk: nothing failed, and retaking the run would meet the same disk at once. It is
+      // interrupted (if that can still be written) for a resume once there is space; no executor
+      // recorded anything for it (actors/runner.ts), so the resume rebuilds it from what was acknowledged.
+      const full = storeDiskFull(deps.database, `run ${lease.runId} is interrupted; free some space, then: ariadne resume ${lease.runId}`, error);
+      await appendRunFact(deps.store.withFence({ runId: lease.runId, epoch: lease.epoch }), lease, {
+        type: "run_interrupted",
+        data: { reason: full.message, by: "error", inFlight: [] },
+      }).catch(() => {});
+      await releaseLease(deps.database, lease, "interrupted").catch(() => {});
+      return end({ kind: "released", reason: full.message, diskFull: true });
     } else if ((error as { code?: string }).code === "RUN_DAMAGED") {
       // Nothing is written to a run whose log does not verify.
       await releaseLease(deps.database, lease, "interrupted").catch(() => {});

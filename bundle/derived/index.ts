@@ -1,7 +1,9 @@
 import type { BundleRun, DerivedFile } from "../bundleRun.ts";
 import { writeAnswer } from "./answer.ts";
 import { writeArtifacts } from "./artifacts.ts";
+import { writeAuditPage } from "./audit.ts";
 import { writeCheckReport } from "./checkReport.ts";
+import { writeClaims } from "./claims.ts";
 import { writeFindings } from "./findings.ts";
 import { writePlan } from "./plan.ts";
 import { writeRequest } from "./request.ts";
@@ -13,11 +15,11 @@ export type DerivedWriter = (run: BundleRun) => DerivedFile[];
 
 /**
  * Every derived file of a bundle comes from one of these. A new derived file
- * (claims.jsonl, check-report.md, audit.html) is one more writer here: export
+ * (check-report.md next) is one more writer here: export
  * writes it, the manifest lists it and verify fails when it drifts, with no
  * other change. A writer must be a pure function of the run's events and blobs.
  */
-export const DERIVED_WRITERS: readonly DerivedWriter[] = [writeRequest, writePlan, writeFindings, writeSources, writeArtifacts, writeAnswer, writeTranscripts, writeCheckReport];
+export const DERIVED_WRITERS: readonly DerivedWriter[] = [writeRequest, writePlan, writeFindings, writeSources, writeArtifacts, writeAnswer, writeClaims, writeTranscripts, writeCheckReport, writeAuditPage];
 
 /** All derived files of a run, by path; two writers claiming one path is a programming error. */
 export function deriveFiles(run: BundleRun, writers: readonly DerivedWriter[] = DERIVED_WRITERS): Map<string, Uint8Array> {

@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { exportRun } from "../../bundle/exportRun.ts";
 import type { Engine } from "../../db/index.ts";
 import { createEventStore, sealRun } from "../../events/index.ts";
+import { projectClaims } from "../../projections/claimChains.ts";
+import type { RunClaims } from "../../projections/claimTypes.ts";
 import { OFFLINE_QUESTION, offlineResearchModel } from "../../scenarios/etfOverlap/etfOverlapScenario.ts";
 import { runtimeWith } from "../actors/fixtures.ts";
 import { scenarioHosting } from "../support/scenarioHosting.ts";
@@ -21,9 +23,10 @@ export function scratchDir(label: string): string {
 /**
  * The offline etf-overlap run on one engine, settled, sealed with `key` and
  * exported to a new folder; then the database is closed (PGlite) or dropped
- * (PostgreSQL), so whatever is checked afterwards cannot reach it.
+ * (PostgreSQL), so whatever is checked afterwards cannot reach it. `claims`
+ * is the run's provenance as `ariadne audit` reads it from the store.
  */
-export async function exportedRun(engine: Engine, key: KeyObject): Promise<{ runId: string; dir: string; mainExecutorId: string }> {
+export async function exportedRun(engine: Engine, key: KeyObject): Promise<{ runId: string; dir: string; mainExecutorId: string; claims: RunClaims }> {
   const db = await openTestDatabase(engine);
   try {
     const store = createEventStore(db.database);
@@ -37,7 +40,7 @@ export async function exportedRun(engine: Engine, key: KeyObject): Promise<{ run
     assert.equal(existsSync(dir), false);
     await sealRun(store, run, { signingKey: key });
     await exportRun(db.database, run.runId, dir, key);
-    return { ...run, dir };
+    return { ...run, dir, claims: await projectClaims(store, run.runId) };
   } finally {
     await db.dispose();
   }

@@ -1,12 +1,18 @@
 import type { KeyObject } from "node:crypto";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { readEventLines } from "../../bundle/checkEvents.ts";
+import { deriveFiles } from "../../bundle/derived/index.ts";
 import { IN_TOTO_PAYLOAD_TYPE, signEnvelope } from "../../bundle/dsse.ts";
 import { parseEventLine } from "../../bundle/eventLines.ts";
 import type { Manifest, Statement } from "../../bundle/layout.ts";
 import { buildManifest, manifestBytes, statementBytes, statementOf } from "../../bundle/manifest.ts";
 import { listBundleFiles } from "../../bundle/readBundleDir.ts";
 import { headsOf } from "../../bundle/writeBundle.ts";
+import { canonicalJson } from "../../core/canonicalJson.ts";
+import { GENESIS_HASH, canonicalEvent, chainHash } from "../../events/hashChain.ts";
+import { rootHashOf, sortHeads } from "../../events/rootHash.ts";
+import { signSeal } from "../../events/signSeal.ts";
 import { scratchDir } from "./exportedRun.ts";
 
 /** A copy of a bundle to tamper with. */
@@ -43,4 +49,50 @@ export function reseal(dir: string, key: KeyObject, change: (m: Manifest) => Man
   write(dir, "manifest.json", bytes);
   const signed = statementOf(bytes, { ...statement.predicate, rootHash: manifest.rootHash });
   write(dir, "manifest.sig.json", JSON.stringify(signEnvelope(IN_TOTO_PAYLOAD_TYPE, statementBytes(signed), key), null, 2));
+}
+
+type Line = ReturnType<typeof lineOf> & { eventId: string; schemaVersion: number; recordedAt: string; prevHash: string; hash: string };
+
+/**
+ * The deepest forger: changes events with `edit`, then re-chains every stream,
+ * points each consumed handoff at its Child's new hash, recomputes the seal's
+ * root hash and signs the seal with `key`, writes every derived file again from
+ * the new events and re-signs the manifest. What is left for a verifier without
+ * the publisher's key is what the events say against the blobs.
+ */
+export function forgeLog(dir: string, key: KeyObject, edit: (lines: Line[]) => void): void {
+  const lines = eventLines(dir).map((l) => JSON.parse(l) as Line);
+  edit(lines);
+  const heads = new Map<string, { version: number; hash: string }>();
+  const renamed = new Map<string, string>();
+  const manifest = JSON.parse(read(dir, "manifest.json")) as Manifest;
+  let root = manifest.rootHash;
+  for (const line of lines) {
+    if (line.type === "handoff_consumed") line.data.handoffHash = renamed.get(line.data.handoffHash as string) ?? line.data.handoffHash;
+    if (line.type === "run_sealed") {
+      const sealed = sortHeads([...heads].filter(([id]) => id.startsWith("executor-")).map(([streamId, h]) => ({ streamId, ...h })));
+      root = rootHashOf(sealed);
+      line.data = { ...line.data, heads: sealed, rootHash: root, signature: signSeal(key, manifest.runId, root) };
+    }
+    const prev = heads.get(line.streamId)?.hash ?? GENESIS_HASH;
+    const { eventId, streamId, streamVersion, type, schemaVersion, data, metadata, recordedAt } = line;
+    const hash = chainHash(prev, canonicalEvent({ eventId, streamId, streamVersion, type, schemaVersion, data, metadata, recordedAt }));
+    renamed.set(line.hash, hash);
+    Object.assign(line, { prevHash: prev, hash });
+    heads.set(line.streamId, { version: line.streamVersion, hash });
+  }
+  writeEventLines(dir, lines.map((l) => canonicalJson(l)!));
+  const { events } = readEventLines(read(dir, "events.jsonl"), manifest.runId);
+  const blob = (sha256: string) => {
+    try {
+      return readFileSync(join(dir, "blobs/sha256", sha256));
+    } catch {
+      return null;
+    }
+  };
+  for (const [path, bytes] of deriveFiles({ runId: manifest.runId, events, blob })) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    write(dir, path, bytes);
+  }
+  reseal(dir, key, (m) => ({ ...m, rootHash: root }));
 }

@@ -25,6 +25,18 @@ for (const engine of ENGINES) {
       assert.ok(files.some((f) => f.startsWith("findings/")) && files.some((f) => f.startsWith("transcripts/")) && files.some((f) => f.startsWith("blobs/sha256/")));
       const manifest = JSON.parse(readFileSync(join(run.dir, "manifest.json"), "utf8"));
       assert.equal(manifest.counts.events, readFileSync(join(run.dir, "events.jsonl"), "utf8").trim().split("\n").length);
+      assert.ok(manifest.files.some((f: { path: string }) => f.path === "claims.jsonl"), "the manifest lists claims.jsonl");
+    });
+
+    test("claims.jsonl holds the chains ariadne audit reads from the store, and answer.md labels the claims with their ids", async () => {
+      const run = await exportedRun(engine, key.privateKey);
+      const lines = readFileSync(join(run.dir, "claims.jsonl"), "utf8").split("\n");
+      assert.equal(lines.pop(), "", "one line per claim, each ended");
+      const claims = lines.map((l) => JSON.parse(l));
+      assert.ok(claims.some((c) => c.basis === "observed" && c.findings.length > 0 && c.findings[0].quotes.length > 0), "an observed claim followed to its quotes");
+      assert.deepEqual(claims, JSON.parse(JSON.stringify(run.claims.claims)));
+      const answer = readFileSync(join(run.dir, "answer.md"), "utf8");
+      assert.deepEqual([...answer.matchAll(/^- \[(c\d+)\] /gm)].map((m) => m[1]), run.claims.claims.map((c) => c.id));
     });
   });
 }

@@ -4,10 +4,12 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, test } from "node:test";
 import { verifyBundle } from "../../bundle/verifyBundle.ts";
+import { Buffer } from "node:buffer";
+import { sha256Of } from "../../bundle/manifest.ts";
 import { canonicalJson } from "../../core/canonicalJson.ts";
 import { ENGINES } from "../support/testDatabase.ts";
 import { exportedRun } from "./exportedRun.ts";
-import { copyOf, eventLines, lineOf, read, reseal, write, writeEventLines } from "./forger.ts";
+import { copyOf, eventLines, forgeLog, lineOf, read, reseal, write, writeEventLines } from "./forger.ts";
 
 /** The publisher's key, and a forger's own. */
 const ours = generateKeyPairSync("ed25519");
@@ -22,6 +24,8 @@ interface Case {
   caught: RegExp;
   /** Where resealed: the problem the deeper checks name when no key is given at all (the signature unchecked). */
   deep?: RegExp;
+  /** Every problem the deeper checks name is that one: nothing but it was left to catch the change. */
+  alone?: boolean;
   /** Verify with this public key instead of the publisher's. */
   verifyWith?: KeyObject;
 }
@@ -38,6 +42,21 @@ describe("the tamper matrix: every change to an exported bundle is caught", () =
   const childLines = (dir: string) => eventLines(dir).filter((l) => lineOf(l).streamId === `executor-${child}`);
   const blobs = (dir: string) => readdirSync(join(dir, "blobs/sha256")).sort();
   const signedByOther = /the manifest is signed by key [0-9a-f]{64}, not by the given key [0-9a-f]{64}/;
+  const quoteNotInBlob = /quote findings\[\d+\]\.evidence\.quotes\[\d+\] of the handoff of \S+ is not in blob [0-9a-f]{64}: its text at characters \d+-\d+ is not the quoted text/;
+  const PROSPECTUS_QUOTE = "Dividend concentration risk";
+  /** The text blob a Child's handoff quotes the prospectus from. */
+  const quotedBlob = (dir: string) => {
+    const line = eventLines(dir).map(lineOf).find((l) => l.type === "handoff_committed" && JSON.stringify(l.data).includes(PROSPECTUS_QUOTE));
+    const findings = (line?.data.handoff as { findings: { evidence: { quotes?: { text: string; source: { sha256: string } }[] } }[] } | undefined)?.findings ?? [];
+    const quote = findings.flatMap((f) => f.evidence.quotes ?? []).find((q) => q.text.includes(PROSPECTUS_QUOTE));
+    assert.ok(quote, "a handoff quotes the prospectus, with the blob it was found in");
+    assert.ok(read(dir, `blobs/sha256/${quote.source.sha256}`).includes(PROSPECTUS_QUOTE));
+    return quote.source.sha256;
+  };
+  /** Rewrites text inside the payloads of the given event types. */
+  const replaceIn = (types: string[], from: string, to: string) => (lines: { type: string; data: Record<string, unknown> }[]) => {
+    for (const l of lines) if (types.includes(l.type)) l.data = JSON.parse(JSON.stringify(l.data).replaceAll(from, to));
+  };
 
   const cases: Case[] = [
     {
@@ -86,6 +105,50 @@ describe("the tamper matrix: every change to an exported bundle is caught", () =
       deep: /executor-\S+ v\d+ \(event \S+\): content does not match its stored hash/,
     },
     {
+      name: "a quote edited by a forger who re-chains every stream, re-makes the seal and the derived files and re-signs",
+      tamper: (dir) => forgeLog(dir, theirs.privateKey, replaceIn(["handoff_committed", "handoff_consumed", "settled"], PROSPECTUS_QUOTE, "Dividend stability")),
+      caught: signedByOther,
+      deep: quoteNotInBlob,
+      alone: true,
+    },
+    {
+      name: "a quoted blob changed so the quote no longer occurs in it, the manifest re-listed",
+      tamper: (dir) => {
+        const path = `blobs/sha256/${quotedBlob(dir)}`;
+        write(dir, path, read(dir, path).replaceAll(PROSPECTUS_QUOTE, "Dividend stability risk"));
+      },
+      reseal: theirs.privateKey,
+      caught: signedByOther,
+      deep: quoteNotInBlob,
+    },
+    {
+      name: "a quoted blob changed and renamed to its new hash, every reference to it rewritten, the log re-chained and re-signed",
+      tamper: (dir) => {
+        const old = quotedBlob(dir);
+        const bytes = Buffer.from(read(dir, `blobs/sha256/${old}`).replaceAll(PROSPECTUS_QUOTE, "Dividend diversification"), "utf8");
+        const renamed = sha256Of(bytes);
+        rmSync(join(dir, `blobs/sha256/${old}`));
+        write(dir, `blobs/sha256/${renamed}`, bytes);
+        forgeLog(dir, theirs.privateKey, replaceIn(["tool_completed", "handoff_committed", "handoff_consumed"], old, renamed));
+      },
+      caught: signedByOther,
+      deep: quoteNotInBlob,
+      alone: true,
+    },
+    {
+      name: "Main's receipt of a Child's handoff removed, its stream re-numbered and the log re-chained and re-signed",
+      tamper: (dir) =>
+        forgeLog(dir, theirs.privateKey, (lines) => {
+          const i = lines.findIndex((l) => l.type === "handoff_consumed" && l.data.childExecutorId === child);
+          assert.ok(i >= 0, "Main consumed the Child's handoff");
+          const [gone] = lines.splice(i, 1);
+          for (const l of lines.slice(i)) if (l.streamId === gone.streamId) l.streamVersion -= 1;
+        }),
+      caught: signedByOther,
+      deep: /^claim c\d+: cites finding \d+ of \S+, whose handoff Main never received$/,
+      alone: true,
+    },
+    {
       name: "two lines reordered",
       tamper: (dir) => {
         const lines = eventLines(dir);
@@ -123,10 +186,23 @@ describe("the tamper matrix: every change to an exported bundle is caught", () =
     },
     {
       name: "a derived file edited (answer.md)",
-      tamper: (dir) => write(dir, "answer.md", `${read(dir, "answer.md")}\n- [c9.9] ADIV charges nothing. (observed)\n`),
+      tamper: (dir) => write(dir, "answer.md", `${read(dir, "answer.md")}\n- [c99] ADIV charges nothing. (observed)\n`),
       reseal: theirs.privateKey,
       caught: signedByOther,
       deep: /^answer\.md: differs from what events\.jsonl derives/,
+    },
+    {
+      name: "a claim's chain edited in claims.jsonl",
+      tamper: (dir) => {
+        const [first, ...rest] = read(dir, "claims.jsonl").split("\n");
+        const claim = JSON.parse(first);
+        assert.equal(claim.id, "c1");
+        claim.findings[0].quotes = [];
+        write(dir, "claims.jsonl", [canonicalJson(claim), ...rest].join("\n"));
+      },
+      reseal: theirs.privateKey,
+      caught: signedByOther,
+      deep: /^claims\.jsonl: differs from what events\.jsonl derives/,
     },
     {
       name: "a finding's text edited in findings/<executor>.md",
@@ -202,7 +278,7 @@ describe("the tamper matrix: every change to an exported bundle is caught", () =
       },
       reseal: theirs.privateKey,
       caught: signedByOther,
-      deep: /^claim c1\.1 cites finding 100 of \S+, which no handoff Main received holds$/,
+      deep: /^claim c1: the handoff of \S+ has no finding 99$/,
     },
     {
       name: "a file added that the manifest does not list",
@@ -246,6 +322,7 @@ describe("the tamper matrix: every change to an exported bundle is caught", () =
         const noKey = verifyBundle(dir, { publicKey: null });
         assert.equal(noKey.ok, false, `${c.name}: not caught without a key`);
         assert.ok(noKey.problems.some((p) => c.deep!.test(p)), `${c.name}: expected ${c.deep} among\n${noKey.problems.join("\n")}`);
+        if (c.alone) assert.deepEqual(noKey.problems.filter((p) => !c.deep!.test(p)), [], `${c.name}: only ${c.deep} is left to catch it`);
       }
     });
   }

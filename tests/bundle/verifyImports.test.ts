@@ -31,7 +31,8 @@ describe("ariadne verify DIR loads nothing that reaches a database", () => {
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stdout, /NOT intact: events\.jsonl: holds no events/);
     const loaded = [...new Set(readFileSync(log, "utf8").split("\n").filter(Boolean))];
-    assert.ok(loaded.some((u) => u.endsWith("/bundle/verifyBundle.ts")), `the hook saw the verifier load:\n${loaded.join("\n")}`);
+    // The verifier itself, the claim provenance fold it follows claims with and the quote checks verify RUN shares.
+    for (const m of ["/bundle/verifyBundle.ts", "/projections/claimChains.ts", "/events/quoteProblemsIn.ts"]) assert.ok(loaded.some((u) => u.endsWith(m)), `the hook saw ${m} load:\n${loaded.join("\n")}`);
     assert.deepEqual(loaded.filter((u) => DATABASE.test(u)), []);
   });
 });

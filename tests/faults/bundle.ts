@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "../runs/processes.ts";
@@ -17,11 +17,13 @@ import { builtEntry } from "../support/testBuild.ts";
  */
 const built = new Map<string, Promise<string>>();
 
-export function bundled(entry: string): Promise<string> {
-  if (process.env.FAULT_BUNDLE === "0") return Promise.resolve(entry);
+export async function bundled(entry: string): Promise<string> {
+  if (process.env.FAULT_BUNDLE === "0") return entry;
   const prebuilt = builtEntry(entry);
-  if (prebuilt) return Promise.resolve(prebuilt);
+  if (prebuilt) return prebuilt;
   let script = built.get(entry);
+  // A long soak outlives what a shared machine keeps in its temp directory: a bundle cleaned away is built again.
+  if (script && !existsSync(await script)) script = undefined;
   if (!script) built.set(entry, (script = bundle(entry).catch(() => entry)));
   return script;
 }

@@ -190,9 +190,10 @@ function childReply(request: ModelRequest): ScriptedReply {
   return { content: [{ type: "tool_use", name: "handoff", input: handoffInput(`[${name}] effect: ${effect.slice(0, 120)}`, findings) }] };
 }
 
-export function faultRuntime(options: { effectUrl: string; seed: number }): BuildRuntime {
+/** `latencyMs`: each scripted reply's delay, so a database fault can land while the run is in flight. */
+export function faultRuntime(options: { effectUrl: string; seed: number; latencyMs?: number }): BuildRuntime {
   return (store) => {
-    const model = new ScriptedModel({ name: "fault-scenario", policy: faultPolicy(options.seed) });
+    const model = new ScriptedModel({ name: "fault-scenario", policy: faultPolicy(options.seed), latencyMs: options.latencyMs });
     return new Runtime({
       store,
       models: { main: model, child: model, reviewer: model },

@@ -15,6 +15,14 @@
  * SOAK_LANES (default 2) runs at once, each lane its own database or data
  * directory, SOAK_LOG (a directory) for the processes' output of any run with
  * a violation, SOAK_OUT (a file) to append each run's result to as a JSON line.
+ *
+ * Then the infrastructure faults (tests/faults/infraSoak.ts): SOAK_RESTARTS
+ * (default 4) PostgreSQL restarts of a cluster of the soak's own, alternating
+ * fast and immediate, each down 3-20 s (SOAK_DOWN_MS fixes it) while three runs
+ * are hosted; SOAK_DISK_FULLS (default 2) full disks per engine, a small tmpfs
+ * under a PGlite data directory and under a cluster's, filled while three runs
+ * work (skipped, saying why, where no tmpfs can be mounted). Prints fault x
+ * engine (rounds, runs, interrupted, failed executors, lost, doubled, violations).
  */
 import { appendFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -25,6 +33,8 @@ import { openStore } from "../../events/openStore.ts";
 import { eventTypes } from "../../events/catalogue.ts";
 import { ADMIN_URL } from "../support/testDatabase.ts";
 import { type ChainResult, runChain } from "./chain.ts";
+import type { InfraResult } from "./infraFaults.ts";
+import { describe as describeInfra, infraSoak } from "./infraSoak.ts";
 import { startEffectCounter } from "./effectCounter.ts";
 import { variantOf } from "./faultScenario.ts";
 import type { FaultTarget } from "./harness.ts";
@@ -50,6 +60,7 @@ const started = Date.now();
 const scratchDir = await mkdtemp(join(tmpdir(), "ariadne-soak-"));
 /** By variant: the event types of a clean run's log, in the order written. */
 const written = new Map<string, string[]>();
+const infra: { results: InfraResult[]; errors: string[]; skipped: string[] } = { results: [], errors: [], skipped: [] };
 
 try {
   for (const engine of ["postgres", "pglite"] as const) {
@@ -63,6 +74,15 @@ try {
       await soak(engine, lanes);
     } finally {
       await Promise.all(lanes.map((l) => l.drop()));
+    }
+  }
+  const plan = { restarts: Number(env.SOAK_RESTARTS ?? 4), diskFulls: Number(env.SOAK_DISK_FULLS ?? 2), downMs: env.SOAK_DOWN_MS ? Number(env.SOAK_DOWN_MS) : undefined };
+  if (plan.restarts > 0 || plan.diskFulls > 0) {
+    try {
+      Object.assign(infra, await infraSoak(counter, { ...plan, log: (line) => process.stderr.write(`${line}\n`) }));
+      errors.push(...infra.errors.map((e) => `infrastructure faults: ${e}`));
+    } catch (e) {
+      errors.push(`infrastructure faults: ${(e as Error).message.slice(0, 4000)}`);
     }
   }
 } finally {
@@ -177,6 +197,24 @@ function shuffle<T>(items: T[], seed: number): T[] {
 }
 
 function report(): void {
+  if (results.length) reportCrashes();
+  reportInfra();
+  const crashes = results.reduce((n, r) => n + r.steps.filter((s) => s.crashed && s.armed).length, 0);
+  const violations = results.reduce((n, r) => n + r.violations.length, 0) + infra.results.reduce((n, r) => n + r.violations.length, 0);
+  const infraRuns = infra.results.reduce((n, r) => n + r.runs, 0);
+  console.log(
+    `\n${results.length} runs, ${crashes} crashes; ${infraRuns} runs under ${infra.results.length} restarts and full disks; ${violations} violations, ${errors.length} harness errors, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
+  for (const r of results.filter((x) => x.violations.length)) {
+    console.log(`  ${r.target} run ${r.runId} seed ${r.seed} [${r.steps.map((s) => `${s.armed || "clean"}${s.crashed ? "†" : ""}`).join(" → ")}]`);
+    for (const v of r.violations) console.log(`    ${v}`);
+  }
+  for (const e of errors) console.log(`  harness error: ${e}`);
+  process.exitCode = violations || errors.length ? 1 : 0;
+}
+
+/** Crash point family x engine, and which event types' boundaries were crashed at. */
+function reportCrashes(): void {
   const crashesOf = (r: ChainResult) => r.steps.filter((s) => s.crashed && s.armed);
   const rows: (string | number)[][] = [];
   for (const engine of ["postgres", "pglite"] as const) {
@@ -211,15 +249,30 @@ function report(): void {
   );
   const never = eventTypes.filter((t) => !byType.has(t));
   for (const t of never) console.log(`not crashed at: ${t}${NOT_COVERED[t] ? ` (${NOT_COVERED[t]})` : RECOVERY_TYPES.includes(t) ? " (written on recovery; not reached)" : ""}`);
-  const crashes = results.reduce((n, r) => n + crashesOf(r).length, 0);
-  const violations = results.reduce((n, r) => n + r.violations.length, 0);
-  console.log(`\n${results.length} runs, ${crashes} crashes, ${violations} violations, ${errors.length} harness errors, ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  for (const r of results.filter((x) => x.violations.length)) {
-    console.log(`  ${r.target} run ${r.runId} seed ${r.seed} [${r.steps.map((s) => `${s.armed || "clean"}${s.crashed ? "†" : ""}`).join(" → ")}]`);
+}
+
+/** Restarts and full disks: each fault x engine, summed over its rounds, and every violation. */
+function reportInfra(): void {
+  if (!infra.results.length && !infra.skipped.length) return;
+  const groups = new Map<string, InfraResult[]>();
+  for (const r of infra.results) groups.set(`${r.fault}\t${r.engine}`, [...(groups.get(`${r.fault}\t${r.engine}`) ?? []), r]);
+  const sum = (rs: InfraResult[], f: (r: InfraResult) => number) => rs.reduce((n, r) => n + f(r), 0);
+  const span = (rs: InfraResult[]) => `${Math.min(...rs.map((r) => r.faultMs / 1000)).toFixed(1)}-${Math.max(...rs.map((r) => r.faultMs / 1000)).toFixed(1)}`;
+  console.log("");
+  if (groups.size) {
+    table(
+      ["infrastructure fault", "engine", "rounds", "runs", "interrupted", "failed executors", "lost", "doubled", "violations", "down or full (s)"],
+      [...groups].map(([key, rs]) => {
+        const [fault, engine] = key.split("\t");
+        return [fault, engine === "pglite" ? "PGlite" : "PostgreSQL", rs.length, sum(rs, (r) => r.runs), sum(rs, (r) => r.interrupted), sum(rs, (r) => r.failedExecutors), sum(rs, (r) => r.lost), sum(rs, (r) => r.doubled), sum(rs, (r) => r.violations.length), span(rs)];
+      }),
+    );
+  }
+  for (const s of infra.skipped) console.log(`skipped: ${s}`);
+  for (const r of infra.results.filter((x) => x.violations.length)) {
+    console.log(`  ${describeInfra(r)}`);
     for (const v of r.violations) console.log(`    ${v}`);
   }
-  for (const e of errors) console.log(`  harness error: ${e}`);
-  process.exitCode = violations || errors.length ? 1 : 0;
 }
 
 function table(header: string[], rows: (string | number)[][]): void {

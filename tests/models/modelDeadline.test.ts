@@ -46,7 +46,8 @@ test("a malformed ARIADNE_MODEL_IDLE_TIMEOUT_MS is refused, naming the variable 
 test("a deadline stops a stalled stream at the deadline, long before the idle timeout", async () => {
   await withWireServer([stall(3)], async (server) => {
     const model = modelAt(server.url, { idleTimeoutMs: 60_000 });
-    const e = await callError(model.complete(request(), { deadline: Date.now() + 200 }), 3_000);
+    // 1.5 s: long enough for the request to reach the server on a loaded machine, far below the 60 s idle timeout.
+    const e = await callError(model.complete(request(), { deadline: Date.now() + 1_500 }), 10_000);
     assert.equal(e.kind, "deadline");
     assert.equal(e.retryable, false);
     assert.equal(e.attempts, 1);

@@ -59,18 +59,22 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startOwnCluster(options: { settings?: Record<string, string> } = {}): Promise<OwnCluster> {
+/**
+ * `baseDir`: where the cluster's directory is made (default the temp directory), e.g. a
+ * small tmpfs a test fills; `initdbArgs` are added to initdb's (e.g. `--wal-segsize=1`).
+ */
+export async function startOwnCluster(options: { settings?: Record<string, string>; baseDir?: string; initdbArgs?: string[] } = {}): Promise<OwnCluster> {
   const bin = postgresBinDir();
   if (!bin) throw new Error("no PostgreSQL server binaries under /usr/lib/postgresql/*/bin");
   const asRoot = process.getuid?.() === 0;
-  const dir = mkdtempSync(join(tmpdir(), "ariadne-pg-"));
+  const dir = mkdtempSync(join(options.baseDir ?? tmpdir(), "ariadne-pg-"));
   const data = join(dir, "data");
   const uid = asRoot ? Number((await exec("id", ["-u", "postgres"])).stdout.trim()) : undefined;
   const gid = asRoot ? Number((await exec("id", ["-g", "postgres"])).stdout.trim()) : undefined;
   if (asRoot) chownSync(dir, uid!, gid!);
   const run = (cmd: string, args: string[]) =>
     asRoot ? exec("runuser", ["-u", "postgres", "--", join(bin, cmd), ...args]) : exec(join(bin, cmd), args);
-  await run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"]);
+  await run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C", ...(options.initdbArgs ?? [])]);
   const port = await freePort();
   const settings = {
     listen_addresses: "127.0.0.1",

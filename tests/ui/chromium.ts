@@ -1,0 +1,18 @@
+import { type Browser, chromium } from "playwright-core";
+
+/** Debian's chromium package; .ci/run installs it. */
+export const CHROMIUM = "/usr/bin/chromium";
+
+/**
+ * Headless Chromium, or why not: in CI (CI=true) a browser that cannot start
+ * fails the test, elsewhere the test is skipped with the reason.
+ */
+export async function launchChromium(executablePath = CHROMIUM, ci = process.env.CI === "true"): Promise<{ browser: Browser } | { skip: string }> {
+  try {
+    return { browser: await chromium.launch({ executablePath }) };
+  } catch (e) {
+    const reason = `headless Chromium (${executablePath}) cannot start: ${(e as Error).message.split("\n")[0]}`;
+    if (ci) throw new Error(`${reason}; CI must run the browser test (.ci/run installs Debian's chromium)`);
+    return { skip: reason };
+  }
+}
