@@ -1,7 +1,10 @@
 import type { EventData } from "../events/catalogue.ts";
 import type { ClaimChain, RunClaims, SourceRef } from "../projections/claimTypes.ts";
 import { adviceIn } from "./adviceLanguage.ts";
-import { type StatedNumber, pagesNamed, statedNumbers, supportedBy } from "./numbers.ts";
+import { type StatedNumber, pagesNamed, statedNumbers as allNumbers, supportedBy, withoutPageLocators } from "./numbers.ts";
+
+/** The figures of an answer's text: its page locators are checked against its quotes' pages instead. */
+const statedNumbers = (text: string): StatedNumber[] => allNumbers(withoutPageLocators(text));
 
 export type CheckResult = EventData<"check_completed">;
 type SourceCheck = CheckResult["sources"][number];
@@ -78,7 +81,7 @@ function basisOf(claim: ClaimChain, texts: ReadonlyMap<string, string>): Basis {
 }
 
 const missing = (numbers: readonly StatedNumber[], texts: readonly string[]): StatedNumber[] => {
-  const known = texts.flatMap(statedNumbers);
+  const known = texts.flatMap(allNumbers);
   return numbers.filter((n) => !supportedBy(n, known));
 };
 

@@ -37,10 +37,16 @@ const NUMBER =
 const PAGES = /\b(?:pages?|pp?\.)\s*\d+(?:\s*(?:[-–,]|and|to)\s*\d+)*/gi;
 
 /**
- * Bracketed spans ([[corpus:x#p12]], [1], [F2]), URLs, hashes and hex ids, and page locators are references, not figures: blanked so
- * offsets stay. The pages a claim names are checked against its quotes' pages instead (pagesNamed).
+ * Bracketed spans ([[corpus:x#p12]], [1], [F2]), URLs, hashes and hex ids are references, not figures: blanked so
+ * offsets stay.
  */
-const REFERENCE = new RegExp(`\\[\\[[^\\]]*\\]\\]|\\[[^\\]]*\\]|\\bhttps?://\\S+|\\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\\d)[0-9a-f]{8,}\\b|${PAGES.source}`, "gi");
+const REFERENCE = new RegExp(`\\[\\[[^\\]]*\\]\\]|\\[[^\\]]*\\]|\\bhttps?://\\S+|\\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\\d)[0-9a-f]{8,}\\b`, "gi");
+
+/**
+ * The text with its page locators blanked (offsets kept): the checker holds a claim's pages against its quotes'
+ * pages (pagesNamed), not against the figures of its sources.
+ */
+export const withoutPageLocators = (text: string): string => text.replace(PAGES, (m) => " ".repeat(m.length));
 
 /** The page numbers a text names in its page locators, ranges spelled out. */
 export function pagesNamed(text: string): number[] {

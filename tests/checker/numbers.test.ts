@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { pagesNamed, statedNumbers, unsupportedNumbers } from "../../checker/numbers.ts";
+import { pagesNamed, statedNumbers, unsupportedNumbers, withoutPageLocators } from "../../checker/numbers.ts";
 
 const unsupported = (answer: string, ...sources: string[]) => unsupportedNumbers(answer, sources).map((n) => n.text);
 
@@ -32,9 +32,9 @@ describe("numbers an answer states, against its sources", () => {
     assert.deepEqual(statedNumbers("Fees are 0.38% [[corpus:adiv-prospectus#p12]] [3]").map((n) => n.text), ["0.38%"]);
   });
 
-  it("does not read URLs or page locators as figures: they say where, not how much", () => {
+  it("does not read URLs as figures, nor page locators once blanked: they say where, not how much", () => {
     assert.deepEqual(statedNumbers("Supply rose 3% (source: https://news.test/2026-11-29/usdc-v2.html).").map((n) => n.text), ["3%"]);
-    assert.deepEqual(statedNumbers("The prospectus discloses on page 2 and pages 3-4 (p. 12): 1.5% a year").map((n) => n.text), ["1.5%"]);
+    assert.deepEqual(statedNumbers(withoutPageLocators("The prospectus discloses on page 2 and pages 3-4 (p. 12): 1.5% a year")).map((n) => n.text), ["1.5%"]);
   });
 
   it("does not read hashes or ids as figures", () => {
