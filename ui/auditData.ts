@@ -3,6 +3,7 @@ import type { RecordedEvent } from "../events/types.ts";
 import { claimsOfEvents } from "../projections/claimChains.ts";
 import type { ClaimChain, RunClaims } from "../projections/claimTypes.ts";
 import { type ClaimBadge, claimBadge } from "./claimBadge.ts";
+import { checkerBadges } from "./checkerBadges.ts";
 import { type Excerpt, excerptOf } from "./excerpt.ts";
 import { type Lane, timelineOf } from "./timeline.ts";
 import type { Verdict } from "./verdict.ts";
@@ -13,7 +14,7 @@ export interface AuditInput {
   events: readonly RecordedEvent[];
   blob(sha256: string): Uint8Array | null;
   verdict: Verdict;
-  /** The checker's verdict per claim id, when a check ran (check_completed); otherwise badges come from the chains. */
+  /** The checker's verdict per claim id; by default the run's last check_completed (checkerBadges), else badges come from the chains. */
   checked?: ReadonlyMap<string, ClaimBadge>;
   /** The claims already folded from these events (claimsOfEvents), so a reader that fetched their blobs first folds once. */
   claims?: RunClaims;
@@ -51,6 +52,7 @@ function quotedTexts(chain: ClaimChain, textOf: (sha256: string) => string | nul
 /** Everything the page shows, from the input alone: the same input gives the same page, byte for byte. */
 export function auditPageData(input: AuditInput): AuditPageData {
   const claims = input.claims ?? claimsOfEvents(input.runId, input.events);
+  const checked = input.checked ?? checkerBadges(input.events);
   const main = input.events.find((e): e is RecordedEvent<"executor_admitted"> => e.type === "executor_admitted" && e.data.role === "main");
   const settled = main && input.events.find((e): e is RecordedEvent<"settled"> => e.type === "settled" && e.metadata.executorId === main.metadata.executorId);
   const texts = new Map<string, string | null>();
@@ -70,7 +72,7 @@ export function auditPageData(input: AuditInput): AuditPageData {
     verdict: input.verdict,
     claims: claims.claims.map((chain) => ({
       chain,
-      badge: claimBadge(chain, quotedTexts(chain, textOf), input.checked?.get(chain.id)),
+      badge: claimBadge(chain, quotedTexts(chain, textOf), checked?.get(chain.id)),
       excerpts: chain.findings.map((f) =>
         f.quotes.map((q) => {
           if (!q.blob) return "recorded without its blob and offsets";

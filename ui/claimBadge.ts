@@ -1,11 +1,12 @@
 import { unsupportedNumbers } from "../checker/numbers.ts";
 import type { ClaimChain } from "../projections/claimTypes.ts";
 
-export type Badge = "supported" | "number_mismatch" | "no_evidence" | "judgment";
+export type Badge = "supported" | "number_mismatch" | "source_changed" | "no_evidence" | "judgment";
 
 export const BADGE_LABELS: Record<Badge, string> = {
   supported: "supported",
   number_mismatch: "number mismatch",
+  source_changed: "source changed",
   no_evidence: "no evidence",
   judgment: "judgment",
 };

@@ -13,7 +13,7 @@ details.claim{background:#fff;border:1px solid #d6dae0;border-radius:6px;margin:
 details.claim>summary{cursor:pointer;list-style:none}
 details.claim[open]{border-color:#6b7a90}
 .badge{display:inline-block;font-size:12px;border-radius:10px;padding:0 .5rem;margin-right:.4rem;color:#fff}
-.badge-supported{background:#1f6f43}.badge-number_mismatch{background:#b4530a}.badge-no_evidence{background:#a32020}.badge-judgment{background:#4b5a75}
+.badge-supported{background:#1f6f43}.badge-number_mismatch{background:#b4530a}.badge-source_changed{background:#8a4b9c}.badge-no_evidence{background:#a32020}.badge-judgment{background:#4b5a75}
 .cid{font-weight:600;margin-right:.4rem}.why{color:#5b6473;font-size:13px;margin-left:.4rem}
 .finding{border-left:3px solid #c5ccd6;margin:.6rem 0;padding-left:.8rem}
 .excerpt{background:#fbfaf4;border:1px solid #e4dfc8;padding:.5rem .7rem;margin:.4rem 0;white-space:pre-wrap}
