@@ -80,7 +80,8 @@ export function runReportOf(runId: string, state: RunReportState): RunReport {
   const tallies = Object.values(state.executors);
   const firstAt = minOf(tallies.map((t) => t.firstAt));
   const lastAt = maxOf(tallies.map((t) => t.lastAt));
-  const run = sumFigures(executors, firstAt, lastAt, state);
+  // The run's figures: every executor's together, its wall time from its first executor event to its last.
+  const run = figuresOf(tallies, firstAt, lastAt, state, fetchKinds);
   const runCaps = state.caps?.run as CapGroup;
   const main = state.mainExecutorId ? state.executors[state.mainExecutorId] : undefined;
   const children = tallies.filter((t) => t.parentExecutorId !== null && t.parentExecutorId === state.mainExecutorId);
@@ -160,30 +161,6 @@ function figuresOf(tallies: ExecutorTally[], firstAt: number | null, lastAt: num
       cacheHits: count("cache") + count("duplicate"),
       duplicatesAvoided: count("duplicate"),
       refetched: count("refetched"),
-    },
-  };
-}
-
-/** The run's figures: the executors' summed, its wall time from its first to its last executor event. */
-function sumFigures(executors: ExecutorReport[], firstAt: number | null, lastAt: number | null, state: RunReportState): Figures {
-  const add = (f: (e: ExecutorReport) => number) => executors.reduce((s, e) => s + f(e), 0);
-  const addNullable = (f: (e: ExecutorReport) => number | null) => executors.reduce<number | null>((s, e) => (f(e) === null ? s : (s ?? 0) + f(e)!), null);
-  const wall = firstAt === null || lastAt === null ? null : lastAt - firstAt;
-  const estimated = executors.some((e) => e.tokens.estimated);
-  return {
-    turns: add((e) => e.turns),
-    toolCalls: add((e) => e.toolCalls),
-    tokens: { input: add((e) => e.tokens.input), output: add((e) => e.tokens.output), cacheRead: addNullable((e) => e.tokens.cacheRead), cacheWrite: addNullable((e) => e.tokens.cacheWrite), estimated },
-    cost: { micros: add((e) => e.cost.micros), estimated },
-    modelLatencyMs: round2(add((e) => e.modelLatencyMs)),
-    wallTimeMs: wall,
-    hostedTimeMs: wall === null ? null : wall - downtimeBetween(state.downtimes, firstAt!, lastAt!),
-    fetches: {
-      calls: add((e) => e.fetches.calls),
-      network: add((e) => e.fetches.network),
-      cacheHits: add((e) => e.fetches.cacheHits),
-      duplicatesAvoided: add((e) => e.fetches.duplicatesAvoided),
-      refetched: add((e) => e.fetches.refetched),
     },
   };
 }
