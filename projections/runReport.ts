@@ -29,7 +29,10 @@ export interface ExecutorTally {
   estimatedTurns: number;
   inputTokens: number;
   outputTokens: number;
-  /** Cache tokens, when a turn recorded them; null while none did. */
+  /**
+   * Cache tokens, when a turn recorded them (`usage.cacheReadInputTokens`, `cacheCreationInputTokens`); null while none
+   * did. The catalogue's turn usage holds neither yet (models/fromAnthropicMessage.ts keeps input and output only).
+   */
   cacheReadTokens: number | null;
   cacheWriteTokens: number | null;
   /** Its largest request's input tokens: the context it worked in at its widest. */

@@ -127,6 +127,17 @@ describe("the run report", () => {
     assert.deepEqual(reportOfEvents("run-pure", byStream), reportOfEvents("run-pure", events));
   });
 
+  test("cache tokens are summed where a turn records them, and null where none does", () => {
+    const events = run().map((e) =>
+      e.type === "turn" && e.streamId === `executor-${A}` ? ({ ...e, data: { ...e.data, usage: { ...(e.data as EventData<"turn">).usage, cacheReadInputTokens: 300, cacheCreationInputTokens: 50 } } } as RecordedEvent) : e,
+    );
+    const r = reportOfEvents("run-pure", events);
+    const [main, a] = r.executors;
+    assert.deepEqual([a!.tokens.cacheRead, a!.tokens.cacheWrite], [600, 100]);
+    assert.deepEqual([main!.tokens.cacheRead, main!.tokens.cacheWrite], [null, null]);
+    assert.deepEqual([r.run.tokens.cacheRead, r.run.tokens.cacheWrite], [600, 100]);
+  });
+
   test("without caps in the log, a limit says so: its cap and what is left are null, the admission's limits still hold", () => {
     const r = reportOfEvents("run-pure", run().filter((e) => e.type !== "run_submitted"));
     assert.deepEqual(r.limits.tokens, { cap: null, used: 6490, left: null });
