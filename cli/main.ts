@@ -11,6 +11,7 @@ import { exportCommand } from "./exportCommand.ts";
 import { isDirectory } from "./isDirectory.ts";
 import { AUDIT_USAGE, auditCommand } from "./auditCommand.ts";
 import { CHECK_USAGE, checkCommand } from "./checkCommand.ts";
+import { REPORT_USAGE, reportCommand } from "./reportCommand.ts";
 import { sealPublicKey, sealSigningKey } from "./sealKeys.ts";
 import { cancelCommand } from "./cancelCommand.ts";
 import { resumeCommand } from "./resumeCommand.ts";
@@ -51,6 +52,8 @@ commands:
   export RUN DIR     write a settled run as a bundle signed with the seal key (ARIADNE_SIGNING_KEY)
   audit RUN [CLAIM_ID]
                      each claim of the answer followed to its finding, model turn, quotes, tool calls and sources
+  report RUN         what a run spent, per run and per executor: turns, tool calls, tokens, cost, time,
+                     fetches, what each limit left, Main's context against its Children's [--json]
   check RUN          the checker: numbers against cited sources, sources read again, advice language
                      [--out FILE] (default check-report.md) [--json]; exit 1 when something is flagged
   submit [QUESTION]  record a run for workers and print its id
@@ -89,7 +92,7 @@ environment:
                      as --model-idle-timeout, in milliseconds (the flag wins)`;
 
 /** Each command's own --help. */
-const COMMAND_USAGE: Record<string, string> = { show: SHOW_USAGE, transcript: TRANSCRIPT_USAGE, audit: AUDIT_USAGE, check: CHECK_USAGE };
+const COMMAND_USAGE: Record<string, string> = { show: SHOW_USAGE, transcript: TRANSCRIPT_USAGE, audit: AUDIT_USAGE, check: CHECK_USAGE, report: REPORT_USAGE };
 
 /** The CLI's entry: returns the exit code instead of exiting, so it can be tested in-process. */
 export async function main(argv: string[], out: (line: string) => void = console.log, config: AriadneConfig = readConfig()): Promise<number> {
@@ -178,6 +181,12 @@ export async function main(argv: string[], out: (line: string) => void = console
           return 2;
         }
         return await auditCommand({ ...storeOptions, runId: rest[0]!, claimId: rest[1], json: parsed.values.json, out });
+      case "report":
+        if (rest.length !== 1) {
+          console.error(`ariadne: report takes exactly one run id\n\n${REPORT_USAGE}`);
+          return 2;
+        }
+        return await reportCommand({ ...storeOptions, runId: rest[0]!, json: parsed.values.json, out });
       case "check":
         if (rest.length !== 1) {
           console.error(`ariadne: check takes exactly one run id\n\n${CHECK_USAGE}`);

@@ -16,6 +16,7 @@ import { eventRoutes } from "./routes/eventRoutes.ts";
 import { executorRoutes } from "./routes/executorRoutes.ts";
 import { claimRoutes } from "./routes/claimRoutes.ts";
 import { auditRoutes } from "./routes/auditRoutes.ts";
+import { reportRoutes } from "./routes/reportRoutes.ts";
 import { healthRoutes } from "./routes/healthRoutes.ts";
 import { runRoutes } from "./routes/runRoutes.ts";
 import { AnswerDeltaSchema } from "./schemas.ts";
@@ -64,6 +65,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   executorRoutes(deps, app);
   claimRoutes(deps, app);
   auditRoutes(deps, app);
+  reportRoutes(deps, app);
   healthRoutes(deps, app);
   docsRoutes(app);
   // `servers` names the origin the document was asked at, so a client generated from it calls the same server.

@@ -12,3 +12,5 @@ export { type ProjectionRunner, type ProjectionRunnerOptions, startProjections }
 export { type ClaimProvenanceState, type ExecutorFacts, claimProvenance } from "./claimProvenance.ts";
 export { claimById, projectClaims, runClaims } from "./claimChains.ts";
 export type { ArtifactRef, ClaimChain, EventRef, FindingChain, QuoteChain, RunClaims, SourceRef, ToolCallChain, TurnChain } from "./claimTypes.ts";
+export { type ExecutorTally, type FetchRecord, type RunReportState, runReport } from "./runReport.ts";
+export { type ExecutorReport, type FetchFigures, type Figures, type LimitLeft, type RunReport, projectReport, reportOfEvents, runReportOf } from "./runReportView.ts";

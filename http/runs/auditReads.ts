@@ -1,7 +1,7 @@
 import { type Transcript, streamIdOf } from "../../actors/index.ts";
 import { transcriptOf } from "../../runs/index.ts";
 import { type EventStore, type RecordedEvent, type RunVerification, verifyRun } from "../../events/index.ts";
-import { type RunClaims, projectClaims } from "../../projections/index.ts";
+import { type RunClaims, type RunReport, projectClaims, projectReport } from "../../projections/index.ts";
 
 /** What http/ reads besides run views: an executor's events and transcript, and a run's verification. */
 export interface RunReads {
@@ -12,6 +12,8 @@ export interface RunReads {
   verifyRun(runId: string): Promise<RunVerification>;
   /** projections/claimChains: each claim of the answer followed to the bytes behind it. */
   claims(runId: string): Promise<RunClaims>;
+  /** projections/runReportView: what the run spent, per run and per executor. */
+  report(runId: string): Promise<RunReport>;
 }
 
 export function auditReads(store: EventStore): RunReads {
@@ -20,5 +22,6 @@ export function auditReads(store: EventStore): RunReads {
     transcript: (executorId) => transcriptOf(store, executorId),
     verifyRun: (runId) => verifyRun(store.database, runId),
     claims: (runId) => projectClaims(store, runId),
+    report: (runId) => projectReport(store, runId),
   };
 }

@@ -31,6 +31,7 @@ const ROUTES: Route[] = [
   { name: "GET /v1/runs/{id}/verify", request: (r) => [`/v1/runs/${r.id}/verify`], expect: READ },
   { name: "GET /v1/runs/{id}/claims", request: (r) => [`/v1/runs/${r.id}/claims`], expect: READ },
   { name: "GET /v1/runs/{id}/claims/{cid}", request: (r) => [`/v1/runs/${r.id}/claims/c1`], expect: READ },
+  { name: "GET /v1/runs/{id}/report", request: (r) => [`/v1/runs/${r.id}/report`], expect: READ },
 ];
 
 forEachEngine("tenant isolation and roles, every route", (ctx) => describe("table", () => {

@@ -1,0 +1,73 @@
+import type { OpenOptions } from "../db/index.ts";
+import { openStore } from "../events/openStore.ts";
+import { type ExecutorReport, type Figures, type LimitLeft, type RunReport, projectReport } from "../projections/index.ts";
+import { formatTokens } from "./formatTokens.ts";
+
+export const REPORT_USAGE = `usage: ariadne report RUN [--json] [--data-dir DIR]
+
+What a run spent, from its log: per run and per executor, turns, tool calls, tokens (input, output,
+cache when recorded), cost priced by the price table (estimated when the tokens were: scripted
+turns), time waiting on the model, wall time from the events' timestamps, web fetches (from the
+network, from the run's page cache, duplicates avoided), what each limit left, and Main's context
+(its largest request) against what its Children read (the isolation dividend). --json prints the
+report as one JSON object. Exit 1 when the run is not in the store.`;
+
+/** `ariadne report RUN`: the run report, read from the log only. */
+export async function reportCommand(options: OpenOptions & { runId: string; json: boolean; out: (line: string) => void }): Promise<number> {
+  const { store, close } = await openStore(options);
+  try {
+    const report = await projectReport(store, options.runId);
+    if (options.json) options.out(JSON.stringify(report));
+    else for (const line of renderReport(report)) options.out(line);
+    return 0;
+  } finally {
+    await close();
+  }
+}
+
+export function renderReport(r: RunReport): string[] {
+  const lines = [`run ${r.runId}`];
+  if (r.question) lines.push(`question: ${r.question}`);
+  lines.push(`  ${figuresLine(r.run)}`, `  ${fetchesLine(r.run)}`);
+  lines.push(
+    `  limits left: run tokens ${left(r.limits.tokens, count)} · cost ${left(r.limits.costMicros, usd)} · wall clock ${left(r.limits.wallClockMs, seconds)} · delegation depth ${left(r.limits.depth, count)}`,
+  );
+  const i = r.isolation;
+  lines.push(
+    `  isolation: Main's context ${count(i.mainContextTokens)} tokens (its largest request) · its ${i.children} Children read ${count(i.childrenInputTokens)} tokens${i.ratio === null ? "" : ` (${i.ratio}x Main's context)`}`,
+  );
+  for (const e of r.executors) lines.push("", ...renderExecutor(e));
+  return lines;
+}
+
+function renderExecutor(e: ExecutorReport): string[] {
+  const l = e.limits;
+  return [
+    `${e.role ?? "executor"} ${e.executorId}${e.profile ? ` (${e.profile})` : ""} · model ${e.model ?? "unknown"} · depth ${e.depth}`,
+    `  ${figuresLine(e)} · largest request ${count(e.peakInputTokens)} tokens`,
+    `  ${fetchesLine(e)}`,
+    `  limits left: turns ${left(l.turns, count)} · tool calls ${left(l.toolCalls, count)} · tokens ${left(l.tokens, count)} · wall clock ${left(l.wallClockMs, seconds)} · Children ${left(l.fanOut, count)}`,
+  ];
+}
+
+function figuresLine(f: Figures): string {
+  const cache = f.tokens.cacheRead === null && f.tokens.cacheWrite === null ? "cache not recorded" : `cache read ${count(f.tokens.cacheRead ?? 0)}, write ${count(f.tokens.cacheWrite ?? 0)}`;
+  const cost = `${usd(f.cost.micros)}${f.cost.estimated ? ", estimated" : ""}`;
+  const wall = f.wallTimeMs === null ? "no events" : `${seconds(f.wallTimeMs)}${f.hostedTimeMs !== f.wallTimeMs ? ` (${seconds(f.hostedTimeMs ?? 0)} hosted)` : ""}`;
+  return [
+    `${count(f.turns)} turns`,
+    `${count(f.toolCalls)} tool calls`,
+    `${formatTokens({ inputTokens: f.tokens.input, outputTokens: f.tokens.output }, f.tokens.estimated)} (${cache})`,
+    `cost ${cost}`,
+    `model ${seconds(f.modelLatencyMs)}`,
+    `wall ${wall}`,
+  ].join(" · ");
+}
+
+const fetchesLine = (f: Figures) =>
+  `fetches: ${f.fetches.calls} (${f.fetches.network} from the network, ${f.fetches.cacheHits} from the run's cache, ${f.fetches.duplicatesAvoided} duplicates avoided, ${f.fetches.refetched} fetched again)`;
+
+const count = (n: number) => n.toLocaleString("en-US");
+const usd = (micros: number) => `$${(micros / 1e6).toFixed(micros % 10_000 === 0 ? 2 : 6)}`;
+const seconds = (ms: number) => (ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 3 : 1)} s`);
+const left = (l: LimitLeft, show: (n: number) => string) => (l.cap === null ? `${show(l.used)} used, no cap recorded` : `${show(l.left!)} of ${show(l.cap)}`);
