@@ -32,18 +32,20 @@ function onlyThese(base: Node, list: string[]): Record<string, unknown> {
 }
 
 /**
- * canonicalJson(onlyThese(base, list)) from texts written once per node: the
- * empty list's, and the text around a one-string list's string, where the
- * list's strings go (an array keeps its order).
+ * canonicalJson(build(base, list)) from texts written once per node and
+ * builder: the empty list's, and the text around a one-string list's string,
+ * where the list's strings go (an array keeps its order).
  */
-function onlyTheseText(base: Node, list: string[]): string {
-  let texts = listTexts.get(base);
+function listText(build: (base: Node, list: string[]) => unknown, base: Node, list: string[]): string {
+  let byNode = listTexts.get(build);
+  if (!byNode) listTexts.set(build, (byNode = new Map()));
+  let texts = byNode.get(base);
   if (!texts) {
     const marker = canonicalJson("\u0000marker\u0000")!;
-    const one = canonicalJson(onlyThese(base, ["\u0000marker\u0000"]))!;
+    const one = canonicalJson(build(base, ["\u0000marker\u0000"]))!;
     const at = one.indexOf(marker);
-    texts = { empty: canonicalJson(onlyThese(base, []))!, before: one.slice(0, at), after: one.slice(at + marker.length) };
-    listTexts.set(base, texts);
+    texts = { empty: canonicalJson(build(base, []))!, before: one.slice(0, at), after: one.slice(at + marker.length) };
+    byNode.set(base, texts);
   }
   if (list.length === 0) return texts.empty;
   let strings = canonicalJson(list[0])!;
@@ -51,7 +53,7 @@ function onlyTheseText(base: Node, list: string[]): string {
   return texts.before + strings + texts.after;
 }
 
-const listTexts = new Map<Node, { empty: string; before: string; after: string }>();
+const listTexts = new Map<(base: Node, list: string[]) => unknown, Map<Node, { empty: string; before: string; after: string }>>();
 
 /** Quotes whose toolUseId is one of these ids, or (when there are none) an empty list. */
 function onlyQuotesOf(base: Node, ids: string[]): Record<string, unknown> {
@@ -93,9 +95,9 @@ export function handoffToolSpecFor(facts: HandoffFacts): ToolSpec {
     artifacts: onlyProduced(base.properties.artifacts, facts.artifacts),
   };
   const texts: Record<Narrowed, string> = {
-    toolResults: onlyTheseText(evidence.properties.toolResults, toolResultIds),
-    citations: onlyTheseText(evidence.properties.citations, citationsSeen),
-    quotes: canonicalJson(narrowed.quotes)!,
+    toolResults: listText(onlyThese, evidence.properties.toolResults, toolResultIds),
+    citations: listText(onlyThese, evidence.properties.citations, citationsSeen),
+    quotes: listText(onlyQuotesOf, evidence.properties.quotes, toolResultIds),
     artifacts: facts.artifacts.size ? canonicalJson(narrowed.artifacts)! : (noArtifactsText ??= canonicalJson(narrowed.artifacts)!),
   };
   return rememberCanonical(assemble(narrowed), template.map((part, i) => (i % 2 ? texts[part as Narrowed] : part)).join(""));
