@@ -3,6 +3,7 @@ import type { EventStore, RecordedEvent } from "../events/index.ts";
 import { type ClaimProvenanceState, type ExecutorFacts, claimProvenance } from "./claimProvenance.ts";
 import type { ClaimChain, FindingChain, QuoteChain, RunClaims, ToolCallChain, TurnChain } from "./claimTypes.ts";
 import { foldAll } from "./projection.ts";
+import { readKnownRun } from "../events/readKnownRun.ts";
 
 type Basis = ClaimChain["basis"];
 
@@ -109,8 +110,7 @@ export function claimsOfEvents(runId: string, events: Iterable<RecordedEvent>): 
 
 /** A run's claims folded from zero from its events; an unknown run is a NotFoundError naming it. */
 export async function projectClaims(store: Pick<EventStore, "readRun">, runId: string): Promise<RunClaims> {
-  const events = await store.readRun(runId);
-  if (events.length === 0) throw new NotFoundError(`run ${runId} has no events in this store; check the id (ariadne prints it when a run starts)`);
+  const events = await readKnownRun(store, runId);
   return claimsOfEvents(runId, events);
 }
 

@@ -1,8 +1,8 @@
-import { NotFoundError } from "../core/errors.ts";
 import type { EventStore, RecordedEvent } from "../events/index.ts";
 import { foldAll } from "./projection.ts";
 import { type RunProjectionState, runProjection } from "./runProjection.ts";
 import { type RunView, runView } from "./runView.ts";
+import { readKnownRun } from "../events/readKnownRun.ts";
 
 /** A run's projection from its events (pure); the events must all belong to one run. */
 export function foldRun(events: readonly RecordedEvent[]): RunProjectionState {
@@ -16,7 +16,6 @@ export function foldRun(events: readonly RecordedEvent[]): RunProjectionState {
  * in runView: runs/ knows whether a live process holds the run.
  */
 export async function projectRun(store: EventStore, runId: string, ownership: { ownerLive?: boolean } = {}): Promise<RunView> {
-  const events = await store.readRun(runId);
-  if (events.length === 0) throw new NotFoundError(`run ${runId} has no events in this store; check the id (ariadne prints it when a run starts)`);
+  const events = await readKnownRun(store, runId);
   return runView(foldRun(events), ownership);
 }

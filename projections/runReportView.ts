@@ -1,9 +1,9 @@
-import { NotFoundError } from "../core/errors.ts";
 import type { EventStore, RecordedEvent } from "../events/index.ts";
 import { INVESTIGATE_PROFILES } from "../governance/config.ts";
 import { downtimeBetween } from "../governance/hostedTime.ts";
 import { foldAll } from "./projection.ts";
 import { type ExecutorTally, type FetchRecord, type RunReportState, runReport } from "./runReport.ts";
+import { readKnownRun } from "../events/readKnownRun.ts";
 
 /** A limit: its cap (null when the log does not say), what is used, what is left. */
 export interface LimitLeft {
@@ -110,8 +110,7 @@ export function reportOfEvents(runId: string, events: Iterable<RecordedEvent>): 
 
 /** A run's report from the store; an unknown run is a NotFoundError naming it. */
 export async function projectReport(store: Pick<EventStore, "readRun">, runId: string): Promise<RunReport> {
-  const events = await store.readRun(runId);
-  if (events.length === 0) throw new NotFoundError(`run ${runId} has no events in this store; check the id (ariadne prints it when a run starts)`);
+  const events = await readKnownRun(store, runId);
   return reportOfEvents(runId, events);
 }
 

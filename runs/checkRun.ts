@@ -1,12 +1,11 @@
 import { type CheckResult, checkAnswer, rawIsText } from "../checker/checkAnswer.ts";
-import { AriadneError, NotFoundError } from "../core/errors.ts";
+import { AriadneError } from "../core/errors.ts";
 import type { EventStore, RecordedEvent } from "../events/index.ts";
-import { claimProvenance } from "../projections/claimProvenance.ts";
-import { runClaims } from "../projections/claimChains.ts";
+import { claimsOfEvents } from "../projections/claimChains.ts";
 import type { RunClaims } from "../projections/claimTypes.ts";
-import { foldAll } from "../projections/projection.ts";
 import { appendRunFact } from "./appendRunFact.ts";
 import { type SourceReaders, rereadSources } from "./rereadSources.ts";
+import { readKnownRun } from "../events/readKnownRun.ts";
 
 /** Every blob whose text a claim's numbers may be read from: quotes' blobs, sources' text, artifacts. */
 function textShas(claims: RunClaims): Set<string> {
@@ -37,9 +36,8 @@ function textShas(claims: RunClaims): Set<string> {
  * streams are not written: the seal, which covers them, still holds.
  */
 export async function checkRun(store: EventStore, runId: string, readers: SourceReaders): Promise<{ result: CheckResult; recorded: RecordedEvent<"check_completed"> }> {
-  const events = await store.readRun(runId);
-  if (events.length === 0) throw new NotFoundError(`run ${runId} has no events in this store; check the id (ariadne prints it when a run starts)`);
-  const claims = runClaims(runId, foldAll(claimProvenance, events));
+  const events = await readKnownRun(store, runId);
+  const claims = claimsOfEvents(runId, events);
   const settled = claims.answer && events.find((e): e is RecordedEvent<"settled"> => e.eventId === claims.answer!.eventId);
   if (!claims.answer || !settled) throw new AriadneError("NO_ANSWER", 409, `run ${runId} has no answer to check: it has not settled with one`);
   const body = (settled.data.answer ?? {}) as { summary?: unknown; sections?: { heading?: unknown }[] };
