@@ -1,7 +1,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { forEachEngine } from "../support/forEachEngine.ts";
-import { type Harness, bearer, openHarness, postJson, waitForFinal } from "./harness.ts";
+import { type Harness, bearer, openHarness, settledOfflineRun } from "./harness.ts";
 
 forEachEngine("GET /v1/runs/{id}/claims: each claim's provenance", (ctx) => describe("claims", () => {
   let h: Harness;
@@ -9,9 +9,7 @@ forEachEngine("GET /v1/runs/{id}/claims: each claim's provenance", (ctx) => desc
   let runId: string;
   before(async () => {
     h = await openHarness(ctx.store);
-    client = await h.key("client", h.tenant());
-    const created = (await (await h.app.request("/v1/runs", postJson(client, { offline: true }))).json()) as { id: string };
-    runId = (await waitForFinal(h.app, client, created.id)).id;
+    ({ client, runId } = await settledOfflineRun(h));
   });
   after(() => h.close());
 

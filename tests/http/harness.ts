@@ -108,6 +108,13 @@ export async function waitForFinal(app: Harness["app"], key: string, runId: stri
   }
 }
 
+/** A client key of a fresh tenant and one offline run it created, waited for until final. */
+export async function settledOfflineRun(h: Harness): Promise<{ client: string; runId: string }> {
+  const client = await h.key("client", h.tenant());
+  const created = (await (await h.app.request("/v1/runs", postJson(client, { offline: true }))).json()) as { id: string };
+  return { client, runId: (await waitForFinal(h.app, client, created.id)).id };
+}
+
 export interface SseFrame {
   id?: string;
   event?: string;

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { RecordedEvent } from "../../events/index.ts";
 import { reportOfEvents } from "../../projections/index.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
-import { type Harness, bearer, openHarness, postJson, waitForFinal } from "./harness.ts";
+import { type Harness, bearer, openHarness, settledOfflineRun } from "./harness.ts";
 
 forEachEngine("GET /v1/runs/{id}/report: what a run spent", (ctx) => describe("report", () => {
   let h: Harness;
@@ -11,9 +11,7 @@ forEachEngine("GET /v1/runs/{id}/report: what a run spent", (ctx) => describe("r
   let runId: string;
   before(async () => {
     h = await openHarness(ctx.store);
-    client = await h.key("client", h.tenant());
-    const created = (await (await h.app.request("/v1/runs", postJson(client, { offline: true }))).json()) as { id: string };
-    runId = (await waitForFinal(h.app, client, created.id)).id;
+    ({ client, runId } = await settledOfflineRun(h));
   });
   after(() => h.close());
 
