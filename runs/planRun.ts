@@ -5,6 +5,7 @@ import { type ChosenRun, type RunRequest, chooseRun } from "./chooseRun.ts";
 import { type AskedCaps, resolveRunCaps, runLimitsOf } from "./runCaps.ts";
 import { RunOptions } from "./runLease.ts";
 import { RunMetadata } from "./runMetadata.ts";
+import { traceOfTraceparent } from "../telemetry/traceparent.ts";
 
 /** Everything a submitter may ask of a run, from the command line (`run`, `submit`) or the API (`POST /v1/runs`). */
 export interface RunSubmission extends RunRequest {
@@ -22,6 +23,8 @@ export interface RunSubmission extends RunRequest {
   tags?: Record<string, string>;
   /** The submitter's string map, carried with the run and filterable in the API's list (bounded: runs/runMetadata.ts). */
   metadata?: Record<string, string>;
+  /** The submitter's W3C traceparent (the API's header, the CLI's TRACEPARENT): the run's spans join its trace. */
+  traceparent?: string;
 }
 
 export interface PlanContext {
@@ -78,6 +81,7 @@ export async function planRun(submission: RunSubmission, context: PlanContext): 
     models: submission.models,
     modelIdleTimeoutMs: submission.modelIdleTimeoutMs,
     metadata: submission.metadata && Object.keys(submission.metadata).length ? submission.metadata : undefined,
+    trace: traceOfTraceparent(submission.traceparent),
   });
   return { choice, question: choice.question, options };
 }

@@ -36,6 +36,15 @@ export const RunOptions = z
     modelIdleTimeoutMs: z.number().int().positive().optional(),
     /** The submitter's string map (runs/runMetadata.ts), also on the run's row for filtering. */
     metadata: z.record(z.string(), z.string()).optional(),
+    /** The run's trace (telemetry/traceparent.ts): fixed at submission, so every host continues it. */
+    trace: z
+      .object({
+        traceId: z.string().regex(/^[0-9a-f]{32}$/),
+        parentSpanId: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+        sampled: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type RunOptions = z.output<typeof RunOptions>;
