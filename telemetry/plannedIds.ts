@@ -1,3 +1,5 @@
+import { hex } from "./traceparent.ts";
+
 /**
  * The ids the next span started will get. The OpenTelemetry API cannot be
  * told a span's id, but an SDK's tracer asks its IdGenerator for each new
@@ -22,4 +24,4 @@ export const plannedIdGenerator = {
   },
 };
 
-const randomHex = (bytes: number): string => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
+const randomHex = (bytes: number): string => hex(crypto.getRandomValues(new Uint8Array(bytes)));
