@@ -26,6 +26,8 @@ export interface AriadneConfig {
   openblas: Record<string, string>;
   /** ARIADNE_WORKSPACES: where executors' working folders live; unset means beside the store (runs/workspaceRootFor.ts). */
   workspaceRoot: string | undefined;
+  /** ARIADNE_CORPUS_DIR: the shared corpus eval cases read; unset means ../shared/corpus beside the repository. */
+  corpusDir: string | undefined;
 }
 
 export interface SealKeySettings {
@@ -55,6 +57,7 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
     sealKeys: { ARIADNE_SIGNING_KEY: set("ARIADNE_SIGNING_KEY"), ARIADNE_SIGNING_PUBLIC_KEY: set("ARIADNE_SIGNING_PUBLIC_KEY") },
     openblas: openblasEnv(env),
     workspaceRoot: set("ARIADNE_WORKSPACES"),
+    corpusDir: set("ARIADNE_CORPUS_DIR"),
   };
 }
 

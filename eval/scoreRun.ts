@@ -16,6 +16,7 @@ export interface CaseScore {
   missing: string[];
   forbiddenFound: string[];
   claims: number;
+  observedClaims: number;
   /** Supported claims of the claims that say they were observed (1 when none do). */
   supportRate: number;
   citations: number;
@@ -101,6 +102,7 @@ export function scoreRun({ evalCase, runId, events, texts }: ScoreInput): CaseSc
     missing,
     forbiddenFound,
     claims: claims.claims.length,
+    observedClaims: observed.length,
     supportRate: ratio(supportedClaims, observed.length),
     citations: findings.length,
     citationValidity: ratio(findings.length - fabricated, findings.length),

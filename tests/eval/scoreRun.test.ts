@@ -90,6 +90,7 @@ describe("scoreRun: a run's metrics from its events and the checker", () => {
         missing: ["holdings", "ongoing charge"],
         forbiddenFound: ["/long-term holders/"],
         claims: 4,
+        observedClaims: 3,
         // Three observed claims: c1 supported; c2 flagged (1,500 is not in the page); c4 quotes nothing.
         supportRate: 1 / 3,
         citations: 3,
