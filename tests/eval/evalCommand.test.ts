@@ -60,7 +60,7 @@ describe(`ariadne eval: a suite's table, JSON and baseline gate (${ENGINES[0]})`
     assert.equal(again.lines.at(-1), "1 passed, 0 failed");
   });
 
-  test("a baseline whose accuracy the run does not reach exits 1, naming the metric", async () => {
+  test("a baseline case the run no longer scores exits 1, naming it", async () => {
     const worse = join(dir, "baseline.json");
     await writeFile(worse, JSON.stringify({ cases: [{ caseId: "raspberry-pi-3-price", supportRate: 1, numberFaithfulness: 1, citationValidity: 1 }, { caseId: "gone", supportRate: 1, numberFaithfulness: 1, citationValidity: 1 }] }));
     const { code, lines } = await run([join(dir, "suite"), "--baseline", worse, ...store()], env);
