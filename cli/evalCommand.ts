@@ -94,6 +94,8 @@ export async function evalCommand(argv: string[], out: (line: string) => void, c
       trials,
       corpusDir: resolve(values.corpus ?? config.corpusDir ?? SHARED_CORPUS_DIR),
       settings: hostSettings(config),
+      // Progress on stderr, so stdout keeps the table (or the JSON) and the last line.
+      onCase: (c) => console.error(`eval: ${c.caseId} (${c.variant}) ${c.failures.length ? `FAIL: ${c.failures.join("; ")}` : "pass"} · run ${c.runId}`),
     });
   } finally {
     await close();
