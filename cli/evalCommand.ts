@@ -25,8 +25,8 @@ lanes:
   scripted   (default) the cases' scripted models: offline, no API key, exact metrics
   replay     the model's responses recorded beside each case (replay.jsonl), keyed by the sha256 of
              the canonical request (the digest each turn event records); a request not recorded fails
-             the case, naming the nearest recorded request and where it differs. --record asks the
-             configured model (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL) for what is missing and keeps it
+             the case, naming the nearest recorded request and where it differs. --record refreshes
+             them: every request goes to the configured model (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL)
   live       the configured model, K trials a case (--trials, default 3), each judged by the model on
              a rubric (factual accuracy, citation accuracy, completeness, source quality, tool
              efficiency); a failed verdict is judged twice more and the majority kept; a case passes

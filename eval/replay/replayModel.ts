@@ -22,9 +22,10 @@ export class ReplayMissError extends AriadneError {
 /**
  * The replay lane's model: answers each request with the response recorded
  * for its digest (the same sha256 of the canonical request the turn events
- * record). With `record`, a request not recorded goes to the real model and
- * its response is kept; without, it is a ReplayMissError naming the nearest
- * recorded request's difference (also kept in `misses()`). `recorded()` lists what the run used or added.
+ * record). With `record`, every request goes to the real model and its
+ * response is kept (a refresh: `recorded()` then holds exactly what this run
+ * asked); without, a request not recorded is a ReplayMissError naming the
+ * nearest recorded request's difference (also kept in `misses()`).
  */
 export function replayModel(recordings: readonly Recording[], record?: Model): Model & { recorded(): Recording[]; misses(): ReplayMissError[] } {
   const byDigest = new Map(recordings.map((r) => [r.digest, r]));
@@ -36,7 +37,7 @@ export function replayModel(recordings: readonly Recording[], record?: Model): M
     async complete(request: ModelRequest, options?: CallOptions): Promise<ModelResponse> {
       const digest = requestDigest(request);
       const found = byDigest.get(digest);
-      if (found) {
+      if (found && !record) {
         used.set(digest, found);
         return structuredClone(found.response);
       }

@@ -71,6 +71,11 @@ describe(`the replay and live lanes through the real Anthropic SDK on the local 
     const replayed = await runSuite(cases, options({ lane: "replay" }));
     assert.equal(server.requests.length, before, "the replay asked the model nothing");
     assert.deepEqual(replayed.cases.map((c) => [c.failures, c.coverage]), [[[], 1]]);
+
+    // --record again refreshes: the model is asked anew and the file holds what this run asked.
+    await runSuite(cases, options({ lane: "replay", record: true }));
+    assert.equal(server.requests.length, before + 1);
+    assert.equal((await readFile(join(dir, "suite", "capital", "replay.jsonl"), "utf8")).trim().split("\n").length, 1);
   });
 
   test("a request no recording answers fails the case, naming the nearest recorded request and where it differs", async () => {
