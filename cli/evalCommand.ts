@@ -5,6 +5,7 @@ import { openStore } from "../events/openStore.ts";
 import { ACCURACY_MARGIN, Baseline, GATED, compareToBaseline, describeRegression } from "../eval/compareToBaseline.ts";
 import { OFFLINE_SUITE_DIR, loadSuite } from "../eval/loadSuite.ts";
 import { renderTable } from "../eval/renderTable.ts";
+import { summarize, summaryLine } from "../eval/summarize.ts";
 import { type Lane, runSuite } from "../eval/runSuite.ts";
 import { createModel, resolveModels } from "../models/index.ts";
 import { SHARED_CORPUS_DIR } from "../runs/scenarioCorpus.ts";
@@ -106,6 +107,7 @@ export async function evalCommand(argv: string[], out: (line: string) => void, c
   const result = {
     suite: positionals[0] ?? "offline",
     ...suite,
+    summary: summarize(suite.cases),
     passed,
     failed,
     ...(baseline && { gate: { baseline: values.baseline, margin: ACCURACY_MARGIN, metrics: GATED, regressions } }),
@@ -114,6 +116,8 @@ export async function evalCommand(argv: string[], out: (line: string) => void, c
   if (values.json) out(JSON.stringify(result));
   else {
     for (const line of renderTable(suite.cases)) out(line);
+    out("");
+    out(summaryLine(result.summary));
     if (suite.live) for (const l of suite.live) out(`${l.caseId}: pass^${l.k} ${l.passK ? "yes" : "no"} (${l.passes} of ${l.k} trials passed)`);
     if (baseline) out(regressions.length ? `baseline ${values.baseline}: accuracy dropped:\n${regressions.map((r) => `  ${describeRegression(r)}`).join("\n")}` : `baseline ${values.baseline}: accuracy holds (margin ${ACCURACY_MARGIN})`);
   }

@@ -2,6 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { RecordedEvent } from "../../events/index.ts";
 import { scoreRun } from "../../eval/scoreRun.ts";
+import { summarize } from "../../eval/summarize.ts";
 import { ACCURACY_MARGIN, Baseline, compareToBaseline } from "../../eval/compareToBaseline.ts";
 import { admittedData } from "../actors/fixtures.ts";
 import { memoryLog } from "../projections/log.ts";
@@ -151,5 +152,17 @@ describe("the baseline gate on accuracy (support rate, number faithfulness, cita
     const within = { ...score("many"), supportRate: 2 / 3 - ACCURACY_MARGIN };
     assert.deepEqual(compareToBaseline([within], baseline), []);
     assert.deepEqual(compareToBaseline([], baseline).map((r) => r.metric), ["case"]);
+  });
+});
+
+describe("a suite's summary", () => {
+  test("means of the accuracy metrics, sums of what must be zero and of what was spent", () => {
+    const worse = scoreRun({ evalCase, runId: "run-pure", events: handBuiltRun("1,500"), texts });
+    const better = scoreRun({ evalCase, runId: "run-pure", events: handBuiltRun("many"), texts });
+    const s = summarize([worse, better]);
+    assert.deepEqual(
+      [s.cases, s.supportRate, s.numberFaithfulness, s.citationValidity, s.fabricatedCitations, s.tokens, s.costMicros],
+      [2, (1 / 3 + 2 / 3) / 2, (1 / 2 + 1) / 2, 2 / 3, 2, 1100, 1740],
+    );
   });
 });
