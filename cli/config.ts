@@ -28,6 +28,8 @@ export interface AriadneConfig {
   workspaceRoot: string | undefined;
   /** OpenTelemetry (cli/installTelemetry.ts). */
   telemetry: TelemetrySettings;
+  /** ARIADNE_CORPUS_DIR: the shared corpus eval cases read; unset means ../shared/corpus beside the repository. */
+  corpusDir: string | undefined;
 }
 
 export interface TelemetrySettings {
@@ -77,6 +79,7 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
       traceparent: set("TRACEPARENT"),
       deno: "Deno" in globalThis && set("OTEL_DENO")?.toLowerCase() === "true",
     },
+    corpusDir: set("ARIADNE_CORPUS_DIR"),
   };
 }
 
