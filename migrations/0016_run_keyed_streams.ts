@@ -14,7 +14,9 @@ import * as streamHeadsGuarded from "./0003_stream_heads_guarded.ts";
  *   epoch: unfenced), the argument a distributed function is routed by; when
  *   null, the first event's metadata runId (every event carries one; an append
  *   is never empty). The head lookup, transaction-order check, head insert and
- *   head update filter by that run.
+ *   head update filter by that run. A stream belongs to one run: an append
+ *   naming another run than its stream's fails the call (AR400), as an event
+ *   naming another stream does (new stream ids are fresh, so it is a caller bug).
  * - The head guard (0003) checks the head's event within its run, and refuses
  *   a head moved to another run.
  *
@@ -130,6 +132,11 @@ export async function up(db: Kysely<any>): Promise<void> {
           v_prev := repeat('0', 64);
         END IF;
         IF v_current <> v_expected THEN
+          -- Only on this failure path (a fan-out on a distributed store): a stream kept under another run.
+          IF v_current = 0 AND EXISTS (SELECT 1 FROM ariadne_streams s WHERE s.stream_id = v_stream) THEN
+            RAISE EXCEPTION 'ariadne_append_batch: stream % belongs to another run than %', v_stream, v_key
+              USING ERRCODE = 'AR400';
+          END IF;
           status := 'AR412'; detail := v_current::text;
           RETURN NEXT;
           CONTINUE;
