@@ -1,4 +1,5 @@
 import pg from "pg";
+import { retainedHeap, retainedHeapWhen } from "./capacityMemory.ts";
 import { percentile } from "./overheadProbe.ts";
 import { CHILD_TURNS } from "./overheadScenario.ts";
 
@@ -24,14 +25,14 @@ export async function measureCapacityFloor(
   try {
     await pool.query(`CREATE TABLE IF NOT EXISTS bench_capacity_floor (id bigserial PRIMARY KEY, executor integer NOT NULL, payload jsonb NOT NULL)`);
     const payload = JSON.stringify({ filler: "x".repeat(Math.max(0, payloadBytes - 14)) });
-    global.gc?.();
+    const heapBefore = retainedHeap();
     const before = process.memoryUsage();
-    let peak = { rss: before.rss, heapUsed: before.heapUsed };
+    let peak = { rss: before.rss };
     const sampler = setInterval(() => {
-      const m = process.memoryUsage();
-      peak = { rss: Math.max(peak.rss, m.rss), heapUsed: Math.max(peak.heapUsed, m.heapUsed) };
+      peak = { rss: Math.max(peak.rss, process.memoryUsage().rss) };
     }, 250);
     const overheads: number[] = [];
+    const retained = retainedHeapWhen(() => overheads.length >= (executors * CHILD_TURNS) / 2);
     const executor = async (id: number) => {
       let last = performance.now();
       for (let step = 0; step < CHILD_TURNS; step++) {
@@ -46,13 +47,14 @@ export async function measureCapacityFloor(
       await Promise.all(Array.from({ length: executors }, (_, i) => executor(i)));
     } finally {
       clearInterval(sampler);
+      retained.stop();
     }
     await pool.query(`DROP TABLE bench_capacity_floor`);
     return {
       executors,
       overheadMs: { p50: percentile(overheads, 50), p99: percentile(overheads, 99) },
       rssPerExecutor: (peak.rss - before.rss) / executors,
-      heapPerExecutor: (peak.heapUsed - before.heapUsed) / executors,
+      heapPerExecutor: ((retained.bytes() ?? Number.NaN) - heapBefore) / executors,
     };
   } finally {
     await pool.end();

@@ -6,8 +6,9 @@ import { createRunGovernance } from "../governance/index.ts";
 import { ScriptedModel } from "../models/index.ts";
 import { type BuildRuntime, runWorker, submitRun } from "../runs/index.ts";
 import { ToolRegistry } from "../tools/index.ts";
+import { retainedHeap, retainedHeapWhen } from "./capacityMemory.ts";
 import { percentile } from "./overheadProbe.ts";
-import { CHILDREN, TurnMarks, noopLookup, overheadPolicy } from "./overheadScenario.ts";
+import { CHILDREN, CHILD_TURNS, TurnMarks, noopLookup, overheadPolicy } from "./overheadScenario.ts";
 
 export interface CapacityStep {
   runs: number;
@@ -15,8 +16,9 @@ export interface CapacityStep {
   liveExecutors: number;
   /** Per Child turn: the gap between its model calls minus the model's latency (ms). */
   overheadMs: { p50: number; p99: number; samples: number };
-  /** Peak RSS and heap over the step, less what the process held before it, per live executor (bytes). */
+  /** Peak RSS over the step, less what the process held before it, per live executor (bytes). */
   rssPerExecutor: number;
+  /** Heap reachable after a full collection once every Child is live and mid-way, less before the step, per live executor (bytes). */
   heapPerExecutor: number;
   /** Most connections to the bench database at once (pg_stat_activity), sampled through the step. */
   connections: number;
@@ -47,13 +49,16 @@ export async function runCapacityStep(
     });
   for (let i = 0; i < runs; i++) await submitRun(store, { question: `Capacity bench ${process.pid} ${runs}/${i}` });
 
-  global.gc?.();
+  const heapBefore = retainedHeap();
   const before = process.memoryUsage();
-  let peak = { rss: before.rss, heapUsed: before.heapUsed };
+  let peak = { rss: before.rss };
+  // Every Child live and mid-way: on average half its turns taken.
+  const live = runs * CHILDREN;
+  const retained = retainedHeapWhen(() => marks.childGapsMs.length >= (live * (CHILD_TURNS - 1)) / 2);
   let connections = 0;
   const sampler = setInterval(() => {
     const m = process.memoryUsage();
-    peak = { rss: Math.max(peak.rss, m.rss), heapUsed: Math.max(peak.heapUsed, m.heapUsed) };
+    peak = { rss: Math.max(peak.rss, m.rss) };
     void countConnections(database).then((n) => (connections = Math.max(connections, n)), () => {});
   }, sampleMs);
   const started = performance.now();
@@ -63,16 +68,16 @@ export async function runCapacityStep(
     if (results.length !== runs || failed.length) throw new Error(`capacity bench: ${results.length} of ${runs} runs hosted, ${failed.length} without an answer`);
   } finally {
     clearInterval(sampler);
+    retained.stop();
   }
   const wallMs = performance.now() - started;
   const overheads = marks.childGapsMs.map((gap) => gap - latencyMs);
-  const live = runs * CHILDREN;
   return {
     runs,
     liveExecutors: live,
     overheadMs: { p50: percentile(overheads, 50), p99: percentile(overheads, 99), samples: overheads.length },
     rssPerExecutor: (peak.rss - before.rss) / live,
-    heapPerExecutor: (peak.heapUsed - before.heapUsed) / live,
+    heapPerExecutor: ((retained.bytes() ?? Number.NaN) - heapBefore) / live,
     connections,
     wallMs,
   };
