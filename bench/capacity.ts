@@ -83,7 +83,8 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       `${f(s.overheadMs.p99 / floor.overheadMs.p99, 2)}x`,
       f(s.heapPerExecutor / 1024, 1),
       f(floor.heapPerExecutor / 1024, 1),
-      `${f(s.heapPerExecutor / floor.heapPerExecutor, 2)}x`,
+      // Bare executors retain next to nothing: below 1 KB each the ratio says nothing.
+      floor.heapPerExecutor >= 1024 ? `${f(s.heapPerExecutor / floor.heapPerExecutor, 2)}x` : "n/a",
       f(s.rssPerExecutor / 1024, 1),
       s.connections,
       f(s.wallMs / 1000, 1),
