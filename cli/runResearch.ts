@@ -62,6 +62,8 @@ export async function runResearch(options: RunOptions): Promise<number> {
       const progress = view ? () => view.apply : () => progressPrinter(log);
       const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(hostSettings(options.config), { progress }), ttlMs, sealKey: sealSigningKey(options.config.sealKeys) }, lease!);
       const result = await hostInForeground(hosted, view ? view.log : log);
+      // The last frame from the whole log: the host's own facts (interrupted, sealed) never pass through the runtime's events.
+      if (view) await store.readRun(runId).then(view.reset, () => undefined);
       view?.close();
       return await renderRunResult(result, { store, location: database.location, lease: lease!, json: options.json, out: options.out });
     } finally {

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from "../../events/index.ts";
-import { type LiveRunState, liveRun } from "../../projections/index.ts";
+import { type LiveRunState, foldAll, liveRun } from "../../projections/index.ts";
 import { renderLiveView } from "./renderLiveView.ts";
 import { type TerminalStream, terminalWriter } from "./terminalWriter.ts";
 
@@ -47,6 +47,11 @@ export function liveView(terminal: TerminalStream, options: LiveViewOptions) {
     applyAll(events: readonly RecordedEvent[]) {
       for (const event of events) state = liveRun.evolve(state, event);
       if (events.length) draw();
+    },
+    /** Folds the run's events from scratch (the whole log, with the facts its host recorded itself) and redraws. */
+    reset(events: readonly RecordedEvent[]) {
+      state = foldAll(liveRun, events);
+      draw();
     },
     /** Says what the run waits on that the log cannot show (queued for a worker); null when nothing. */
     waitingOn(text: string | null) {

@@ -103,7 +103,8 @@ function stateText(state: LiveRunState, x: ExecutorProgress, now: number, spin: 
     }
     case "waitingForChildren": {
       const waiting = Object.values(state.run.progress.executors).filter((c) => c.parentExecutorId === x.executorId && !c.terminal).length;
-      return working(`waiting for ${waiting} Child${waiting === 1 ? "" : "ren"}`);
+      // Its delegate calls are recorded before their Children are admitted.
+      return working(waiting === 0 ? "waiting for Children" : `waiting for ${waiting} Child${waiting === 1 ? "" : "ren"}`);
     }
     case "handingOff":
       return working("handing off");
