@@ -100,6 +100,23 @@ describe("the live run view on a terminal", { concurrency: 1 }, () => {
     assert.ok(output.lastIndexOf("\x1b[?25h") > output.lastIndexOf("\x1b[?25l"));
   });
 
+  test("status RUN --follow: Ctrl-C stops following, not the run (exit 130, the cursor back)", async () => {
+    const submitted = await ariadne(["submit"], env);
+    const runId = submitted.stdout.trim().split("\n").at(-1)!;
+    try {
+      const follow = ariadneInPty(["status", runId, "--follow"], env);
+      await follow.waitFor(/queued: waiting for a worker/);
+      follow.type("\x03");
+      assert.equal(await follow.exited, 130, follow.output().slice(-3000));
+      assert.match(follow.output(), new RegExp(`stopped following run ${runId}; the run goes on`));
+      assert.ok(follow.output().lastIndexOf("\x1b[?25h") > follow.output().lastIndexOf("\x1b[?25l"));
+      const status = await ariadne(["status", runId, "--json"], env);
+      assert.equal(JSON.parse(status.stdout).state, "submitted");
+    } finally {
+      await ariadne(["cancel", runId], env);
+    }
+  });
+
   test("status RUN --follow off a terminal: a line per step as ariadne run prints them, then the status; --json the status alone", async () => {
     const text = await ariadne(["status", settledRun, "--follow"], env);
     assert.equal(text.code, 0, text.stderr);
