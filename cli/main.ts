@@ -43,7 +43,8 @@ const USAGE = `usage: ariadne <command> [options]
 commands:
   migrate            apply pending migrations to DATABASE_URL, or to the embedded store
   run [QUESTION]     a research run with the configured model (ANTHROPIC_API_KEY); with no QUESTION,
-                     or --scenario NAME, a scripted offline scenario
+                     or --scenario NAME, a scripted offline scenario; on a terminal its executor tree is
+                     drawn in place as it works (NO_COLOR: no colours)
   show RUN           a recorded run: executor tree, handoffs, answer
   transcript EXECUTOR_ID
                      an executor's requests and responses rebuilt from the log, digests checked
@@ -60,7 +61,8 @@ commands:
   submit [QUESTION]  record a run for workers and print its id
   worker             execute submitted runs; take over runs whose owner died
   resume RUN         finish a crashed or interrupted run in this process
-  status RUN         a run's state and executor tree (--json for scripts)
+  status RUN         a run's state and executor tree (--json for scripts; --follow: until it stops,
+                     drawn in place on a terminal)
   cancel RUN         cancel a run, or one executor with --executor ID
   serve              the HTTP API [--port 8787] [--host 127.0.0.1] [--no-workers] [--concurrency N] [--no-auth]
   keys create        an API key: --role client|auditor|admin --tenant T (printed once)
