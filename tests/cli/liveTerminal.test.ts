@@ -54,12 +54,13 @@ describe("the live run view on a terminal", { concurrency: 1 }, () => {
     assert.match(output, new RegExp(`run ${settledRun} · \\d+ events · ariadne show`));
   });
 
-  test("NO_COLOR: the same view without colour", async () => {
-    const run = ariadneInPty(["run"], { ...env, NO_COLOR: "1" });
-    assert.equal(await run.exited, 0, run.output().slice(-3000));
-    assert.doesNotMatch(run.output(), COLOR);
-    assert.match(run.output(), CURSOR_UP);
-    assert.match(lastFrame(run.output()), /^✔ run \S+ · settled/);
+  test("NO_COLOR: the same view without colour (status --follow of the settled run: drawn once, then its answer)", async () => {
+    const follow = ariadneInPty(["status", settledRun, "--follow"], { ...env, NO_COLOR: "1" });
+    assert.equal(await follow.exited, 0, follow.output().slice(-3000));
+    assert.doesNotMatch(follow.output(), COLOR);
+    assert.match(follow.output(), CURSOR_UP);
+    assert.match(lastFrame(follow.output()), new RegExp(`^✔ run ${settledRun} · settled`));
+    assert.match(lastFrame(follow.output()), /\[observed\] The fee announcement states/);
   });
 
   test("Ctrl-C: the run is interrupted, the lines saying how to go on stay above a whole last frame, the cursor is back, exit 130", async () => {
