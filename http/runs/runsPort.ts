@@ -59,7 +59,7 @@ export interface SubmitRunInput {
 
 export interface ExecutorNode {
   id: string;
-  role: "main" | "child" | "reviewer";
+  role: "main" | "child" | "reviewer" | "checker";
   profile: string | null;
   status: "running" | "settled" | "failed" | "cancelled";
   question: string;
