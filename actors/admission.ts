@@ -2,7 +2,7 @@ import type { EventStore, RecordedEvent, TaskSpec } from "../events/index.ts";
 import { loadProfile, profileBinding } from "../profiles/index.ts";
 import { type Capability, type ToolEffect, computeGrant } from "../tools/index.ts";
 import { type ExecutorState, streamIdOf } from "./executorState.ts";
-import { type Limits, ROLES, type Role } from "./roles.ts";
+import { type Limits, OWNED_TOOLS, ROLES, type Role, roleOf } from "./roles.ts";
 
 /** What admission needs of the runtime: the store, the tools a run may grant, and the role settings frozen into each executor. */
 export interface AdmissionOptions {
@@ -40,6 +40,11 @@ export interface Admission {
 
 const TERMINALS = new Set(Object.values(ROLES).map((r) => r.terminalTool));
 
+/** A role with tools of its own holds exactly those the host has; no other role holds any of them. */
+function grantedFor(own: readonly string[] | undefined, granted: string[], catalog: Record<string, ToolEffect>): string[] {
+  return own ? own.filter((t) => t in catalog) : granted.filter((t) => !OWNED_TOOLS.has(t));
+}
+
 /**
  * Records `executor_admitted` for any role, with the profile binding, the grant
  * and the limits frozen into the executor, in the executor's own stream at
@@ -48,7 +53,8 @@ const TERMINALS = new Set(Object.values(ROLES).map((r) => r.terminalTool));
  */
 export async function admit(options: AdmissionOptions, a: Admission): Promise<void> {
   const { parent } = a;
-  const profile = a.profile ? await loadProfile(a.profile, options.profilesDir) : null;
+  const role = roleOf(a.role);
+  const profile = role.profile ? await loadProfile(role.profile.id, role.profile.dir) : a.profile ? await loadProfile(a.profile, options.profilesDir) : null;
   const depth = parent ? parent.depth + 1 : 0;
   const grant = computeGrant({
     ...(parent && { requested: a.tools ?? profile?.requestedTools }),
@@ -74,7 +80,7 @@ export async function admit(options: AdmissionOptions, a: Admission): Promise<vo
         depth,
         task: a.task,
         profile: profile ? profileBinding(profile) : null,
-        grantedTools: parent ? grant.granted.filter((t) => !TERMINALS.has(t)) : grant.granted,
+        grantedTools: grantedFor(role.ownTools, parent ? grant.granted.filter((t) => !TERMINALS.has(t)) : grant.granted, options.catalog),
         refusedTools: grant.refused.map((r) => ({ name: r.name, reason: r.detail })),
         model: options.modelNameFor(a.role),
         limits: options.limitsFor(a.role),

@@ -26,6 +26,8 @@ export interface Call {
 export type Outcome =
   | { kind: "handoff"; handoff: Record<string, unknown>; forced: boolean; eventId: string; hash: string }
   | { kind: "answer"; answer: Record<string, unknown>; partial?: boolean }
+  /** A Checker's verdicts on Main's answer (check_submitted); forced: stopped before it gave them. */
+  | { kind: "check"; check: EventData<"check_submitted">; eventId: string }
   | { kind: "cancelled"; reason: string; eventId: string }
   | { kind: "failed"; reason: string; eventId: string };
 
@@ -297,6 +299,9 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
     }
     case "handoff_committed":
       s.outcome = { kind: "handoff", handoff: event.data.handoff, forced: event.data.forced, eventId: event.eventId, hash: event.hash };
+      return s;
+    case "check_submitted":
+      s.outcome = { kind: "check", check: event.data, eventId: event.eventId };
       return s;
     case "settled":
       if (event.data.answer) s.outcome = { kind: "answer", answer: event.data.answer, ...(event.data.partial ? { partial: true } : {}) };

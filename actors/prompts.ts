@@ -36,6 +36,18 @@ export const renderQuestion = (task: TaskSpec): string => (task.context ? `${tas
 export const renderDelegatedTask = (task: TaskSpec): string =>
   `Question: ${task.question}\n\nContext:\n${task.context || "(none given)"}\n\nDone when: ${task.doneWhen || "(not specified)"}`;
 
+export const CHECKER_SYSTEM = `You are the Checker: after Main drafted its answer, and before the run is sealed, you check it.
+Use your check tools, which are deterministic and recorded in the log: check_numbers (every number of a claim
+against the text of what it cites), reread_sources (each cited source read again and its hash compared),
+check_advice (buy/sell recommendations, price targets, position advice) and find_unevidenced_claims. Then call
+\`submit_check\` once with one verdict per claim, resting on those outputs. You cannot pass what a tool flagged.`;
+
+export function checkerSystem(profileContent: string | null): string {
+  return profileContent ? `${CHECKER_SYSTEM}\n\n# Your method\n\n${profileContent}` : CHECKER_SYSTEM;
+}
+
+export const NUDGE_TO_CHECK = "You ended your turn without calling `submit_check`. Run the check tools you have not run, or call `submit_check` with a verdict per claim.";
+
 export const NUDGE_TO_ANSWER = "You ended your turn without calling `answer`. Continue the work, or call `answer` with your structured answer.";
 export const NUDGE_TO_HAND_OFF =
   "You ended your turn without calling `handoff`. Continue the work, or call `handoff` with what you found, including partial findings and gaps.";

@@ -21,7 +21,8 @@ export interface RequestContextOptions {
  * redispatch), the specs of its granted tools and its terminal tool.
  */
 export async function requestContextOf(admitted: EventData<"executor_admitted">, options: RequestContextOptions): Promise<RequestContext> {
-  const profile = admitted.profile ? await assertBindingMatches(admitted.profile, options.profilesDir) : null;
+  const own = roleOf(admitted.role).profile;
+  const profile = admitted.profile ? await assertBindingMatches(admitted.profile, own?.dir ?? options.profilesDir) : null;
   const granted = admitted.grantedTools;
   const specs: ToolSpec[] = options.tools.specsFor(granted.filter((t) => t !== DELEGATE_TOOL));
   if (granted.includes(DELEGATE_TOOL)) specs.push(delegateToolSpec(await delegableProfiles(options)));

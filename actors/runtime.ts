@@ -1,7 +1,7 @@
 import type { InspectionEvent } from "xstate";
 import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clock.ts";
 import { NotFoundError } from "../core/errors.ts";
-import type { Draft, EventData, EventStore, RecordedEvent } from "../events/index.ts";
+import type { Draft, EventData, EventStore, RecordedEvent, TaskSpec } from "../events/index.ts";
 import type { Governance } from "../governance/port.ts";
 import type { BlobStore } from "../sources/types.ts";
 import type { Model } from "../models/types.ts";
@@ -27,9 +27,12 @@ type CancelledBy = EventData<"cancelled">["by"];
 
 export interface RuntimeOptions {
   store: EventStore;
-  /** The model each role talks to, and the model name it asks for (a Reviewer defaults to the Child's). */
-  models: { main: Model; child: Model; reviewer?: Model };
-  modelNames: { main: string; child: string; reviewer?: string };
+  /**
+   * The model each role talks to, and the model name it asks for (a Reviewer defaults to the Child's).
+   * Without a checker model the run has no Checker: `check` refuses (the host then checks nothing before the seal).
+   */
+  models: { main: Model; child: Model; reviewer?: Model; checker?: Model };
+  modelNames: { main: string; child: string; reviewer?: string; checker?: string };
   tools: ToolRegistry;
   profilesDir?: string;
   /**
@@ -191,6 +194,32 @@ export class Runtime {
   private modelFor(role: Role): { model: Model; name: string } {
     const { models, modelNames } = this.options;
     return { model: models[role] ?? models.child, name: modelNames[role] ?? modelNames.child };
+  }
+
+  /** Whether this runtime starts a Checker on Main's answer (it was given the Checker's model). */
+  get checks(): boolean {
+    return !!this.options.models.checker;
+  }
+
+  /**
+   * The run's Checker on Main's answer, run to its end: admitted under Main (caused by Main's
+   * `settled`, the answer it checks) unless the log already holds it, as after a crash mid-check,
+   * when it is rebuilt from its stream and goes on. One Checker per run.
+   */
+  async check(runId: string, task: TaskSpec): Promise<{ executorId: string; model: string; outcome: Outcome }> {
+    if (!this.checks) throw new Error(`run ${runId}: this runtime has no Checker model`);
+    const events = await this.store.readRun(runId);
+    const known = events.find((e): e is RecordedEvent<"executor_admitted"> => e.type === "executor_admitted" && e.data.role === "checker");
+    const main = events.find((e): e is RecordedEvent<"executor_admitted"> => e.type === "executor_admitted" && e.data.role === "main");
+    const answered = main && events.find((e) => e.type === "settled" && e.metadata.executorId === main.metadata.executorId);
+    if (!main || !answered) throw new NotFoundError(`run ${runId} has no answer to check`);
+    const executorId = known?.metadata.executorId ?? this.newId();
+    if (!known) {
+      const parent = (await this.load(main.metadata.executorId)).state;
+      await admit(this.admission, { executorId, role: "checker", parent, parentToolUseId: null, task, causationId: answered.eventId });
+    }
+    const runner = await this.load(executorId);
+    return { executorId, model: runner.state.model, outcome: await runner.run() };
   }
 
   /** Admits Main for a question and starts it; Children are admitted as Main delegates. */

@@ -66,6 +66,7 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
       ARIADNE_MODEL_MAIN: set("ARIADNE_MODEL_MAIN"),
       ARIADNE_MODEL_CHILD: set("ARIADNE_MODEL_CHILD"),
       ARIADNE_MODEL_REVIEWER: set("ARIADNE_MODEL_REVIEWER"),
+      ARIADNE_MODEL_CHECKER: set("ARIADNE_MODEL_CHECKER"),
       ARIADNE_MODEL_IDLE_TIMEOUT_MS: set("ARIADNE_MODEL_IDLE_TIMEOUT_MS"),
     },
     leaseMs: Number(set("ARIADNE_LEASE_MS") ?? DEFAULT_LEASE_MS) || DEFAULT_LEASE_MS,

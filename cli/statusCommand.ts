@@ -65,7 +65,7 @@ function leaseLine(runId: string, lease: LeaseStatus): string {
 }
 
 function tree(n: ExecutorNode, indent: string): string[] {
-  const label = n.role === "main" ? "main" : `child:${n.profile ?? "general"}`;
+  const label = n.role === "main" ? "main" : `${n.role === "checker" ? "checker" : "child"}:${n.profile ?? "general"}`;
   const unknown = n.unknownEffects ? `, ${n.unknownEffects} unknown effect(s)` : "";
   return [`${indent}${label} ${n.executorId} ${n.state} (${n.turns} turns${unknown})`, ...n.children.flatMap((c) => tree(c, `${indent}  `))];
 }

@@ -112,7 +112,7 @@ export const LastEventIdHeader = z.object({
 const ExecutorNode = z
   .object({
     id: z.string(),
-    role: z.enum(["main", "child", "reviewer"]),
+    role: z.enum(["main", "child", "reviewer", "checker"]),
     profile: z.string().nullable(),
     status: z.enum(["running", "settled", "failed", "cancelled"]),
     question: z.string(),
@@ -159,7 +159,7 @@ export const TranscriptSchema = z
   .object({
     executorId: z.string(),
     runId: z.string(),
-    role: z.enum(["main", "child", "reviewer"]),
+    role: z.enum(["main", "child", "reviewer", "checker"]),
     turns: z.array(
       z.object({
         turn: z.number().int(),

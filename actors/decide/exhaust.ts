@@ -123,7 +123,19 @@ export function exhaustWithAnswer(s: ExecutorState, stop: Stop): Draft[] {
   return [{ type: "settled", data: { outcome: "answered", answer, partial: true } }];
 }
 
+/**
+ * The Checker stopped by a limit or the budget before it submitted: no verdicts, and why. The host
+ * records the run's check as incomplete from it, never as passed.
+ */
+export function exhaustWithCheck(s: ExecutorState, stop: Stop): Draft[] {
+  return [
+    { type: "check_submitted", data: { verdicts: [], forced: true, reason: stopCaveat(s, stop) } },
+    { type: "settled", data: { outcome: "checked" } },
+  ];
+}
+
 /** Stopped by a limit or out of repairs: the partial result the role settles with. */
 export function exhaust(role: Pick<RoleRecord, "resultName">, s: ExecutorState, stop: Stop, blobTexts?: ReadonlyMap<string, string>): Draft[] {
+  if (role.resultName === "check") return exhaustWithCheck(s, stop);
   return role.resultName === "answer" ? exhaustWithAnswer(s, stop) : exhaustWithHandoff(s, stop, blobTexts);
 }

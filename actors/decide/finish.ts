@@ -1,5 +1,6 @@
 import { type HandoffFacts, type UnknownEffect, markUnknownEffects, validateHandoff } from "../../handoff/index.ts";
 import { validateAnswer } from "../answer.ts";
+import { validateCheckSubmission } from "../checkSubmission.ts";
 import type { Call, ExecutorState } from "../executorState.ts";
 import type { RoleRecord } from "../roles.ts";
 import type { Draft } from "./draft.ts";
@@ -64,7 +65,18 @@ export function noChildHandedOff(s: Pick<ExecutorState, "children">): boolean {
   return delegated.length > 0 && delegated.every((c) => c.consumed && !c.handoff);
 }
 
+/** The Checker's submit_check call: its verdicts recorded, then settled; a malformed one rejected with feedback. */
+export function finishWithCheck(call: Call): Draft[] {
+  const verdict = validateCheckSubmission(call.input);
+  if (!verdict.ok) return [reject(call, verdict.feedback)];
+  return [
+    { type: "check_submitted", data: verdict.check },
+    { type: "settled", data: { outcome: "checked" } },
+  ];
+}
+
 /** The terminal call, by what the role finishes with: accepted (final events) or rejected with repair feedback. */
 export function finish(role: Pick<RoleRecord, "resultName">, s: ExecutorState, call: Call, blobTexts?: ReadonlyMap<string, string>): Draft[] {
+  if (role.resultName === "check") return finishWithCheck(call);
   return role.resultName === "answer" ? finishWithAnswer(s, call) : finishWithHandoff(s, call, blobTexts);
 }

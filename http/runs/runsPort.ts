@@ -61,7 +61,7 @@ export interface SubmitRunInput {
 
 export interface ExecutorNode {
   id: string;
-  role: "main" | "child" | "reviewer";
+  role: "main" | "child" | "reviewer" | "checker";
   profile: string | null;
   status: "running" | "settled" | "failed" | "cancelled";
   question: string;
