@@ -23,6 +23,8 @@ export interface RunOptions extends OpenOptions {
   caps?: AskedCaps;
   /** Reviewer mode for the run (off by default). */
   reviewer?: ReviewMode;
+  /** --single-agent: one executor with every tool but delegate (runs/planRun.ts refuses what conflicts). */
+  singleAgent?: boolean;
 }
 
 /**
@@ -36,7 +38,7 @@ export interface RunOptions extends OpenOptions {
 export async function runResearch(options: RunOptions): Promise<number> {
   const configured = modelConfigured(options.config);
   const plan = await planRun(
-    { question: options.question, scenario: options.scenario, caps: options.caps, reviewer: options.reviewer, modelIdleTimeoutMs: options.modelIdleTimeoutMs },
+    { question: options.question, scenario: options.scenario, caps: options.caps, reviewer: options.reviewer, modelIdleTimeoutMs: options.modelIdleTimeoutMs, singleAgent: options.singleAgent },
     { modelConfigured: configured, nothingAsked: "scenario" },
   );
   const { choice, question } = plan;
