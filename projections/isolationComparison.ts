@@ -16,10 +16,14 @@ export interface IsolationFigures {
   executors: number;
   /** Main's largest request's input tokens: the context it worked in at its widest. */
   mainPeakInputTokens: number;
-  /** Main's input tokens over all its turns. */
+  /** Main's input and output tokens over all its turns. */
   mainInputTokens: number;
-  /** Input and output tokens of every executor. */
+  mainOutputTokens: number;
+  /** Input and output tokens of every executor, and their sum. */
+  inputTokens: number;
+  outputTokens: number;
   totalTokens: number;
+  /** Priced per turn as the run report prices it (governance/prices.ts: a scripted model costs nothing). */
   costMicros: number;
   /** A scripted model's tokens (and so cost) are estimated, four characters a token. */
   estimated: boolean;
@@ -79,6 +83,9 @@ export function isolationFigures(run: ComparedRun): IsolationFigures {
     executors: report.executors.length,
     mainPeakInputTokens: main?.peakInputTokens ?? 0,
     mainInputTokens: main?.tokens.input ?? 0,
+    mainOutputTokens: main?.tokens.output ?? 0,
+    inputTokens: report.run.tokens.input,
+    outputTokens: report.run.tokens.output,
     totalTokens: report.run.tokens.input + report.run.tokens.output,
     costMicros: report.run.cost.micros,
     estimated: report.run.tokens.estimated || report.run.cost.estimated,

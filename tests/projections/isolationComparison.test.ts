@@ -72,7 +72,10 @@ test("compareIsolation gives Main's peak and total input tokens, total tokens, c
     executors: 2,
     mainPeakInputTokens: 3000,
     mainInputTokens: 4000,
-    // 1000+100+3000+200 (Main) + 2000+50+4000+100 (A)
+    mainOutputTokens: 300,
+    // 1000+3000+2000+4000 in, 100+200+50+100 out
+    inputTokens: 10_000,
+    outputTokens: 450,
     totalTokens: 10_450,
     // Main: 4000 x 3 + 300 x 15 = 16 500; A: 6000 x 1 + 150 x 5 = 6 750 (micro-USD)
     costMicros: 23_250,
@@ -85,6 +88,9 @@ test("compareIsolation gives Main's peak and total input tokens, total tokens, c
     executors: 1,
     mainPeakInputTokens: 9000,
     mainInputTokens: 15_000,
+    mainOutputTokens: 600,
+    inputTokens: 15_000,
+    outputTokens: 600,
     totalTokens: 15_600,
     // 15 000 x 3 + 600 x 15
     costMicros: 54_000,
