@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { RecordedEvent } from "../../events/index.ts";
 import { verifyRun } from "../../events/verifyRun.ts";
 import { textAtCodePoints } from "../../handoff/index.ts";
-import { type RunClaims, isolationFigures, projectClaims } from "../../projections/index.ts";
+import { type RunClaims, isolationFigures, projectClaims, reportOfEvents } from "../../projections/index.ts";
 import { hostRun, leaseOwner, planRun, runtimeFactory, submitRun, takeLease } from "../../runs/index.ts";
 import { createDatabaseBlobStore } from "../../db/sourceBlobs.ts";
 import { openblasEnv } from "../../tools/index.ts";
@@ -56,6 +56,7 @@ forEachEngine("a single-agent run (--single-agent) of each offline scenario: one
         assert.equal(settled.data.outcome, "answered");
         assert.notEqual(settled.data.partial, true);
         assert.equal(isolationFigures({ runId, events }).singleAgent, true);
+        assert.equal(reportOfEvents(runId, events).singleAgent, true, "the run report says so");
       });
 
       test("each observed claim cites the agent's own finding, whose quotes are in the bytes of the blobs its own tool calls stored", async () => {
