@@ -87,4 +87,23 @@ forEachEngine("a single-agent run (--single-agent) of each offline scenario: one
       });
     });
   }
+
+  test("a single agent stopped by its turn cap settles partial, its own gathered work committed as its evidence and cited", async () => {
+    const plan = await planRun({ scenario: "etf-overlap", singleAgent: true, caps: { main: { maxTurns: 3 } } }, { modelConfigured: false, nothingAsked: "scenario" });
+    const { runId } = await submitRun(ctx.store, plan);
+    const lease = await takeLease(ctx.db.database, { owner: leaseOwner("test"), ttlMs: 60_000, runId });
+    const buildRuntime = runtimeFactory({}, { workspaceRoot: workspaces, corpusDir: sharedCorpusDir() });
+    const result = await within(240_000, hostRun({ database: ctx.db.database, store: ctx.store, buildRuntime, ttlMs: 60_000 }, lease!).done);
+    assert.equal(result.kind, "finished", JSON.stringify(result));
+    const events = await ctx.store.readRun(runId);
+    const committed = events.find((e): e is RecordedEvent<"handoff_committed"> => e.type === "handoff_committed")!;
+    assert.equal(committed.data.forced, true);
+    const settled = events.find((e): e is RecordedEvent<"settled"> => e.type === "settled")!;
+    assert.equal(settled.data.partial, true);
+    const claims = await projectClaims(ctx.store, runId);
+    const observed = claims.claims.filter((c) => c.basis === "observed");
+    assert.ok(observed.length > 0, "what it gathered before the stop is cited");
+    for (const c of observed) for (const f of c.findings) assert.deepEqual(f.problems, [], `${c.id}: ${f.problems.join("; ")}`);
+    assert.deepEqual((await verifyRun(ctx.db.database, runId)).problems, []);
+  });
 });
