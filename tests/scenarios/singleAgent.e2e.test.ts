@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { generateKeyPairSync } from "node:crypto";
 import type { RecordedEvent } from "../../events/index.ts";
 import { verifyRun } from "../../events/verifyRun.ts";
 import { textAtCodePoints } from "../../handoff/index.ts";
@@ -11,10 +12,13 @@ import { hostRun, leaseOwner, planRun, runtimeFactory, submitRun, takeLease } fr
 import { createDatabaseBlobStore } from "../../db/sourceBlobs.ts";
 import { openblasEnv } from "../../tools/index.ts";
 import { within } from "../actors/fixtures.ts";
+import { exportRun } from "../../bundle/exportRun.ts";
+import { verifyBundle } from "../../bundle/verifyBundle.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
 import { sharedCorpusDir } from "../support/sharedCorpusDir.ts";
 
 const SCENARIOS = ["etf-overlap", "pc-measures", "morning-briefing"] as const;
+const key = generateKeyPairSync("ed25519");
 
 let workspaces: string;
 before(async () => {
@@ -80,10 +84,15 @@ forEachEngine("a single-agent run (--single-agent) of each offline scenario: one
         }
       });
 
-      test("verify finds the run intact, seal and quotes included", async () => {
+      test("verify finds the run intact, seal and quotes included; its exported bundle verifies offline, claims included", async () => {
         const result = await verifyRun(ctx.db.database, runId);
         assert.deepEqual(result.problems, []);
         assert.ok(events.some((e) => e.type === "run_sealed"));
+        const dir = join(workspaces, `bundle-${ctx.engine}-${scenario}`);
+        await exportRun(ctx.db.database, runId, dir, key.privateKey);
+        const bundle = verifyBundle(dir, { publicKey: key.publicKey });
+        assert.deepEqual(bundle.problems, []);
+        assert.equal(bundle.ok, true);
       });
     });
   }
