@@ -23,7 +23,7 @@ export const evidencedAnswerToolSpec = toolSpec(
 type Node = { properties: Record<string, Node>; items: Node } & Record<string, unknown>;
 
 /** The spec with citations naming this executor only, and `evidence` narrowed as a Child's handoff is (handoffToolSpecFor). */
-export function evidencedAnswerToolSpecFor(executorId: string, facts: Omit<HandoffFacts, "quotable" | "blobTexts">): ToolSpec {
+export function evidencedAnswerToolSpecFor(executorId: string, facts: HandoffFacts): ToolSpec {
   const base = evidencedAnswerToolSpec.input_schema as Node;
   const sections = base.properties.sections;
   const claims = sections.items.properties.claims;
@@ -32,7 +32,7 @@ export function evidencedAnswerToolSpecFor(executorId: string, facts: Omit<Hando
   const cite = { ...citations.items, properties: { ...citations.items.properties, executor } };
   const claim = { ...claims.items, properties: { ...claims.items.properties, citations: { ...citations, items: cite } } };
   const narrowedSections = { ...sections, items: { ...sections.items, properties: { ...sections.items.properties, claims: { ...claims, items: claim } } } };
-  const evidence = { ...handoffToolSpecFor(facts as HandoffFacts).input_schema, description: base.properties.evidence.description };
+  const evidence = { ...handoffToolSpecFor(facts).input_schema, description: base.properties.evidence.description };
   return { ...evidencedAnswerToolSpec, input_schema: { ...base, properties: { ...base.properties, sections: narrowedSections, evidence } } };
 }
 
