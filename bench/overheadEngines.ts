@@ -14,6 +14,8 @@ export interface BenchEngine {
   store: EventStore;
   /** A separate path to the same database that bypasses Kysely and the event store. */
   raw: RawQuery;
+  /** PostgreSQL: the scratch database's URL (the capacity bench's floor opens its own pool on it). */
+  url?: string;
   /** Server settings that decide what a commit costs, for the report. */
   describe: string;
   close(): Promise<void>;
@@ -38,6 +40,7 @@ export async function openBenchPostgres(): Promise<BenchEngine> {
       engine: "postgres",
       store,
       raw: (text, params) => client.query(text, params as unknown[]),
+      url: url.toString(),
       describe: `postgres ${settings.rows.map((r) => `${r.name}=${r.setting}`).join(" ")}, pool 10`,
       async close() {
         await client.end().catch(() => {});

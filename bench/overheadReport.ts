@@ -80,7 +80,8 @@ export function printOverheadReport(rows: ReportRow[], alone: ScenarioResult, ai
   console.log("");
 }
 
-function table(header: string[], body: (string | number)[][]): void {
+/** A plain-text table: the first two columns left-aligned, the rest right-aligned (the capacity bench prints one too). */
+export function table(header: string[], body: (string | number)[][]): void {
   const cells = [header, ...body.map((r) => r.map(String))];
   const widths = header.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
   const line = (r: string[]) => `  ${r.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")}`;
@@ -89,4 +90,4 @@ function table(header: string[], body: (string | number)[][]): void {
   for (const r of cells.slice(1)) console.log(line(r));
 }
 
-const f = (n: number, digits: number) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
+export const f = (n: number, digits: number) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");

@@ -8,9 +8,12 @@ import { fileURLToPath, pathToFileURL } from "node:url";
  *
  *   npm run bench              all of them
  *   npm run bench -- append    only bench/append.ts
+ *   npm run bench -- capacity --size=full
+ *
+ * Arguments starting with `--` are the benches' own flags (each reads process.argv).
  */
 const dir = fileURLToPath(new URL(".", import.meta.url));
-const wanted = process.argv.slice(2);
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 
 const files = (await readdir(dir)).filter((f) => f.endsWith(".ts") && f !== "run.ts").sort();
 const benches: { name: string; main: () => Promise<void> }[] = [];

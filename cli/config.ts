@@ -26,6 +26,23 @@ export interface AriadneConfig {
   openblas: Record<string, string>;
   /** ARIADNE_WORKSPACES: where executors' working folders live; unset means beside the store (runs/workspaceRootFor.ts). */
   workspaceRoot: string | undefined;
+  /** OpenTelemetry (cli/installTelemetry.ts). */
+  telemetry: TelemetrySettings;
+  /** ARIADNE_CORPUS_DIR: the shared corpus eval cases read; unset means ../shared/corpus beside the repository. */
+  corpusDir: string | undefined;
+}
+
+export interface TelemetrySettings {
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: set, the SDK and the OTLP/HTTP exporters are installed; unset, nothing is. */
+  otlpEndpoint: string | undefined;
+  /** OTEL_SERVICE_NAME; default "ariadne". */
+  serviceName: string;
+  /** OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true: spans carry messages, tool arguments and results. */
+  captureContent: boolean;
+  /** TRACEPARENT: the trace a run submitted from the command line joins. */
+  traceparent: string | undefined;
+  /** Running under Deno: its built-in OpenTelemetry (OTEL_DENO=true) serves the API; no SDK is installed. */
+  deno: boolean;
 }
 
 export interface SealKeySettings {
@@ -55,6 +72,14 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
     sealKeys: { ARIADNE_SIGNING_KEY: set("ARIADNE_SIGNING_KEY"), ARIADNE_SIGNING_PUBLIC_KEY: set("ARIADNE_SIGNING_PUBLIC_KEY") },
     openblas: openblasEnv(env),
     workspaceRoot: set("ARIADNE_WORKSPACES"),
+    telemetry: {
+      otlpEndpoint: set("OTEL_EXPORTER_OTLP_ENDPOINT") ?? set("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"),
+      serviceName: set("OTEL_SERVICE_NAME") ?? "ariadne",
+      captureContent: set("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT")?.toLowerCase() === "true",
+      traceparent: set("TRACEPARENT"),
+      deno: "Deno" in globalThis && set("OTEL_DENO")?.toLowerCase() === "true",
+    },
+    corpusDir: set("ARIADNE_CORPUS_DIR"),
   };
 }
 

@@ -19,6 +19,7 @@ import { statusCommand } from "./statusCommand.ts";
 import { submitCommand } from "./submitCommand.ts";
 import { workerCommand } from "./workerCommand.ts";
 import { toolsCommand } from "./toolsCommand.ts";
+import { evalCommand } from "./evalCommand.ts";
 
 import { serve } from "./serve.ts";
 import { type AriadneConfig, hostSettings, readConfig } from "./config.ts";
@@ -35,6 +36,7 @@ const RUN_LIFECYCLE: Record<string, (argv: string[], out: (line: string) => void
   status: statusCommand,
   cancel: cancelCommand,
   tools: toolsCommand,
+  eval: evalCommand,
 };
 
 const USAGE = `usage: ariadne <command> [options]
@@ -68,6 +70,9 @@ commands:
   tools run TOOL --input JSON [--corpus DIR] [--allow-loopback] [--json]
                      run one tool once outside any run (no model, no database); prints its result as
                      the model would see it and the sources it recorded
+  eval [SUITE]       run a suite of cases and score each answer (coverage, support, citations, numbers,
+                     advice, Main's context, cost, waste) [--baseline FILE] [--json] [--lane scripted|replay|live]
+                     [--record] [--trials K]; no SUITE: the shipped offline suite; last line "N passed, N failed"
   keys signing create [--out DIR]
                      the Ed25519 key pair run seals are signed with (default .ariadne/keys)
 
@@ -91,6 +96,7 @@ ${capFlagsUsage()}
 environment:
   DATABASE_URL       postgres://user@host:port/db; unset means the embedded PGlite store
   ARIADNE_DEBUG=1    print stack traces on errors
+  ARIADNE_CORPUS_DIR the shared corpus eval cases read (default ../shared/corpus beside the repository)
   ARIADNE_MODEL_IDLE_TIMEOUT_MS
                      as --model-idle-timeout, in milliseconds (the flag wins)`;
 

@@ -8,6 +8,7 @@ import { scenarioNote } from "./scenarioNote.ts";
 import { hostInForeground } from "./hostInForeground.ts";
 import { sealSigningKey } from "./sealKeys.ts";
 import { renderRunResult } from "./renderRunResult.ts";
+import { installTelemetry } from "./installTelemetry.ts";
 
 export interface RunOptions extends OpenOptions {
   /** As given on the command line; undefined when none was given. */
@@ -38,13 +39,22 @@ export interface RunOptions extends OpenOptions {
 export async function runResearch(options: RunOptions): Promise<number> {
   const configured = modelConfigured(options.config);
   const plan = await planRun(
-    { question: options.question, scenario: options.scenario, caps: options.caps, reviewer: options.reviewer, modelIdleTimeoutMs: options.modelIdleTimeoutMs, singleAgent: options.singleAgent },
+    {
+      question: options.question,
+      scenario: options.scenario,
+      caps: options.caps,
+      reviewer: options.reviewer,
+      modelIdleTimeoutMs: options.modelIdleTimeoutMs,
+      traceparent: options.config.telemetry.traceparent,
+      singleAgent: options.singleAgent,
+    },
     { modelConfigured: configured, nothingAsked: "scenario" },
   );
   const { choice, question } = plan;
   const log = options.json ? (line: string) => console.error(line) : options.out;
 
   const { store, database, close } = await openStore(options);
+  const telemetry = await installTelemetry(options.config.telemetry, store, (line) => console.error(line));
   try {
     const ttlMs = options.config.leaseMs;
     const { runId, lease } = await submitRun(store, plan, undefined, { owner: leaseOwner("run"), ttlMs });
@@ -57,6 +67,8 @@ export async function runResearch(options: RunOptions): Promise<number> {
     const result = await hostInForeground(hosted, log);
     return await renderRunResult(result, { store, location: database.location, lease: lease!, json: options.json, out: options.out });
   } finally {
+    // The run's last spans are exported before the store closes.
+    await telemetry?.stop();
     await close();
   }
 }

@@ -1,6 +1,7 @@
 import { type OpenOptions } from "../db/index.ts";
 import { openStore } from "../events/openStore.ts";
 import { sealSigningKey } from "./sealKeys.ts";
+import { installTelemetry } from "./installTelemetry.ts";
 import { openApiServer } from "../http/openApiServer.ts";
 import { type AriadneConfig, hostSettings, modelConfigured } from "./config.ts";
 
@@ -29,6 +30,8 @@ export async function serve(options: ServeOptions): Promise<number> {
   const { config } = options;
   const log = (fields: Record<string, unknown>) => options.out(JSON.stringify({ time: new Date().toISOString(), level: "info", ...fields }));
   const { store, database, close } = await openStore(options);
+  // The log's spans, for runs hosted here or by any worker on this store (cli/installTelemetry.ts).
+  const telemetry = await installTelemetry(config.telemetry, store, (line) => log({ level: "warn", msg: line }));
   try {
     if (!options.auth) {
       const warning = "AUTH IS OFF (--no-auth): every caller is an admin of tenant \"default\"; never expose this server beyond loopback";
@@ -64,6 +67,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     if (!options.stopSignal) setTimeout(() => process.exit(0), 2_000).unref();
     return 0;
   } finally {
+    await telemetry?.stop();
     await close();
   }
 }

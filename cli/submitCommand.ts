@@ -29,7 +29,7 @@ export async function submitCommand(argv: string[], out: (line: string) => void,
   if (values.help) return (out(USAGE), 0);
   const configured = modelConfigured(config);
   const plan = await planRun(
-    { question: positionals.length ? positionals.join(" ") : undefined, offline: values.offline, caps: askedCapsFromFlags(values), singleAgent: values["single-agent"] },
+    { question: positionals.length ? positionals.join(" ") : undefined, offline: values.offline, caps: askedCapsFromFlags(values), traceparent: config.telemetry.traceparent, singleAgent: values["single-agent"] },
     { modelConfigured: configured, nothingAsked: configured ? "refuse" : "scenario" },
   );
   const { store, close } = await openStore(storeOptionsOf(config, values["data-dir"]));

@@ -19,6 +19,8 @@ export interface EventsTable {
 }
 
 export interface StreamsTable {
+  /** The run the stream belongs to (migration 0016): heads are looked up by (run_id, stream_id). */
+  run_id: string;
   stream_id: string;
   version: number;
   last_hash: string;

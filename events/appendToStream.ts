@@ -21,6 +21,12 @@ export interface Fence {
 /** One append, validated and canonicalised, ready to be sent alone or in a batch. */
 export interface PreparedAppend {
   streamId: string;
+  /**
+   * The run the stream belongs to (the fence's, else the first event's), sent
+   * with the append fenced or not: the argument a store distributed by run
+   * routes the call by (docs/scaling.md).
+   */
+  runId: string;
   expectedVersion: number;
   fence: Fence | undefined;
   recordedAt: Date;
@@ -68,7 +74,7 @@ export function prepareAppend(
     size += canonical.length;
     return { fields, canonical };
   });
-  return { streamId, expectedVersion, fence, recordedAt, events: prepared, size };
+  return { streamId, runId: fence?.runId ?? valid[0].metadata.runId, expectedVersion, fence, recordedAt, events: prepared, size };
 }
 
 interface BatchRow {
@@ -96,7 +102,7 @@ export async function sendAppends(database: Database, appends: readonly Prepared
     result = await sql<BatchRow>`
     SELECT * FROM ariadne_append_batch(
       ${appends.map((a) => a.streamId)}::text[], ${appends.map((a) => a.expectedVersion)}::integer[],
-      ${appends.map((a) => a.fence?.runId ?? null)}::text[], ${appends.map((a) => a.fence?.epoch ?? null)}::bigint[],
+      ${appends.map((a) => a.runId)}::text[], ${appends.map((a) => a.fence?.epoch ?? null)}::bigint[],
       ${appends.map((a) => a.events.length)}::integer[], ${events}::text[])`.execute(database.db);
   } catch (e) {
     const err = e as { code?: string; detail?: string };

@@ -5,7 +5,7 @@ import { batcherFor } from "./appendBatcher.ts";
 import { type Fence, prepareAppend } from "./appendToStream.ts";
 import type { VerifyResult } from "./hashChain.ts";
 import { type Page, readAll, readRun } from "./readAll.ts";
-import { readStream, streamVersion } from "./readStream.ts";
+import { type StreamReadOptions, readStream, streamVersion } from "./readStream.ts";
 import { EVENTS_CHANNEL, type SubscribeOptions, type Subscription, subscribe } from "./subscribe.ts";
 import type { AppendResult, NewEvent, RecordedEvent } from "./types.ts";
 import { verifyStream } from "./verifyStream.ts";
@@ -13,8 +13,9 @@ import { verifyStream } from "./verifyStream.ts";
 export interface EventStore {
   readonly database: Database;
   append(streamId: string, expectedVersion: number, events: readonly NewEvent[]): Promise<AppendResult>;
-  readStream(streamId: string, options?: { fromVersion?: number; limit?: number }): Promise<RecordedEvent[]>;
-  streamVersion(streamId: string): Promise<number>;
+  /** With `runId` (a fenced store: its run's), the read names the run, as a store distributed by run needs. */
+  readStream(streamId: string, options?: StreamReadOptions): Promise<RecordedEvent[]>;
+  streamVersion(streamId: string, runId?: string): Promise<number>;
   readAll(options?: { after?: number; limit?: number }): Promise<Page>;
   readRun(runId: string): Promise<RecordedEvent[]>;
   subscribe(options: SubscribeOptions): Promise<Subscription>;
@@ -53,8 +54,9 @@ export function createEventStore(
       if (crashPointArmed("after_commit:")) for (const e of events) crashPoint(`after_commit:${e.type}`);
       return result;
     },
-    readStream: (streamId, opts) => readStream(database, streamId, opts),
-    streamVersion: (streamId) => streamVersion(database, streamId),
+    // A fenced store serves one run: its reads name the run (docs/scaling.md).
+    readStream: (streamId, opts) => readStream(database, streamId, { ...opts, runId: opts?.runId ?? options.fence?.runId }),
+    streamVersion: (streamId, runId) => streamVersion(database, streamId, runId ?? options.fence?.runId),
     readAll: (opts) => readAll(database, opts),
     readRun: (runId) => readRun(database, runId),
     subscribe: (opts) => subscribe(database, opts),

@@ -42,7 +42,7 @@ export async function sealRun(store: EventStore, run: { runId: string; mainExecu
   const signature = options.signingKey ? signSeal(options.signingKey, run.runId, rootHash) : undefined;
 
   for (let attempt = 1; ; attempt++) {
-    const version = await store.streamVersion(streamId);
+    const version = await store.streamVersion(streamId, run.runId);
     try {
       const { events } = await store.append(streamId, version, [
         { type: "run_sealed", data: { rootHash, heads, ...(signature && { signature }) }, metadata: { runId: run.runId, executorId: run.mainExecutorId } },

@@ -49,9 +49,9 @@ export function runFacts(db: Database, clock: Clock, caps: Caps) {
         return { runId, caps: row.caps, openedAt: row.openedAt, raised: new Set<string>() };
       }),
 
-    admittedAt: (state: Pick<ExecutorView, "executorId" | "streamId">) =>
+    admittedAt: (state: Pick<ExecutorView, "executorId" | "streamId" | "runId">) =>
       cached(admissions, state.executorId, async () => {
-        const [admitted] = await retryOnConnectionLoss(`read ${state.streamId}`, () => readStream(db, state.streamId, { limit: 1 }));
+        const [admitted] = await retryOnConnectionLoss(`read ${state.streamId}`, () => readStream(db, state.streamId, { limit: 1, runId: state.runId }));
         if (!admitted) throw new Error(`executor ${state.executorId} has no admitted event in ${state.streamId}`);
         return admitted.recordedAt;
       }),
@@ -61,7 +61,7 @@ export function runFacts(db: Database, clock: Clock, caps: Caps) {
      * stream. Read once: a host records its own before its runtime (and this
      * governance) is built, and a later one belongs to another host.
      */
-    downtimes: (runId: string) => cached(downtimes, runId, async () => downtimesOf(await readStream(db, `run-${runId}`))),
+    downtimes: (runId: string) => cached(downtimes, runId, async () => downtimesOf(await readStream(db, `run-${runId}`, { runId }))),
 
     /** Main of the run: a depth-1 Child's parent, otherwise the run's admitted Main. */
     mainOf: (run: RunInfo, state: Pick<ExecutorView, "depth" | "parentExecutorId">): Promise<string> =>

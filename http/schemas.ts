@@ -53,6 +53,11 @@ export const SubmitRunBody = z
 
 export const IdempotencyHeaders = z.object({
   "idempotency-key": z.string().min(1).max(255).optional().openapi({ param: { name: "idempotency-key", in: "header" }, description: "Same key and body: the same run. Same key, another body: 409." }),
+  traceparent: z
+    .string()
+    .max(512)
+    .optional()
+    .openapi({ param: { name: "traceparent", in: "header" }, description: "W3C trace context: the run's spans join this trace, under this span. Invalid: ignored (the run starts its own trace)." }),
 });
 
 /** Most seconds a request may wait for its run to stop (`?wait=`). */

@@ -13,6 +13,7 @@ import * as runSubmitter from "./0012_run_submitter.ts";
 import * as leaseHeartbeat from "./0013_lease_heartbeat.ts";
 import * as budgetOps from "./0014_budget_ops.ts";
 import * as runMetadata from "./0015_run_metadata.ts";
+import * as runKeyedStreams from "./0016_run_keyed_streams.ts";
 
 /**
  * Migrations are listed in code rather than read from disk, so the same
@@ -33,6 +34,7 @@ export const migrations: Record<string, Migration> = {
   "0013_lease_heartbeat": leaseHeartbeat,
   "0014_budget_ops": budgetOps,
   "0015_run_metadata": runMetadata,
+  "0016_run_keyed_streams": runKeyedStreams,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -15,5 +15,5 @@ export async function appendRunFact(
 ): Promise<void> {
   const streamId = runStreamId(ids.runId);
   const event = { ...fact, metadata: { runId: ids.runId, executorId: ids.mainExecutorId } } as NewEvent;
-  await appendWithRetry(store, streamId, async () => ({ expectedVersion: await store.streamVersion(streamId), events: [event] }), { maxAttempts: 20 });
+  await appendWithRetry(store, streamId, async () => ({ expectedVersion: await store.streamVersion(streamId, ids.runId), events: [event] }), { maxAttempts: 20 });
 }

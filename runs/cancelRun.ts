@@ -97,7 +97,7 @@ export function cancelByTakeover(deps: CancelDeps): CancelRun {
       await appendRunFact(fenced, lease, { type: "cancel_requested", data: { reason: request.reason, by: request.by, scope: "run" } });
     }
     for (const id of live) {
-      await fenced.append(streamIdOf(id), await deps.store.streamVersion(streamIdOf(id)), [
+      await fenced.append(streamIdOf(id), await deps.store.streamVersion(streamIdOf(id), lease.runId), [
         { type: "cancelled", data: { reason: request.reason, by: request.by }, metadata: { runId: lease.runId, executorId: id } },
       ]);
     }

@@ -8,7 +8,7 @@ import { type SourceReaders, rereadSources } from "./rereadSources.ts";
 import { readKnownRun } from "../events/readKnownRun.ts";
 
 /** Every blob whose text a claim's numbers may be read from: quotes' blobs, sources' text, artifacts. */
-function textShas(claims: RunClaims): Set<string> {
+export function textShas(claims: RunClaims): Set<string> {
   const shas = new Set<string>();
   for (const c of claims.claims) {
     for (const f of c.findings) {
@@ -29,6 +29,16 @@ function textShas(claims: RunClaims): Set<string> {
   return shas;
 }
 
+/** The stored texts of the given blobs, by sha256; a blob the store lacks is left out. */
+export async function readTexts(blobs: SourceReaders["blobs"], shas: Iterable<string>): Promise<Map<string, string>> {
+  const texts = new Map<string, string>();
+  for (const sha of shas) {
+    const bytes = await blobs.get(sha);
+    if (bytes) texts.set(sha, new TextDecoder().decode(bytes));
+  }
+  return texts;
+}
+
 /**
  * Checks a settled run's answer (checker/checkAnswer.ts) against the stored
  * texts of what it cites and its sources read again now, and records the
@@ -41,11 +51,7 @@ export async function checkRun(store: EventStore, runId: string, readers: Source
   const settled = claims.answer && events.find((e): e is RecordedEvent<"settled"> => e.eventId === claims.answer!.eventId);
   if (!claims.answer || !settled) throw new AriadneError("NO_ANSWER", 409, `run ${runId} has no answer to check: it has not settled with one`);
   const body = (settled.data.answer ?? {}) as { summary?: unknown; sections?: { heading?: unknown }[] };
-  const texts = new Map<string, string>();
-  for (const sha of textShas(claims)) {
-    const bytes = await readers.blobs.get(sha);
-    if (bytes) texts.set(sha, new TextDecoder().decode(bytes));
-  }
+  const texts = await readTexts(readers.blobs, textShas(claims));
   const result = checkAnswer({
     claims,
     summary: typeof body.summary === "string" ? body.summary : "",

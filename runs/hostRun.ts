@@ -110,7 +110,7 @@ export function hostRun(hostDeps: HostDeps, lease: RunLease): HostedRun {
       }
     }
     const runtime = await deps.buildRuntime(gate, lease);
-    const started = (await deps.store.streamVersion(streamIdOf(lease.mainExecutorId))) > 0;
+    const started = (await deps.store.streamVersion(streamIdOf(lease.mainExecutorId), lease.runId)) > 0;
     // A cancel request posted by another process reaches this run's executors at once.
     unwatch = await runtime.watchInboxes();
     if (ended) await release(); // lost while the watch was being set up

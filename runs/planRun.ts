@@ -5,6 +5,7 @@ import { type ChosenRun, type RunRequest, chooseRun } from "./chooseRun.ts";
 import { type AskedCaps, resolveRunCaps, runLimitsOf } from "./runCaps.ts";
 import { RunOptions } from "./runLease.ts";
 import { RunMetadata } from "./runMetadata.ts";
+import { traceOfTraceparent } from "../telemetry/traceparent.ts";
 
 /** Everything a submitter may ask of a run, from the command line (`run`, `submit`) or the API (`POST /v1/runs`). */
 export interface RunSubmission extends RunRequest {
@@ -24,6 +25,8 @@ export interface RunSubmission extends RunRequest {
   metadata?: Record<string, string>;
   /** One executor with every tool but delegate, no Children: the control an evaluation measures isolation against. */
   singleAgent?: boolean;
+  /** The submitter's W3C traceparent (the API's header, the CLI's TRACEPARENT): the run's spans join its trace. */
+  traceparent?: string;
 }
 
 export interface PlanContext {
@@ -82,6 +85,7 @@ export async function planRun(submission: RunSubmission, context: PlanContext): 
     modelIdleTimeoutMs: submission.modelIdleTimeoutMs,
     metadata: submission.metadata && Object.keys(submission.metadata).length ? submission.metadata : undefined,
     singleAgent: submission.singleAgent ? true : undefined,
+    trace: traceOfTraceparent(submission.traceparent),
   });
   return { choice, question: choice.question, options };
 }

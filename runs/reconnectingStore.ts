@@ -22,7 +22,7 @@ export function reconnectingStore(inner: EventStore, options: { maxWaitMs?: numb
   return {
     ...inner,
     readStream: (streamId, o) => retrying(`read ${streamId}`, () => inner.readStream(streamId, o)),
-    streamVersion: (streamId) => retrying(`version of ${streamId}`, () => inner.streamVersion(streamId)),
+    streamVersion: (streamId, runId) => retrying(`version of ${streamId}`, () => inner.streamVersion(streamId, runId)),
     readRun: (runId) => retrying(`read run ${runId}`, () => inner.readRun(runId)),
     readAll: (o) => retrying("read the log", () => inner.readAll(o)),
     verify: (streamId) => retrying(`verify ${streamId}`, () => inner.verify(streamId)),

@@ -38,6 +38,15 @@ export const RunOptions = z
     metadata: z.record(z.string(), z.string()).optional(),
     /** One executor with every tool but delegate, no Children (`--single-agent`): the control for isolation. */
     singleAgent: z.literal(true).optional(),
+    /** The run's trace (telemetry/traceparent.ts): fixed at submission, so every host continues it. */
+    trace: z
+      .object({
+        traceId: z.string().regex(/^[0-9a-f]{32}$/),
+        parentSpanId: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+        sampled: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type RunOptions = z.output<typeof RunOptions>;

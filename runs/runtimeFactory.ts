@@ -31,6 +31,8 @@ export interface RuntimeFactoryOptions {
   progress?: () => (event: RecordedEvent) => void;
   /** The scripted model of an offline run; default the offline scenario's. Tests script their own runs with it. */
   offlineModel?: () => Model;
+  /** The model every run is hosted with, whatever its mode, named as the settings name it (the eval's replay and live lanes). */
+  model?: () => Model;
   /** Executors' working folders live under `<workspaceRoot>/<runId>/<executorId>/`; wins over the settings' and the default. */
   workspaceRoot?: string;
   /** The shared corpus offline runs fetch and search (default ../shared/corpus beside the repository). */
@@ -49,7 +51,7 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
   const env = settings.model ?? {};
   const build: BuildRuntime = async (store, lease) => {
     const { mode, caps, limits, reviewer, modelIdleTimeoutMs, allowedProfiles, models, singleAgent } = lease.options;
-    const real = mode === "offline" ? null : createModel(env, { idleTimeoutMs: modelIdleTimeoutMs });
+    const real = options.model?.() ?? (mode === "offline" ? null : createModel(env, { idleTimeoutMs: modelIdleTimeoutMs }));
     if (mode !== "offline" && !real) {
       throw new ConfigError(`run ${lease.runId} asks for the configured model: set ANTHROPIC_API_KEY to run it`);
     }

@@ -4,6 +4,7 @@ import { ValidationError, fromZodIssues } from "../core/errors.ts";
 import { UNSTORABLE_TEXT, isStorableText } from "../core/sanitizeText.ts";
 import type { EventStore } from "../events/index.ts";
 import { resolveCaps } from "../governance/config.ts";
+import { newTraceId } from "../telemetry/traceparent.ts";
 import { appendRunFact } from "./appendRunFact.ts";
 import { RUNS_CHANNEL, type RunLease, RunOptions } from "./runLease.ts";
 
@@ -32,6 +33,8 @@ export async function submitRun(
   if (!parsed.success) throw new ValidationError("invalid run", fromZodIssues(parsed.error.issues, ["options"]));
   // The caps the run is held to are recorded with it, defaults included, so its budget can be read from the log.
   parsed.data.caps ??= resolveCaps();
+  // So is its trace: a submitter's traceparent (planRun), else a trace of its own.
+  parsed.data.trace ??= { traceId: newTraceId() };
   const run = { runId: newId(), mainExecutorId: newId() };
   // The fact first: a row without its fact would be a run no projection knows about.
   await appendRunFact(store, run, { type: "run_submitted", data: { question, options: parsed.data } });

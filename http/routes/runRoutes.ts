@@ -107,7 +107,7 @@ export function runRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>, guards: Guard
     try {
       // `stream` is how to answer, not part of the run: a retry that streams or not is the same request.
       const submitted = await once(principal.tenant, c.req.valid("header")["idempotency-key"], body, () =>
-        guards.admitQueued(principal, () => deps.runs.submit(body, principal.tenant, principal.keyId)),
+        guards.admitQueued(principal, () => deps.runs.submit({ ...body, traceparent: c.req.valid("header").traceparent }, principal.tenant, principal.keyId)),
       );
       if (submitted.kind === "replay") {
         c.header("Idempotent-Replayed", "true");

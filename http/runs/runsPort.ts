@@ -57,6 +57,8 @@ export interface SubmitRunInput {
   metadata?: Record<string, string>;
   /** One executor with every tool but delegate, no Children (runs/planRun.ts). */
   singleAgent?: boolean;
+  /** The request's W3C `traceparent` header (not part of the body): the run's spans join that trace. */
+  traceparent?: string;
 }
 
 export interface ExecutorNode {

@@ -40,8 +40,7 @@ forEachEngine("stream heads are guarded like the events", (ctx) => {
   });
 
   test("appends still move the head forward, for new and existing streams", async () => {
-    const { stream } = await givenStream(ctx);
-    const run = uniqueId("run");
+    const { stream, run } = await givenStream(ctx);
     await ctx.store.append(stream, 5, [turnEvent(run, stream, 6)]);
     const fresh = uniqueId("exec");
     await ctx.store.append(fresh, 0, [turnEvent(run, fresh, 1), turnEvent(run, fresh, 2)]);
@@ -50,6 +49,13 @@ forEachEngine("stream heads are guarded like the events", (ctx) => {
     assert.equal((await ctx.store.verify(stream)).ok, true);
     assert.equal((await ctx.store.verify(fresh)).ok, true);
   });
+
+  test("a stream belongs to one run: an append naming another run is refused and writes nothing", async () => {
+    const { stream } = await givenStream(ctx);
+    await assert.rejects(ctx.store.append(stream, 5, [turnEvent(uniqueId("run"), stream, 6)]), /belongs to another run/);
+    assert.equal(await ctx.store.streamVersion(stream), 5);
+    assert.equal((await ctx.store.readStream(stream)).length, 5);
+  });
 });
 
 async function givenStream(ctx: EngineContext) {
@@ -57,7 +63,7 @@ async function givenStream(ctx: EngineContext) {
   const stream = uniqueId("exec");
   await ctx.store.append(stream, 0, [1, 2, 3].map((t) => turnEvent(run, stream, t)));
   await ctx.store.append(stream, 3, [4, 5].map((t) => turnEvent(run, stream, t)));
-  return { stream, events: await ctx.store.readStream(stream) };
+  return { stream, run, events: await ctx.store.readStream(stream) };
 }
 
 const ROLLBACK = new Error("rolled back: the test leaves nothing behind");

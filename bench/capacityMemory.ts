@@ -1,0 +1,30 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
+// A full collection on demand, without starting node with --expose-gc (npm run bench does not).
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+/**
+ * The heap still reachable after a full collection: what live executors hold,
+ * not the garbage a lazy collector has not reclaimed yet (peak heap mixes both).
+ */
+export function retainedHeap(): number {
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+/**
+ * Takes retainedHeap() once, the first time `ready()` is true when polled: the
+ * moment a step's executors are all live and mid-way (one collection, one pause).
+ */
+export function retainedHeapWhen(ready: () => boolean, pollMs = 100): { stop(): void; bytes(): number | null } {
+  let bytes: number | null = null;
+  const timer = setInterval(() => {
+    if (bytes === null && ready()) {
+      bytes = retainedHeap();
+      clearInterval(timer);
+    }
+  }, pollMs);
+  return { stop: () => clearInterval(timer), bytes: () => bytes };
+}

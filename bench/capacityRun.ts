@@ -1,0 +1,91 @@
+import { sql } from "kysely";
+import { Runtime } from "../actors/index.ts";
+import type { Database } from "../db/index.ts";
+import type { EventStore } from "../events/index.ts";
+import { createRunGovernance } from "../governance/index.ts";
+import { ScriptedModel } from "../models/index.ts";
+import { type BuildRuntime, runWorker, submitRun } from "../runs/index.ts";
+import { ToolRegistry } from "../tools/index.ts";
+import { retainedHeap, retainedHeapWhen } from "./capacityMemory.ts";
+import { percentile } from "./overheadProbe.ts";
+import { CHILDREN, CHILD_TURNS, TurnMarks, noopLookup, overheadPolicy } from "./overheadScenario.ts";
+
+export interface CapacityStep {
+  runs: number;
+  /** Children live at once at the peak (runs x CHILDREN): the executors waiting on the model together. */
+  liveExecutors: number;
+  /** Per Child turn: the gap between its model calls minus the model's latency (ms). */
+  overheadMs: { p50: number; p99: number; samples: number };
+  /** Peak RSS over the step, less what the process held before it, per live executor (bytes). */
+  rssPerExecutor: number;
+  /** Heap reachable after a full collection once every Child is live and mid-way, less before the step, per live executor (bytes). */
+  heapPerExecutor: number;
+  /** Most connections to the bench database at once (pg_stat_activity), sampled through the step. */
+  connections: number;
+  wallMs: number;
+}
+
+/**
+ * One capacity step: `runs` overhead-scenario runs (Main delegates CHILDREN
+ * Children, each takes CHILD_TURNS turns) submitted at once and hosted by one
+ * worker as `ariadne worker` hosts them (lease, heartbeat, fenced store, the
+ * run governance), the scripted model answering after `latencyMs`.
+ */
+export async function runCapacityStep(
+  database: Database,
+  store: EventStore,
+  { runs, latencyMs, sampleMs = 250 }: { runs: number; latencyMs: number; sampleMs?: number },
+): Promise<CapacityStep> {
+  const marks = new TurnMarks();
+  const model = new ScriptedModel({ name: "capacity-bench", policy: overheadPolicy(marks), latencyMs });
+  const tools = new ToolRegistry().register(noopLookup);
+  const buildRuntime: BuildRuntime = (fenced, lease) =>
+    new Runtime({
+      store: fenced,
+      models: { main: model, child: model },
+      modelNames: { main: "bench-main", child: "bench-child" },
+      tools,
+      governance: ({ post }) => createRunGovernance({ db: fenced.database, post, epoch: lease.epoch }),
+    });
+  for (let i = 0; i < runs; i++) await submitRun(store, { question: `Capacity bench ${process.pid} ${runs}/${i}` });
+
+  const heapBefore = retainedHeap();
+  const before = process.memoryUsage();
+  let peak = { rss: before.rss };
+  // Every Child live and mid-way: on average half its turns taken.
+  const live = runs * CHILDREN;
+  const retained = retainedHeapWhen(() => marks.childGapsMs.length >= (live * (CHILD_TURNS - 1)) / 2);
+  let connections = 0;
+  const sampler = setInterval(() => {
+    const m = process.memoryUsage();
+    peak = { rss: Math.max(peak.rss, m.rss) };
+    void countConnections(database).then((n) => (connections = Math.max(connections, n)), () => {});
+  }, sampleMs);
+  const started = performance.now();
+  try {
+    const { results } = await runWorker({ database, store, buildRuntime, concurrency: runs, pollMs: 100, idleExitMs: 500 });
+    const failed = results.filter((r) => r.kind !== "finished" || r.outcome.kind !== "answer");
+    if (results.length !== runs || failed.length) throw new Error(`capacity bench: ${results.length} of ${runs} runs hosted, ${failed.length} without an answer`);
+  } finally {
+    clearInterval(sampler);
+    retained.stop();
+  }
+  const wallMs = performance.now() - started;
+  const overheads = marks.childGapsMs.map((gap) => gap - latencyMs);
+  return {
+    runs,
+    liveExecutors: live,
+    overheadMs: { p50: percentile(overheads, 50), p99: percentile(overheads, 99), samples: overheads.length },
+    rssPerExecutor: (peak.rss - before.rss) / live,
+    heapPerExecutor: ((retained.bytes() ?? Number.NaN) - heapBefore) / live,
+    connections,
+    wallMs,
+  };
+}
+
+/** Connections to this database, the sampler's own included (it is one of the pool's). */
+export async function countConnections(database: Database): Promise<number> {
+  const { rows } = await sql<{ n: string | number }>`
+    SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database()`.execute(database.db);
+  return Number(rows[0].n);
+}

@@ -1,0 +1,41 @@
+import { pct } from "./scoreRun.ts";
+import type { CaseScore } from "./scoreRun.ts";
+
+const cell = (s: string) => s.replace(/\|/g, "\\|");
+const int = (n: number | null) => (n === null ? "-" : n.toLocaleString("en-US"));
+const usd = (micros: number | null, estimated = false) => (micros === null ? "-" : `$${(micros / 1e6).toFixed(4)}${estimated ? "*" : ""}`);
+const secs = (ms: number | null) => (ms === null ? "-" : `${(ms / 1000).toFixed(1)} s`);
+
+/**
+ * A suite's scores as a Markdown table, one row a case: pass or fail,
+ * coverage, accuracy (support, citations, fabricated, numbers, advice), Main's
+ * context, cost and waste. Cost marked * is estimated (scripted tokens).
+ */
+export function renderTable(cases: readonly CaseScore[]): string[] {
+  return [
+    "| case | variant | result | coverage | support (of observed claims) | citations valid | fabricated | numbers faithful | advice | Main peak / total input | tokens | cost | tokens / supported claim | wasted Child tokens | duplicate fetches | wall |",
+    "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...cases.map((s) =>
+      [
+        s.caseId,
+        s.variant,
+        s.failures.length ? `FAIL: ${s.failures.join("; ")}` : "pass",
+        pct(s.coverage),
+        `${pct(s.supportRate)} (${s.supportedClaims}/${s.observedClaims})`,
+        `${pct(s.citationValidity)} (${s.citations})`,
+        String(s.fabricatedCitations),
+        `${pct(s.numberFaithfulness)} (${s.numbersChecked})`,
+        String(s.adviceViolations),
+        `${int(s.mainPeakInputTokens)} / ${int(s.mainInputTokens)}`,
+        int(s.tokens),
+        usd(s.costMicros, s.costEstimated),
+        int(s.tokensPerSupportedClaim),
+        int(s.wastedChildTokens),
+        String(s.duplicateFetches),
+        secs(s.wallTimeMs),
+      ]
+        .map(cell)
+        .join(" | "),
+    ).map((row) => `| ${row} |`),
+  ];
+}

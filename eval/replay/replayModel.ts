@@ -1,0 +1,59 @@
+import { requestDigest } from "../../actors/buildRequest.ts";
+import { AriadneError } from "../../core/errors.ts";
+import type { CallOptions, Model, ModelRequest, ModelResponse } from "../../models/types.ts";
+import { type Difference, nearestDifference } from "./nearestDifference.ts";
+import type { Recording } from "./recordings.ts";
+
+/** A request no recording answers: the replay cannot go on without the real model (`--record`). */
+export class ReplayMissError extends AriadneError {
+  constructor(readonly digest: string, readonly nearest: Difference | null) {
+    super(
+      "REPLAY_MISS",
+      500,
+      `no recorded response for request ${digest}` +
+        (nearest
+          ? `; the nearest recorded request ${nearest.digest} differs at ${nearest.path}: recorded ${nearest.recorded}, now ${nearest.now}`
+          : "; nothing is recorded for this case") +
+        ". Run `ariadne eval --lane replay --record` against the real model to refresh the recordings.",
+    );
+  }
+}
+
+/**
+ * The replay lane's model: answers each request with the response recorded
+ * for its digest (the same sha256 of the canonical request the turn events
+ * record). With `record`, every request goes to the real model and its
+ * response is kept (a refresh: `recorded()` then holds exactly what this run
+ * asked); without, a request not recorded is a ReplayMissError naming the
+ * nearest recorded request's difference (also kept in `misses()`).
+ */
+export function replayModel(recordings: readonly Recording[], record?: Model): Model & { recorded(): Recording[]; misses(): ReplayMissError[] } {
+  const byDigest = new Map(recordings.map((r) => [r.digest, r]));
+  const used = new Map<string, Recording>();
+  const misses: ReplayMissError[] = [];
+  return {
+    provider: record ? `record:${record.provider}` : "replay",
+    scripted: false,
+    async complete(request: ModelRequest, options?: CallOptions): Promise<ModelResponse> {
+      const digest = requestDigest(request);
+      const found = byDigest.get(digest);
+      if (found && !record) {
+        used.set(digest, found);
+        return structuredClone(found.response);
+      }
+      if (!record) {
+        // Kept as well as thrown: the runtime records a failed turn, the eval fails the case with this message.
+        const miss = new ReplayMissError(digest, nearestDifference(request, [...byDigest.values()]));
+        misses.push(miss);
+        throw miss;
+      }
+      const response = await record.complete(request, options);
+      const made = { digest, request: structuredClone(request), response: structuredClone(response) };
+      byDigest.set(digest, made);
+      used.set(digest, made);
+      return response;
+    },
+    recorded: () => [...used.values()],
+    misses: () => [...misses],
+  };
+}

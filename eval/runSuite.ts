@@ -1,0 +1,115 @@
+import type { Database } from "../db/openDatabase.ts";
+import type { EventStore } from "../events/index.ts";
+import type { Model } from "../models/types.ts";
+import { type BuildRuntime, type HostSettings, runTools, runtimeFactory } from "../runs/index.ts";
+import { hostEvalRun } from "../runs/hostEvalRun.ts";
+import { offlineCorpus } from "../runs/scenarioCorpus.ts";
+import { findScenario } from "../scenarios/index.ts";
+import { caseModel } from "./caseModel.ts";
+import type { EvalCase } from "./evalCase.ts";
+import { itemLabel } from "./evalCase.ts";
+import { judgedAnswerOf } from "./live/judgedAnswerOf.ts";
+import { judgeAnswer, type Verdict } from "./live/judgeAnswer.ts";
+import { readRecordings, recordingsFile, writeRecordings } from "./replay/recordings.ts";
+import { replayModel } from "./replay/replayModel.ts";
+import { type CaseScore, scoreRun } from "./scoreRun.ts";
+
+export type Lane = "scripted" | "replay" | "live";
+
+export interface Trial {
+  runId: string;
+  pass: boolean;
+  failures: string[];
+  verdicts: Verdict[];
+}
+
+/** A live case: k trials, passing (pass^k) only when every trial passes. */
+export interface LiveCase {
+  caseId: string;
+  variant: string;
+  k: number;
+  passes: number;
+  passK: boolean;
+  trials: Trial[];
+}
+
+export interface SuiteRun {
+  lane: Lane;
+  /** One score per case; in the live lane, its weakest trial's (lowest support rate). */
+  cases: CaseScore[];
+  live?: LiveCase[];
+}
+
+export interface SuiteOptions {
+  database: Database;
+  store: EventStore;
+  lane: Lane;
+  /** The replay lane: ask the real model for what is not recorded and keep its responses. */
+  record?: boolean;
+  /** The real model (replay --record, live), and the live lane's judge. */
+  realModel?: () => Model;
+  judge?: { model: Model; name: string };
+  /** Trials per case in the live lane. */
+  trials?: number;
+  corpusDir?: string;
+  workspaceRoot?: string;
+  settings?: HostSettings;
+  /** Called as each case is scored (progress on the command line). */
+  onCase?: (score: CaseScore) => void;
+}
+
+/** The runtime of one case's run: the lane's model, the corpus its cases read, no host check (the eval scores the record). */
+async function buildFor(c: EvalCase, model: Model, options: SuiteOptions): Promise<BuildRuntime> {
+  const scenario = c.scenario ? findScenario(c.scenario)! : { needsSharedCorpus: true };
+  const corpus = await offlineCorpus(scenario, options.corpusDir);
+  const factory = runtimeFactory(options.settings, {
+    ...(options.lane === "scripted" ? { offlineModel: () => model } : { model: () => model }),
+    tools: () => runTools({ web: { mapUrl: corpus.mapUrl, search: corpus.search }, compute: options.settings?.compute }),
+    workspaceRoot: options.workspaceRoot,
+  });
+  return (store, lease) => factory(store, lease);
+}
+
+async function runOnce(c: EvalCase, model: Model, options: SuiteOptions) {
+  const buildRuntime = await buildFor(c, model, options);
+  const run = await hostEvalRun({ database: options.database, store: options.store, buildRuntime }, { question: c.question, scenario: c.scenario, tags: { evalCase: c.id } });
+  return { run, score: scoreRun({ evalCase: c, runId: run.runId, events: run.events, texts: run.texts }) };
+}
+
+/**
+ * Runs a suite's cases one after another in this process, on one store, in
+ * the lane asked for, and scores each run (eval/scoreRun.ts).
+ */
+export async function runSuite(cases: readonly EvalCase[], options: SuiteOptions): Promise<SuiteRun> {
+  const scores: CaseScore[] = [];
+  const live: LiveCase[] = [];
+  for (const c of cases) {
+    if (options.lane === "scripted") {
+      scores.push((await runOnce(c, caseModel(c), options)).score);
+    } else if (options.lane === "replay") {
+      const file = recordingsFile(c.dir);
+      const model = replayModel(await readRecordings(file), options.record ? options.realModel?.() : undefined);
+      const { score } = await runOnce(c, model, options);
+      const misses = model.misses();
+      scores.push(misses.length ? { ...score, failures: [`replay miss: ${misses[0]!.message}`, ...score.failures] } : score);
+      if (options.record && !misses.length) await writeRecordings(file, model.recorded());
+    } else {
+      const k = options.trials ?? 3;
+      const trials: Trial[] = [];
+      const trialScores: CaseScore[] = [];
+      for (let i = 0; i < k; i++) {
+        const { run, score } = await runOnce(c, options.realModel!(), options);
+        const judged = await judgeAnswer(options.judge!.model, judgedAnswerOf(c.question, c.expected.map(itemLabel), run.runId, run.events), options.judge!.name);
+        const failures = [...score.failures, ...(judged.pass ? [] : ["the judge failed it"])];
+        trials.push({ runId: run.runId, pass: failures.length === 0, failures, verdicts: judged.verdicts });
+        trialScores.push({ ...score, failures });
+      }
+      const passes = trials.filter((t) => t.pass).length;
+      live.push({ caseId: c.id, variant: c.variant, k, passes, passK: passes === k, trials });
+      const weakest = trialScores.reduce((a, b) => (b.supportRate < a.supportRate ? b : a));
+      scores.push({ ...weakest, failures: passes === k ? [] : [`pass^${k}: ${passes} of ${k} trials passed`, ...weakest.failures] });
+    }
+    options.onCase?.(scores.at(-1)!);
+  }
+  return { lane: options.lane, cases: scores, ...(options.lane === "live" && { live }) };
+}
