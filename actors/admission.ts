@@ -1,6 +1,6 @@
 import type { EventStore, RecordedEvent, TaskSpec } from "../events/index.ts";
 import { loadProfile, profileBinding } from "../profiles/index.ts";
-import { type Capability, type ToolEffect, computeGrant } from "../tools/index.ts";
+import { type Capability, DELEGATE_TOOL, type ToolEffect, computeGrant } from "../tools/index.ts";
 import { type ExecutorState, streamIdOf } from "./executorState.ts";
 import { type Limits, OWNED_TOOLS, ROLES, type Role, roleOf } from "./roles.ts";
 
@@ -15,7 +15,7 @@ export interface AdmissionOptions {
   rootAllowed: string[];
   maxDepth?: number;
   profilesDir?: string;
-  limitsFor(role: Role): Limits;
+  limitsFor(role: Role, singleAgent?: boolean): Limits;
   modelNameFor(role: Role): string;
   emit(event: RecordedEvent): void;
 }
@@ -36,6 +36,8 @@ export interface Admission {
   /** Tools the delegation asked for; default what the profile asks for. */
   tools?: string[];
   causationId?: string;
+  /** Main of a single-agent run: granted every tool the run allows but delegate, and recorded so. */
+  singleAgent?: boolean;
 }
 
 const TERMINALS = new Set(Object.values(ROLES).map((r) => r.terminalTool));
@@ -59,7 +61,7 @@ export async function admit(options: AdmissionOptions, a: Admission): Promise<vo
   const grant = computeGrant({
     ...(parent && { requested: a.tools ?? profile?.requestedTools }),
     parentGrant: parent?.grantedTools ?? null,
-    rootAllowed: options.rootAllowed,
+    rootAllowed: a.singleAgent ? options.rootAllowed.filter((t) => t !== DELEGATE_TOOL) : options.rootAllowed,
     catalog: options.catalog,
     capabilities: options.capabilities,
     isChild: !!parent,
@@ -83,7 +85,8 @@ export async function admit(options: AdmissionOptions, a: Admission): Promise<vo
         grantedTools: grantedFor(role.ownTools, parent ? grant.granted.filter((t) => !TERMINALS.has(t)) : grant.granted, options.catalog),
         refusedTools: grant.refused.map((r) => ({ name: r.name, reason: r.detail })),
         model: options.modelNameFor(a.role),
-        limits: options.limitsFor(a.role),
+        limits: options.limitsFor(a.role, a.singleAgent && !parent),
+        ...(a.singleAgent && !parent ? { singleAgent: true as const } : {}),
       },
       metadata: { runId, executorId: a.executorId, ...(a.causationId && { causationId: a.causationId }) },
     },

@@ -18,6 +18,15 @@ Children return handoffs: findings with evidence, measurement basis, gaps and co
 around the user's decision. Finish by calling \`answer\` once: every claim is either observed (cite the
 handoff findings it rests on), a judgment (depends on goals or assumptions), or not collected.`;
 
+export const SINGLE_AGENT_SYSTEM = `You are the single research executor that answers the user's question and owns the answer.
+You hold every research tool yourself (search, fetch, documents, compute, workspace) and delegate nothing:
+do each step of the work with your own tools. Finish by calling \`answer\` once, with \`evidence\`: your
+findings, each citing the tool results (tool_use ids) and citation markers behind it and quoting the exact
+text it rests on (copied character for character from the tool output; the runtime checks each against what
+the call read), the measurement basis, real artifacts only, honest gaps and your confidence. Every claim is
+either observed (cite the findings of your evidence it rests on, with your executor id), a judgment
+(depends on goals or assumptions), or not collected.`;
+
 export const CHILD_SYSTEM = `You are a Child executor working on one delegated task in a fresh context.
 You can take several steps with your granted tools. Keep evidence, not process: finish by calling \`handoff\`
 once, with findings that cite the tool results (tool_use ids) and citation markers ([[...]]) behind them,

@@ -4,7 +4,8 @@ import type { ToolSpec } from "../models/types.ts";
 import { ROLE_PROFILE_DIR } from "../profiles/index.ts";
 import { ANSWER_TOOL, answerToolSpec } from "./answer.ts";
 import { SUBMIT_CHECK_TOOL, submitCheckSpec } from "./checkSubmission.ts";
-import { MAIN_SYSTEM, NUDGE_TO_ANSWER, NUDGE_TO_CHECK, NUDGE_TO_HAND_OFF, checkerSystem, childSystem, renderDelegatedTask, renderQuestion } from "./prompts.ts";
+import { evidencedAnswerToolSpec } from "./evidencedAnswer.ts";
+import { MAIN_SYSTEM, SINGLE_AGENT_SYSTEM, NUDGE_TO_ANSWER, NUDGE_TO_CHECK, NUDGE_TO_HAND_OFF, checkerSystem, childSystem, renderDelegatedTask, renderQuestion } from "./prompts.ts";
 
 export type Role = EventData<"executor_admitted">["role"];
 export type Limits = EventData<"executor_admitted">["limits"];
@@ -38,6 +39,8 @@ export interface RoleRecord {
   ownTools?: readonly string[];
   /** The role's own profile (profiles/roles/), bound at admission like a Child's; absent: the delegation names one. */
   profile?: { id: string; dir: string };
+  /** Finishes citing its own tool results (a single agent's evidenced answer) rather than Children's findings. */
+  ownEvidence: boolean;
 }
 
 const main: RoleRecord = {
@@ -51,6 +54,7 @@ const main: RoleRecord = {
   resultName: "answer",
   defaultLimits: { maxTurns: 12, maxToolCalls: 40, maxHandoffRepairs: 2, maxFailedModelCalls: 3 },
   reviewable: true,
+  ownEvidence: false,
 };
 
 const child: RoleRecord = {
@@ -64,6 +68,7 @@ const child: RoleRecord = {
   resultName: "handoff",
   defaultLimits: { maxTurns: 12, maxToolCalls: 25, maxHandoffRepairs: 2, maxFailedModelCalls: 3 },
   reviewable: false,
+  ownEvidence: false,
 };
 
 /** A Reviewer is a Child with the reviewer profile: it hands off advice, never approves or vetoes. */
@@ -89,6 +94,7 @@ const checker: RoleRecord = {
   reviewable: false,
   ownTools: CHECK_TOOLS,
   profile: { id: "checker", dir: ROLE_PROFILE_DIR },
+  ownEvidence: false,
 };
 
 export const ROLES: Record<Role, RoleRecord> = { main, child, reviewer, checker };
@@ -97,3 +103,23 @@ export const ROLES: Record<Role, RoleRecord> = { main, child, reviewer, checker 
 export const OWNED_TOOLS: ReadonlySet<string> = new Set(Object.values(ROLES).flatMap((r) => r.ownTools ?? []));
 
 export const roleOf = (role: Role): RoleRecord => ROLES[role];
+
+/**
+ * Main of a single-agent run (`--single-agent`, the control an evaluation
+ * compares isolation against): one executor with every tool but delegate,
+ * which answers with the evidence it gathered itself. Not reviewable: a
+ * Reviewer reads findings Main consumed, and it consumes none.
+ */
+const singleAgentMain: RoleRecord = {
+  ...main,
+  // It does its Children's work too: as many turns and tool calls as the configured caps allow Main (governance/config.ts).
+  defaultLimits: { ...main.defaultLimits, maxTurns: 40, maxToolCalls: 80 },
+  system: () => SINGLE_AGENT_SYSTEM,
+  terminalSpec: evidencedAnswerToolSpec,
+  reviewable: false,
+  ownEvidence: true,
+};
+
+/** The record an admitted executor acts by: its role's, or the single agent's for Main of a single-agent run. */
+export const roleFor = (admitted: { role: Role; singleAgent?: boolean }): RoleRecord =>
+  admitted.role === "main" && admitted.singleAgent ? singleAgentMain : ROLES[admitted.role];

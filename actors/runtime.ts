@@ -17,7 +17,7 @@ import { type PostResult, postToExecutor } from "./postToExecutor.ts";
 import { readTranscript } from "./readTranscript.ts";
 import { checkDelegation, requestContextOf } from "./requestContext.ts";
 import { type ReviewMode, type ReviewPolicy, defaultReviewPolicy } from "./reviewPolicy.ts";
-import { type Limits, ROLES, roleOf } from "./roles.ts";
+import { type Limits, roleFor } from "./roles.ts";
 import { ExecutorRunner } from "./runner.ts";
 import type { RuntimeServices } from "./runtimeServices.ts";
 import { Supervision } from "./supervision.ts";
@@ -68,6 +68,8 @@ export interface RuntimeOptions {
   blobs?: BlobStore;
   /** Executors' working folders live under `<workspaceRoot>/<runId>/<executorId>/`; absent, tools get no workspace. */
   workspaceRoot?: string;
+  /** One executor with every tool but delegate (the control an evaluation measures isolation against); recorded in Main's admission. */
+  singleAgent?: boolean;
   /** XState's inspection API, given every executor's actor (events and snapshots as they are folded). */
   inspect?: (event: InspectionEvent) => void;
 }
@@ -128,7 +130,7 @@ export class Runtime {
       rootAllowed: options.rootAllowed ?? Object.keys(this.catalog),
       maxDepth: options.maxDepth,
       profilesDir: options.profilesDir,
-      limitsFor: (role) => ({ ...ROLES[role].defaultLimits, ...options.limits?.[role] }),
+      limitsFor: (role, singleAgent) => ({ ...roleFor({ role, singleAgent }).defaultLimits, ...options.limits?.[role] }),
       modelNameFor: (role) => this.modelFor(role).name,
       emit: (e) => this.emit(e),
     };
@@ -138,7 +140,7 @@ export class Runtime {
       newRunner: async (events) => {
         const admitted = (events[0] as RecordedEvent<"executor_admitted">).data;
         const ctx = await requestContextOf(admitted, options);
-        return new ExecutorRunner(this.services, roleOf(admitted.role), ctx, this.modelFor(admitted.role).model, events, { inspect: options.inspect });
+        return new ExecutorRunner(this.services, roleFor(admitted), ctx, this.modelFor(admitted.role).model, events, { inspect: options.inspect });
       },
     });
     const supervision = this.supervision;
@@ -227,7 +229,7 @@ export class Runtime {
     // A submitted run already has its ids (runs/submitRun.ts); a direct run gets new ones.
     const runId = ids?.runId ?? this.newId();
     const mainExecutorId = ids?.mainExecutorId ?? this.newId();
-    await admit(this.admission, { executorId: mainExecutorId, runId, role: "main", task: { question, context, doneWhen: "" } });
+    await admit(this.admission, { executorId: mainExecutorId, runId, role: "main", task: { question, context, doneWhen: "" }, singleAgent: this.options.singleAgent });
     this.mainOf.set(runId, mainExecutorId);
     const runner = await this.load(mainExecutorId);
     return { runId, mainExecutorId, result: runner.run() };

@@ -86,6 +86,9 @@ options:
                      (a review's findings reach Main once, marked as advice); never approval or veto
   --scenario NAME    run a scripted offline scenario instead of a question: ${scenarioNames().join(", ")}
                      (the default with no question)
+  --single-agent     run: one executor with every tool but delegate and no Children, citing its own tool
+                     results (the control for what isolation buys; recorded with the run); not with --reviewer,
+                     Child caps or delegation caps
   --model-idle-timeout SECONDS
                      silence on a model stream that counts as a dead connection (default 60)
   -h, --help         show this help
@@ -129,6 +132,7 @@ export async function main(
         root: { type: "string" },
         reviewer: { type: "string" },
         scenario: { type: "string" },
+        "single-agent": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
         ...CAP_FLAG_OPTIONS,
         port: { type: "string", default: "8787" },
@@ -180,7 +184,7 @@ export async function main(
       case "run": {
         const caps = askedCapsFromFlags(parsed.values);
         // An empty or blank question given is refused by runResearch, never taken for "no question".
-        return await runResearch({ ...storeOptions, config, question: rest.length ? rest.join(" ") : undefined, scenario: parsed.values.scenario, json: parsed.values.json, out, modelIdleTimeoutMs, caps, reviewer, terminal });
+        return await runResearch({ ...storeOptions, config, question: rest.length ? rest.join(" ") : undefined, scenario: parsed.values.scenario, json: parsed.values.json, out, modelIdleTimeoutMs, caps, reviewer, terminal, singleAgent: parsed.values["single-agent"] });
       }
       case "show":
       case "transcript": {

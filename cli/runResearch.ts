@@ -28,6 +28,8 @@ export interface RunOptions extends OpenOptions {
   reviewer?: ReviewMode;
   /** A terminal to draw the live view on (cli/live/); absent or null: progress as plain lines. Never with --json. */
   terminal?: LiveTerminal | null;
+  /** --single-agent: one executor with every tool but delegate (runs/planRun.ts refuses what conflicts). */
+  singleAgent?: boolean;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function runResearch(options: RunOptions): Promise<number> {
       reviewer: options.reviewer,
       modelIdleTimeoutMs: options.modelIdleTimeoutMs,
       traceparent: options.config.telemetry.traceparent,
+      singleAgent: options.singleAgent,
     },
     { modelConfigured: configured, nothingAsked: "scenario" },
   );

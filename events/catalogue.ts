@@ -91,6 +91,8 @@ export const payloadSchemas = {
       refusedTools: z.array(z.object({ name: z.string(), reason: z.string() })),
       model: z.string().min(1),
       limits: Limits,
+      /** Main of a single-agent run (`--single-agent`): it holds every tool but delegate and cites its own tool results. */
+      singleAgent: z.literal(true).optional(),
     }),
   },
   turn: {

@@ -16,3 +16,4 @@ export { type ExecutorTally, type FetchRecord, type RunReportState, runReport } 
 export { type ExecutorReport, type FetchFigures, type Figures, type LimitLeft, type RunReport, projectReport, reportOfEvents, runReportOf } from "./runReportView.ts";
 export { type ToolInFlight, type ToolsInFlightState, toolsInFlight } from "./toolsInFlight.ts";
 export { type LiveRunState, liveRun } from "./liveRun.ts";
+export { type ComparedRun, type IsolationComparison, type IsolationFigures, compareIsolation, isSingleAgent, isolationFigures } from "./isolationComparison.ts";

@@ -51,7 +51,7 @@ export interface RuntimeFactoryOptions {
 export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFactoryOptions = {}): BuildRuntime {
   const env = settings.model ?? {};
   const build: BuildRuntime = async (store, lease) => {
-    const { mode, caps, limits, reviewer, modelIdleTimeoutMs, allowedProfiles, models } = lease.options;
+    const { mode, caps, limits, reviewer, modelIdleTimeoutMs, allowedProfiles, models, singleAgent } = lease.options;
     const real = options.model?.() ?? (mode === "offline" ? null : createModel(env, { idleTimeoutMs: modelIdleTimeoutMs }));
     if (mode !== "offline" && !real) {
       throw new ConfigError(`run ${lease.runId} asks for the configured model: set ANTHROPIC_API_KEY to run it`);
@@ -60,7 +60,7 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
     const latencyMs = Number(lease.options.tags.scriptedLatencyMs ?? settings.scriptedLatencyMs ?? 0) || undefined;
     const scenario = real || options.offlineModel ? null : findScenario(lease.options.scenario ?? DEFAULT_SCENARIO);
     if (!real && !options.offlineModel && !scenario) throw new ConfigError(`run ${lease.runId} asks for scenario "${lease.options.scenario}", which this host does not have`);
-    const model = real ?? options.offlineModel?.() ?? scenario!.model({ latencyMs });
+    const model = real ?? options.offlineModel?.() ?? (singleAgent ? scenario!.singleAgentModel : scenario!.model)({ latencyMs });
     const names = resolveModels(env, models);
     const runCaps = caps ? parseCaps(caps) : CONFIGURED_CAPS;
     // A scripted scenario reaches its corpus through the corpus hosts (*.corpus.test) on a local server.
@@ -80,6 +80,7 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
       modelNames: real ? names : { main: "scripted:main", child: "scripted:child", reviewer: "scripted:reviewer", checker: "scripted:checker" },
       tools,
       allowedProfiles,
+      singleAgent,
       onEvent: options.progress?.(),
       limits,
       // Grants follow the run's depth cap (--max-depth): a Child may hold delegate only below it.

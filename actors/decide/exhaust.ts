@@ -134,8 +134,20 @@ export function exhaustWithCheck(s: ExecutorState, stop: Stop): Draft[] {
   ];
 }
 
+/**
+ * A single agent stopped: its own work committed as a Child's would be (what
+ * it gathered, partial), then a partial answer citing those findings by its own id.
+ */
+export function exhaustWithOwnEvidence(s: ExecutorState, stop: Stop, blobTexts?: ReadonlyMap<string, string>): Draft[] {
+  const [committed] = exhaustWithHandoff(s, stop, blobTexts);
+  const handoff = (committed as Extract<Draft, { type: "handoff_committed" }>).data.handoff;
+  const holding = { ...s, children: { [s.executorId]: { toolUseId: s.executorId, consumed: true, handoff } } };
+  return [committed!, ...exhaustWithAnswer(holding, stop)];
+}
+
 /** Stopped by a limit or out of repairs: the partial result the role settles with. */
-export function exhaust(role: Pick<RoleRecord, "resultName">, s: ExecutorState, stop: Stop, blobTexts?: ReadonlyMap<string, string>): Draft[] {
+export function exhaust(role: Pick<RoleRecord, "resultName" | "ownEvidence">, s: ExecutorState, stop: Stop, blobTexts?: ReadonlyMap<string, string>): Draft[] {
   if (role.resultName === "check") return exhaustWithCheck(s, stop);
+  if (role.ownEvidence) return exhaustWithOwnEvidence(s, stop, blobTexts);
   return role.resultName === "answer" ? exhaustWithAnswer(s, stop) : exhaustWithHandoff(s, stop, blobTexts);
 }
