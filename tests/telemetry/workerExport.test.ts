@@ -10,7 +10,7 @@ import { attr, memorySink } from "./spanSink.ts";
  * runs it hosts, as `run` and `serve` do; exporters sharing the store's
  * checkpoint take turns under its lease, so each span is sent once.
  */
-describe("a worker exports its runs' spans; exporters on one store send each span once", () => {
+describe("a worker and a resume export their runs' spans; exporters on one store send each span once", () => {
   let store: CliStore;
   let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
   let runId: string;
@@ -37,6 +37,17 @@ describe("a worker exports its runs' spans; exporters on one store send each spa
     assert.equal(new Set(ids).size, ids.length, "no span sent twice");
     assert.deepEqual(spans.filter((s) => s.parentSpanId && !ids.includes(s.parentSpanId)).map((s) => s.name), []);
     assert.ok(spans.some((s) => s.name.startsWith("invoke_agent") && s.attributes["ariadne.executor.role"] === "main" && !s.parentSpanId), "Main's segment is the root");
+  });
+
+  test("`ariadne resume` with the endpoint exports the spans of the run it finished before it exits", async () => {
+    const submitted = await ariadne(["submit", "--offline", "--json", ...store.args], store.env);
+    assert.equal(submitted.code, 0, submitted.stderr);
+    const resumed = JSON.parse(submitted.stdout).runId as string;
+    const result = await ariadne(["resume", resumed, "--json", ...store.args], { ...store.env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+    assert.equal(result.code, 0, result.stderr);
+    const ofRun = receiver.spans.filter((s) => s.attributes["gen_ai.conversation.id"] === resumed);
+    for (const op of ["invoke_agent", "chat", "execute_tool"]) assert.ok(ofRun.some((s) => s.attributes["gen_ai.operation.name"] === op), op);
+    assert.equal(new Set(ofRun.map((s) => s.spanId)).size, ofRun.length, "no span sent twice");
   });
 
   test("two exporters at once on one checkpoint: together they send every span exactly once", async () => {
