@@ -181,7 +181,8 @@ export async function subscribe(database: Database, options: SubscribeOptions): 
       wake();
       await loop;
       await unlisten();
-      if (lease && heldSince !== undefined) await releaseCheckpoint(database, options.subscriptionId, lease.owner);
+      // Given up so the next exporter takes over at once; if that fails (the store is gone), the lease runs out instead.
+      if (lease && heldSince !== undefined) await releaseCheckpoint(database, options.subscriptionId, lease.owner).catch(() => {});
     },
     position: () => checkpoint,
   };
