@@ -109,7 +109,7 @@ function stateText(state: LiveRunState, x: ExecutorProgress, now: number, spin: 
     case "handingOff":
       return working("handing off");
     case "settled":
-      return paint("green", x.outcome?.kind === "handoff" ? (x.outcome.forced ? "handed off (forced partial)" : "handed off") : "answered");
+      return paint("green", settledAs(x.outcome));
     case "cancelled":
       return paint("yellow", `cancelled${x.outcome?.reason ? `: ${x.outcome.reason}` : ""}`);
     case "failed":
@@ -128,4 +128,11 @@ export function compact(n: number): string {
 function seconds(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+}
+
+/** What a settled executor finished with, in the tree's words. */
+function settledAs(outcome: ExecutorProgress["outcome"]): string {
+  if (outcome?.kind === "handoff") return outcome.forced ? "handed off (forced partial)" : "handed off";
+  if (outcome?.kind === "check") return outcome.forced ? "checked (incomplete)" : "checked";
+  return "answered";
 }

@@ -45,7 +45,8 @@ const searchThenHandOff: ScriptPolicy = (request) => {
   );
 };
 
-const admissions = (events: readonly RecordedEvent[]) => ofType(events, "executor_admitted");
+/** The delegation tree's admissions: the Checker, admitted by the host on Main's answer, is not in it. */
+const admissions = (events: readonly RecordedEvent[]) => ofType(events, "executor_admitted").filter((e) => e.data.role !== "checker");
 
 forEachEngine("delegation below depth 1", (ctx) => {
   /** A run submitted with these caps and hosted as `ariadne run` hosts it (runtimeFactory), on a scripted model. */
@@ -95,7 +96,8 @@ forEachEngine("delegation below depth 1", (ctx) => {
     const settledBy = (id: string) => ofType(events, "budget_settled").filter((e) => e.metadata.executorId === id).reduce((n, e) => n + (e.data.actual.tokens ?? 0), 0);
     assert.ok(settledBy(grandchildId) > 0);
     assert.equal(budget.executorSpent[grandchildId], settledBy(grandchildId));
-    assert.equal(budget.totals.spentTokens, [mainExecutorId, childId, grandchildId].reduce((n, id) => n + settledBy(id), 0));
+    const checkers = ofType(events, "executor_admitted").filter((e) => e.data.role === "checker").map((e) => e.metadata.executorId);
+    assert.equal(budget.totals.spentTokens, [mainExecutorId, childId, grandchildId, ...checkers].reduce((n, id) => n + settledBy(id), 0));
 
     const verified = await verifyRun(ctx.db.database, runId);
     assert.deepEqual(verified.problems, []);

@@ -43,7 +43,9 @@ describe("the live run view on a terminal", { concurrency: 1 }, () => {
     // Children are named in the order their admissions were recorded, which concurrent delegations do not fix.
     assert.match(frame, /^├─ child:\S+#1 {2}handed off · turn 3\/\d+ · ~[\d.]+k\+\d+ tok · \d tool calls?$/m);
     assert.match(frame, /^├─ child:\S+#2 {2}handed off/m);
-    assert.match(frame, /^└─ child:\S+#3 {2}handed off/m);
+    assert.match(frame, /^├─ child:\S+#3 {2}handed off/m);
+    // The Checker, started on Main's answer before the seal.
+    assert.match(frame, /^└─ checker:checker#4 {2}checked · turn \d\/\d+/m);
     // Every line of every frame fits the 100 columns (one kept free).
     const frames = output.split(CURSOR_UP).slice(1);
     frames[frames.length - 1] = frames.at(-1)!.slice(0, frames.at(-1)!.indexOf("\x1b[?25h"));

@@ -76,6 +76,16 @@ describe("the live run view, drawn from a hand-built fold", () => {
     ]);
   });
 
+  test("the Checker, settled, says it checked, and that its check is incomplete when a limit stopped it", () => {
+    const withChecker = (forced: boolean) => {
+      const s = handBuilt();
+      s.run.progress.executors.k = executor("k", { role: "checker", profile: profile("checker"), admittedAt: 12, status: "settled", terminal: true, turn: 2, toolCalls: 4, outcome: { kind: "check", reason: null, forced } });
+      return renderLiveView({ state: s, now: NOW, tick: 0, width: 120, height: 40, color: false }).find((l) => l.includes("checker:"));
+    };
+    assert.match(withChecker(false)!, /checker:checker#4 {2}checked · turn 2/);
+    assert.match(withChecker(true)!, /checker:checker#4 {2}checked \(incomplete\) · turn 2/);
+  });
+
   test("the spinner moves with the tick; a run over shows its mark and the time to its last event", () => {
     assert.match(frame({ tick: 1 })[0], /^⠙ run/);
     const s = handBuilt();
