@@ -30,7 +30,13 @@ export function sharedListener(url: string): SharedListener {
   let closed = false;
 
   const deliver = (channel: string, payload: string) => {
-    for (const onNotify of listeners.get(channel) ?? []) onNotify(payload);
+    for (const onNotify of listeners.get(channel) ?? []) {
+      try {
+        onNotify(payload);
+      } catch {
+        // One listener's failure is its own: the others still hear of it.
+      }
+    }
   };
   const wanted = () => !closed && listeners.size > 0;
 
