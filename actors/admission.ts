@@ -1,8 +1,8 @@
 import type { EventStore, RecordedEvent, TaskSpec } from "../events/index.ts";
 import { loadProfile, profileBinding } from "../profiles/index.ts";
-import { type Capability, type ToolEffect, computeGrant } from "../tools/index.ts";
+import { type Capability, DELEGATE_TOOL, type ToolEffect, computeGrant } from "../tools/index.ts";
 import { type ExecutorState, streamIdOf } from "./executorState.ts";
-import { type Limits, ROLES, type Role } from "./roles.ts";
+import { type Limits, OWNED_TOOLS, ROLES, type Role, roleOf } from "./roles.ts";
 
 /** What admission needs of the runtime: the store, the tools a run may grant, and the role settings frozen into each executor. */
 export interface AdmissionOptions {
@@ -15,7 +15,7 @@ export interface AdmissionOptions {
   rootAllowed: string[];
   maxDepth?: number;
   profilesDir?: string;
-  limitsFor(role: Role): Limits;
+  limitsFor(role: Role, singleAgent?: boolean): Limits;
   modelNameFor(role: Role): string;
   emit(event: RecordedEvent): void;
 }
@@ -36,9 +36,16 @@ export interface Admission {
   /** Tools the delegation asked for; default what the profile asks for. */
   tools?: string[];
   causationId?: string;
+  /** Main of a single-agent run: granted every tool the run allows but delegate, and recorded so. */
+  singleAgent?: boolean;
 }
 
 const TERMINALS = new Set(Object.values(ROLES).map((r) => r.terminalTool));
+
+/** A role with tools of its own holds exactly those the host has; no other role holds any of them. */
+function grantedFor(own: readonly string[] | undefined, granted: string[], catalog: Record<string, ToolEffect>): string[] {
+  return own ? own.filter((t) => t in catalog) : granted.filter((t) => !OWNED_TOOLS.has(t));
+}
 
 /**
  * Records `executor_admitted` for any role, with the profile binding, the grant
@@ -48,12 +55,13 @@ const TERMINALS = new Set(Object.values(ROLES).map((r) => r.terminalTool));
  */
 export async function admit(options: AdmissionOptions, a: Admission): Promise<void> {
   const { parent } = a;
-  const profile = a.profile ? await loadProfile(a.profile, options.profilesDir) : null;
+  const role = roleOf(a.role);
+  const profile = role.profile ? await loadProfile(role.profile.id, role.profile.dir) : a.profile ? await loadProfile(a.profile, options.profilesDir) : null;
   const depth = parent ? parent.depth + 1 : 0;
   const grant = computeGrant({
     ...(parent && { requested: a.tools ?? profile?.requestedTools }),
     parentGrant: parent?.grantedTools ?? null,
-    rootAllowed: options.rootAllowed,
+    rootAllowed: a.singleAgent ? options.rootAllowed.filter((t) => t !== DELEGATE_TOOL) : options.rootAllowed,
     catalog: options.catalog,
     capabilities: options.capabilities,
     isChild: !!parent,
@@ -74,10 +82,11 @@ export async function admit(options: AdmissionOptions, a: Admission): Promise<vo
         depth,
         task: a.task,
         profile: profile ? profileBinding(profile) : null,
-        grantedTools: parent ? grant.granted.filter((t) => !TERMINALS.has(t)) : grant.granted,
+        grantedTools: grantedFor(role.ownTools, parent ? grant.granted.filter((t) => !TERMINALS.has(t)) : grant.granted, options.catalog),
         refusedTools: grant.refused.map((r) => ({ name: r.name, reason: r.detail })),
         model: options.modelNameFor(a.role),
-        limits: options.limitsFor(a.role),
+        limits: options.limitsFor(a.role, a.singleAgent && !parent),
+        ...(a.singleAgent && !parent ? { singleAgent: true as const } : {}),
       },
       metadata: { runId, executorId: a.executorId, ...(a.causationId && { causationId: a.causationId }) },
     },

@@ -3,7 +3,7 @@ import { canonicalJson, immutableCanonical } from "../core/canonicalJson.ts";
 import type { ModelRequest, ToolSpec } from "../models/types.ts";
 import type { ExecutorState } from "./executorState.ts";
 import { narrowToolSpecs } from "./narrowToolSpecs.ts";
-import { roleOf } from "./roles.ts";
+import { roleFor } from "./roles.ts";
 
 export interface RequestContext {
   /** The Child's frozen profile content (verified against its binding), null for Main. */
@@ -21,7 +21,7 @@ export interface RequestContext {
 export function buildRequest(state: ExecutorState, ctx: RequestContext): ModelRequest {
   return {
     model: state.model,
-    system: roleOf(state.role).system(ctx.profileContent),
+    system: roleFor(state).system(ctx.profileContent),
     messages: state.messages,
     tools: narrowToolSpecs(ctx.tools, state),
     maxTokens: ctx.maxTokens,

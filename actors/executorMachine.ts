@@ -77,6 +77,7 @@ export const executorMachine = setup({
         handoff_consumed: { actions: "fold" },
         // Forced handoff after repairs or limits ran out, without another model call.
         handoff_committed: { target: "handingOff", actions: "fold" },
+        check_submitted: { target: "handingOff", actions: "fold" },
         settled: { target: "settled", actions: "fold" },
       },
     },
@@ -95,6 +96,7 @@ export const executorMachine = setup({
         effect_unknown: { target: "routing", actions: "fold" },
         handoff_consumed: { target: "routing", actions: "fold" },
         handoff_committed: { target: "handingOff", actions: "fold" },
+        check_submitted: { target: "handingOff", actions: "fold" },
         settled: { target: "settled", actions: "fold" },
       },
     },

@@ -4,7 +4,7 @@ import type { AssistantBlock, Message, ToolResultBlock, ToolUseBlock, UserBlock 
 import { type QuotableBlob, extractCitationMarkers } from "../handoff/index.ts";
 import { renderAdvice, renderBackgroundHandoff, renderChildEnded, renderConsumedHandoff, renderReminder } from "./prompts.ts";
 import { urlsInTask } from "./reachableUrls.ts";
-import { type Role, roleOf } from "./roles.ts";
+import { type Role, roleFor } from "./roles.ts";
 
 export type { Role };
 
@@ -26,6 +26,8 @@ export interface Call {
 export type Outcome =
   | { kind: "handoff"; handoff: Record<string, unknown>; forced: boolean; eventId: string; hash: string }
   | { kind: "answer"; answer: Record<string, unknown>; partial?: boolean }
+  /** A Checker's verdicts on Main's answer (check_submitted); forced: stopped before it gave them. */
+  | { kind: "check"; check: EventData<"check_submitted">; eventId: string }
   | { kind: "cancelled"; reason: string; eventId: string }
   | { kind: "failed"; reason: string; eventId: string };
 
@@ -49,6 +51,8 @@ export interface ExecutorState {
   grantedTools: string[];
   model: string;
   limits: EventData<"executor_admitted">["limits"];
+  /** Main of a single-agent run: no delegate, and its answer carries its own evidence (actors/evidencedAnswer.ts). */
+  singleAgent: boolean;
   /** Completed model turns of this executor (its own coordinate, never a run-global count). */
   turn: number;
   /** Failed model calls since the last completed turn. */
@@ -130,7 +134,8 @@ export function admittedState(event: RecordedEvent<"executor_admitted">): Execut
     limits: d.limits,
     turn: 0,
     failedAttempts: 0,
-    messages: [{ role: "user", content: roleOf(d.role).renderTask(d.task) }],
+    singleAgent: d.singleAgent === true,
+    messages: [{ role: "user", content: roleFor(d).renderTask(d.task) }],
     calls: [],
     toolCalls: 0,
     repairs: 0,
@@ -171,6 +176,7 @@ function nextState(s: ExecutorState, version: number, lastEventId: string): Exec
     grantedTools: s.grantedTools,
     model: s.model,
     limits: s.limits,
+    singleAgent: s.singleAgent,
     turn: s.turn,
     failedAttempts: s.failedAttempts,
     messages: s.messages,
@@ -226,7 +232,7 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
         // Waiting for background Children is not: the runner waits for the next handoff instead.
         if (Object.values(state.children).some((c) => !c.consumed)) s.idleForChildren = true;
         else s.repairs = state.repairs + 1;
-        s.messages.push({ role: "user", content: roleOf(state.role).nudge });
+        s.messages.push({ role: "user", content: roleFor(state).nudge });
       }
       return s;
     }
@@ -297,6 +303,9 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
     }
     case "handoff_committed":
       s.outcome = { kind: "handoff", handoff: event.data.handoff, forced: event.data.forced, eventId: event.eventId, hash: event.hash };
+      return s;
+    case "check_submitted":
+      s.outcome = { kind: "check", check: event.data, eventId: event.eventId };
       return s;
     case "settled":
       if (event.data.answer) s.outcome = { kind: "answer", answer: event.data.answer, ...(event.data.partial ? { partial: true } : {}) };

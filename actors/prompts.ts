@@ -18,6 +18,15 @@ Children return handoffs: findings with evidence, measurement basis, gaps and co
 around the user's decision. Finish by calling \`answer\` once: every claim is either observed (cite the
 handoff findings it rests on), a judgment (depends on goals or assumptions), or not collected.`;
 
+export const SINGLE_AGENT_SYSTEM = `You are the single research executor that answers the user's question and owns the answer.
+You hold every research tool yourself (search, fetch, documents, compute, workspace) and delegate nothing:
+do each step of the work with your own tools. Finish by calling \`answer\` once, with \`evidence\`: your
+findings, each citing the tool results (tool_use ids) and citation markers behind it and quoting the exact
+text it rests on (copied character for character from the tool output; the runtime checks each against what
+the call read), the measurement basis, real artifacts only, honest gaps and your confidence. Every claim is
+either observed (cite the findings of your evidence it rests on, with your executor id), a judgment
+(depends on goals or assumptions), or not collected.`;
+
 export const CHILD_SYSTEM = `You are a Child executor working on one delegated task in a fresh context.
 You can take several steps with your granted tools. Keep evidence, not process: finish by calling \`handoff\`
 once, with findings that cite the tool results (tool_use ids) and citation markers ([[...]]) behind them,
@@ -35,6 +44,18 @@ export const renderQuestion = (task: TaskSpec): string => (task.context ? `${tas
 /** A delegated task: the Child sees this and nothing else of its parent's conversation. */
 export const renderDelegatedTask = (task: TaskSpec): string =>
   `Question: ${task.question}\n\nContext:\n${task.context || "(none given)"}\n\nDone when: ${task.doneWhen || "(not specified)"}`;
+
+export const CHECKER_SYSTEM = `You are the Checker: after Main drafted its answer, and before the run is sealed, you check it.
+Use your check tools, which are deterministic and recorded in the log: check_numbers (every number of a claim
+against the text of what it cites), reread_sources (each cited source read again and its hash compared),
+check_advice (buy/sell recommendations, price targets, position advice) and find_unevidenced_claims. Then call
+\`submit_check\` once with one verdict per claim, resting on those outputs. You cannot pass what a tool flagged.`;
+
+export function checkerSystem(profileContent: string | null): string {
+  return profileContent ? `${CHECKER_SYSTEM}\n\n# Your method\n\n${profileContent}` : CHECKER_SYSTEM;
+}
+
+export const NUDGE_TO_CHECK = "You ended your turn without calling `submit_check`. Run the check tools you have not run, or call `submit_check` with a verdict per claim.";
 
 export const NUDGE_TO_ANSWER = "You ended your turn without calling `answer`. Continue the work, or call `answer` with your structured answer.";
 export const NUDGE_TO_HAND_OFF =

@@ -4,7 +4,7 @@ import { UnknownProfileError, assertBindingMatches, listProfiles, loadProfile } 
 import { DELEGATE_TOOL, type ToolRegistry } from "../tools/index.ts";
 import type { RequestContext } from "./buildRequest.ts";
 import { type DelegateInput, delegateToolSpec } from "./delegation.ts";
-import { roleOf } from "./roles.ts";
+import { roleFor } from "./roles.ts";
 
 /** What the requests of a run's executors are built with, beside their folded state. */
 export interface RequestContextOptions {
@@ -21,11 +21,12 @@ export interface RequestContextOptions {
  * redispatch), the specs of its granted tools and its terminal tool.
  */
 export async function requestContextOf(admitted: EventData<"executor_admitted">, options: RequestContextOptions): Promise<RequestContext> {
-  const profile = admitted.profile ? await assertBindingMatches(admitted.profile, options.profilesDir) : null;
+  const own = roleFor(admitted).profile;
+  const profile = admitted.profile ? await assertBindingMatches(admitted.profile, own?.dir ?? options.profilesDir) : null;
   const granted = admitted.grantedTools;
   const specs: ToolSpec[] = options.tools.specsFor(granted.filter((t) => t !== DELEGATE_TOOL));
   if (granted.includes(DELEGATE_TOOL)) specs.push(delegateToolSpec(await delegableProfiles(options)));
-  specs.push(roleOf(admitted.role).terminalSpec);
+  specs.push(roleFor(admitted).terminalSpec);
   return { profileContent: profile?.content ?? null, tools: specs, maxTokens: options.maxTokens ?? 4096 };
 }
 

@@ -213,10 +213,11 @@ export class ExecutorRunner implements RunnerPort {
     return this.state.outcome!;
   }
 
-  /** For a role that hands off: the stored text the quotes of this candidate cite (decide checks them verbatim). */
+  /** For a role that hands off (or answers with its own evidence): the stored text the quotes of this candidate cite (decide checks them verbatim). */
   private async quotedTexts(candidate: unknown): Promise<ReadonlyMap<string, string> | undefined> {
-    if (this.role.resultName !== "handoff" || candidate === undefined) return undefined;
-    return quoteTexts(this.services.blobs, this.state, candidate);
+    const quoting = this.role.ownEvidence ? (candidate as { evidence?: unknown } | null)?.evidence : this.role.resultName === "handoff" ? candidate : undefined;
+    if (quoting === undefined) return undefined;
+    return quoteTexts(this.services.blobs, this.state, quoting);
   }
 
   private async step(): Promise<void> {

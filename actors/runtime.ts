@@ -1,7 +1,7 @@
 import type { InspectionEvent } from "xstate";
 import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clock.ts";
 import { NotFoundError } from "../core/errors.ts";
-import { type Draft, EXECUTOR_STREAM_PREFIX, type EventData, type EventStore, isExecutorStream, type RecordedEvent } from "../events/index.ts";
+import { type Draft, EXECUTOR_STREAM_PREFIX, type EventData, type EventStore, isExecutorStream, type RecordedEvent, type TaskSpec } from "../events/index.ts";
 import type { Governance } from "../governance/port.ts";
 import type { BlobStore } from "../sources/types.ts";
 import type { Model } from "../models/types.ts";
@@ -17,7 +17,7 @@ import { type PostResult, postToExecutor } from "./postToExecutor.ts";
 import { readTranscript } from "./readTranscript.ts";
 import { checkDelegation, requestContextOf } from "./requestContext.ts";
 import { type ReviewMode, type ReviewPolicy, defaultReviewPolicy } from "./reviewPolicy.ts";
-import { type Limits, ROLES, roleOf } from "./roles.ts";
+import { type Limits, roleFor } from "./roles.ts";
 import { ExecutorRunner } from "./runner.ts";
 import type { RuntimeServices } from "./runtimeServices.ts";
 import { Supervision } from "./supervision.ts";
@@ -27,9 +27,12 @@ type CancelledBy = EventData<"cancelled">["by"];
 
 export interface RuntimeOptions {
   store: EventStore;
-  /** The model each role talks to, and the model name it asks for (a Reviewer defaults to the Child's). */
-  models: { main: Model; child: Model; reviewer?: Model };
-  modelNames: { main: string; child: string; reviewer?: string };
+  /**
+   * The model each role talks to, and the model name it asks for (a Reviewer defaults to the Child's).
+   * Without a checker model the run has no Checker: `check` refuses (the host then checks nothing before the seal).
+   */
+  models: { main: Model; child: Model; reviewer?: Model; checker?: Model };
+  modelNames: { main: string; child: string; reviewer?: string; checker?: string };
   tools: ToolRegistry;
   profilesDir?: string;
   /**
@@ -65,6 +68,8 @@ export interface RuntimeOptions {
   blobs?: BlobStore;
   /** Executors' working folders live under `<workspaceRoot>/<runId>/<executorId>/`; absent, tools get no workspace. */
   workspaceRoot?: string;
+  /** One executor with every tool but delegate (the control an evaluation measures isolation against); recorded in Main's admission. */
+  singleAgent?: boolean;
   /** XState's inspection API, given every executor's actor (events and snapshots as they are folded). */
   inspect?: (event: InspectionEvent) => void;
 }
@@ -125,7 +130,7 @@ export class Runtime {
       rootAllowed: options.rootAllowed ?? Object.keys(this.catalog),
       maxDepth: options.maxDepth,
       profilesDir: options.profilesDir,
-      limitsFor: (role) => ({ ...ROLES[role].defaultLimits, ...options.limits?.[role] }),
+      limitsFor: (role, singleAgent) => ({ ...roleFor({ role, singleAgent }).defaultLimits, ...options.limits?.[role] }),
       modelNameFor: (role) => this.modelFor(role).name,
       emit: (e) => this.emit(e),
     };
@@ -135,7 +140,7 @@ export class Runtime {
       newRunner: async (events) => {
         const admitted = (events[0] as RecordedEvent<"executor_admitted">).data;
         const ctx = await requestContextOf(admitted, options);
-        return new ExecutorRunner(this.services, roleOf(admitted.role), ctx, this.modelFor(admitted.role).model, events, { inspect: options.inspect });
+        return new ExecutorRunner(this.services, roleFor(admitted), ctx, this.modelFor(admitted.role).model, events, { inspect: options.inspect });
       },
     });
     const supervision = this.supervision;
@@ -193,12 +198,38 @@ export class Runtime {
     return { model: models[role] ?? models.child, name: modelNames[role] ?? modelNames.child };
   }
 
+  /** Whether this runtime starts a Checker on Main's answer (it was given the Checker's model). */
+  get checks(): boolean {
+    return !!this.options.models.checker;
+  }
+
+  /**
+   * The run's Checker on Main's answer, run to its end: admitted under Main (caused by Main's
+   * `settled`, the answer it checks) unless the log already holds it, as after a crash mid-check,
+   * when it is rebuilt from its stream and goes on. One Checker per run.
+   */
+  async check(runId: string, task: TaskSpec): Promise<{ executorId: string; model: string; outcome: Outcome }> {
+    if (!this.checks) throw new Error(`run ${runId}: this runtime has no Checker model`);
+    const events = await this.store.readRun(runId);
+    const known = events.find((e): e is RecordedEvent<"executor_admitted"> => e.type === "executor_admitted" && e.data.role === "checker");
+    const main = events.find((e): e is RecordedEvent<"executor_admitted"> => e.type === "executor_admitted" && e.data.role === "main");
+    const answered = main && events.find((e) => e.type === "settled" && e.metadata.executorId === main.metadata.executorId);
+    if (!main || !answered) throw new NotFoundError(`run ${runId} has no answer to check`);
+    const executorId = known?.metadata.executorId ?? this.newId();
+    if (!known) {
+      const parent = (await this.load(main.metadata.executorId)).state;
+      await admit(this.admission, { executorId, role: "checker", parent, parentToolUseId: null, task, causationId: answered.eventId });
+    }
+    const runner = await this.load(executorId);
+    return { executorId, model: runner.state.model, outcome: await runner.run() };
+  }
+
   /** Admits Main for a question and starts it; Children are admitted as Main delegates. */
   async startRun(question: string, context = "", ids?: { runId: string; mainExecutorId: string }): Promise<RunHandle> {
     // A submitted run already has its ids (runs/submitRun.ts); a direct run gets new ones.
     const runId = ids?.runId ?? this.newId();
     const mainExecutorId = ids?.mainExecutorId ?? this.newId();
-    await admit(this.admission, { executorId: mainExecutorId, runId, role: "main", task: { question, context, doneWhen: "" } });
+    await admit(this.admission, { executorId: mainExecutorId, runId, role: "main", task: { question, context, doneWhen: "" }, singleAgent: this.options.singleAgent });
     this.mainOf.set(runId, mainExecutorId);
     const runner = await this.load(mainExecutorId);
     return { runId, mainExecutorId, result: runner.run() };

@@ -23,10 +23,17 @@ export function claimFor(claims: RunClaims, claimId: string): ClaimChain {
   }
 }
 
-/** The Children whose handoff Main consumed: a claim may rest only on findings Main received. */
+/**
+ * The Children whose handoff Main consumed: a claim may rest only on findings Main received. A single agent
+ * (admitted so) rests on the evidence it committed in its own stream, so it counts as having received its own.
+ */
 export function receivedBy(claims: RunClaims, events: readonly RecordedEvent[]): Set<string> {
   const main = claims.answer?.executorId;
-  return new Set(events.flatMap((e) => (e.type === "handoff_consumed" && e.metadata.executorId === main ? [(e as RecordedEvent<"handoff_consumed">).data.childExecutorId] : [])));
+  const received = new Set(events.flatMap((e) => (e.type === "handoff_consumed" && e.metadata.executorId === main ? [(e as RecordedEvent<"handoff_consumed">).data.childExecutorId] : [])));
+  const ownStream = events.filter((e) => e.metadata.executorId === main);
+  const single = ownStream.some((e) => e.type === "executor_admitted" && (e as RecordedEvent<"executor_admitted">).data.singleAgent === true);
+  if (main && single && ownStream.some((e) => e.type === "handoff_committed")) received.add(main);
+  return received;
 }
 
 /**

@@ -26,6 +26,8 @@ export interface AriadneConfig {
   openblas: Record<string, string>;
   /** ARIADNE_WORKSPACES: where executors' working folders live; unset means beside the store (runs/workspaceRootFor.ts). */
   workspaceRoot: string | undefined;
+  /** NO_COLOR (set and not empty): no colour in the live view; TERM=dumb: no live view (no cursor movement). */
+  terminal: { noColor: boolean; dumb: boolean };
   /** OpenTelemetry (cli/installTelemetry.ts). */
   telemetry: TelemetrySettings;
   /** ARIADNE_CORPUS_DIR: the shared corpus eval cases read; unset means ../shared/corpus beside the repository. */
@@ -64,6 +66,7 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
       ARIADNE_MODEL_MAIN: set("ARIADNE_MODEL_MAIN"),
       ARIADNE_MODEL_CHILD: set("ARIADNE_MODEL_CHILD"),
       ARIADNE_MODEL_REVIEWER: set("ARIADNE_MODEL_REVIEWER"),
+      ARIADNE_MODEL_CHECKER: set("ARIADNE_MODEL_CHECKER"),
       ARIADNE_MODEL_IDLE_TIMEOUT_MS: set("ARIADNE_MODEL_IDLE_TIMEOUT_MS"),
     },
     leaseMs: Number(set("ARIADNE_LEASE_MS") ?? DEFAULT_LEASE_MS) || DEFAULT_LEASE_MS,
@@ -72,6 +75,7 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
     sealKeys: { ARIADNE_SIGNING_KEY: set("ARIADNE_SIGNING_KEY"), ARIADNE_SIGNING_PUBLIC_KEY: set("ARIADNE_SIGNING_PUBLIC_KEY") },
     openblas: openblasEnv(env),
     workspaceRoot: set("ARIADNE_WORKSPACES"),
+    terminal: { noColor: !!set("NO_COLOR"), dumb: set("TERM") === "dumb" },
     telemetry: {
       otlpEndpoint: set("OTEL_EXPORTER_OTLP_ENDPOINT") ?? set("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"),
       serviceName: set("OTEL_SERVICE_NAME") ?? "ariadne",

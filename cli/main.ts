@@ -26,10 +26,11 @@ import { type AriadneConfig, hostSettings, readConfig } from "./config.ts";
 import { armCrashPoint } from "../core/crashPoint.ts";
 import { scenarioNames } from "../scenarios/index.ts";
 import { parseUsage } from "./usage.ts";
+import { type LiveTerminal, liveTerminalOf } from "./live/liveTerminal.ts";
 export { forcedExitCode } from "./exitNow.ts";
 
 /** Commands that parse their own arguments (each has --help). */
-const RUN_LIFECYCLE: Record<string, (argv: string[], out: (line: string) => void, config: AriadneConfig) => Promise<number>> = {
+const RUN_LIFECYCLE: Record<string, (argv: string[], out: (line: string) => void, config: AriadneConfig, terminal: LiveTerminal | null) => Promise<number>> = {
   submit: submitCommand,
   worker: workerCommand,
   resume: resumeCommand,
@@ -44,7 +45,8 @@ const USAGE = `usage: ariadne <command> [options]
 commands:
   migrate            apply pending migrations to DATABASE_URL, or to the embedded store
   run [QUESTION]     a research run with the configured model (ANTHROPIC_API_KEY); with no QUESTION,
-                     or --scenario NAME, a scripted offline scenario
+                     or --scenario NAME, a scripted offline scenario; on a terminal its executor tree is
+                     drawn in place as it works (NO_COLOR: no colours)
   show RUN           a recorded run: executor tree, handoffs, answer
   transcript EXECUTOR_ID
                      an executor's requests and responses rebuilt from the log, digests checked
@@ -61,7 +63,8 @@ commands:
   submit [QUESTION]  record a run for workers and print its id
   worker             execute submitted runs; take over runs whose owner died
   resume RUN         finish a crashed or interrupted run in this process
-  status RUN         a run's state and executor tree (--json for scripts)
+  status RUN         a run's state and executor tree (--json for scripts; --follow: until it stops,
+                     drawn in place on a terminal)
   cancel RUN         cancel a run, or one executor with --executor ID
   serve              the HTTP API [--port 8787] [--host 127.0.0.1] [--no-workers] [--concurrency N] [--no-auth]
   keys create        an API key: --role client|auditor|admin --tenant T (printed once)
@@ -83,6 +86,9 @@ options:
                      (a review's findings reach Main once, marked as advice); never approval or veto
   --scenario NAME    run a scripted offline scenario instead of a question: ${scenarioNames().join(", ")}
                      (the default with no question)
+  --single-agent     run: one executor with every tool but delegate and no Children, citing its own tool
+                     results (the control for what isolation buys; recorded with the run); not with --reviewer,
+                     Child caps or delegation caps
   --model-idle-timeout SECONDS
                      silence on a model stream that counts as a dead connection (default 60)
   -h, --help         show this help
@@ -100,12 +106,21 @@ environment:
 /** Each command's own --help. */
 const COMMAND_USAGE: Record<string, string> = { show: SHOW_USAGE, transcript: TRANSCRIPT_USAGE, audit: AUDIT_USAGE, check: CHECK_USAGE, report: REPORT_USAGE };
 
-/** The CLI's entry: returns the exit code instead of exiting, so it can be tested in-process. */
-export async function main(argv: string[], out: (line: string) => void = console.log, config: AriadneConfig = readConfig()): Promise<number> {
+/**
+ * The CLI's entry: returns the exit code instead of exiting, so it can be tested in-process.
+ * `terminal`: where live views draw (run, status --follow); by default stdout when it is a terminal
+ * and the output goes there, else none (plain lines).
+ */
+export async function main(
+  argv: string[],
+  out: (line: string) => void = console.log,
+  config: AriadneConfig = readConfig(),
+  terminal: LiveTerminal | null = out === console.log ? liveTerminalOf(process.stdout, config) : null,
+): Promise<number> {
   armCrashPoint(config.crashAt);
   const reportError = (e: unknown) => report(e, config.debug);
   const lifecycle = RUN_LIFECYCLE[argv[0]];
-  if (lifecycle) return lifecycle(argv.slice(1), out, config).catch(reportError);
+  if (lifecycle) return lifecycle(argv.slice(1), out, config, terminal).catch(reportError);
   let parsed;
   try {
     parsed = parseUsage(
@@ -117,6 +132,7 @@ export async function main(argv: string[], out: (line: string) => void = console
         root: { type: "string" },
         reviewer: { type: "string" },
         scenario: { type: "string" },
+        "single-agent": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
         ...CAP_FLAG_OPTIONS,
         port: { type: "string", default: "8787" },
@@ -168,7 +184,7 @@ export async function main(argv: string[], out: (line: string) => void = console
       case "run": {
         const caps = askedCapsFromFlags(parsed.values);
         // An empty or blank question given is refused by runResearch, never taken for "no question".
-        return await runResearch({ ...storeOptions, config, question: rest.length ? rest.join(" ") : undefined, scenario: parsed.values.scenario, json: parsed.values.json, out, modelIdleTimeoutMs, caps, reviewer });
+        return await runResearch({ ...storeOptions, config, question: rest.length ? rest.join(" ") : undefined, scenario: parsed.values.scenario, json: parsed.values.json, out, modelIdleTimeoutMs, caps, reviewer, terminal, singleAgent: parsed.values["single-agent"] });
       }
       case "show":
       case "transcript": {

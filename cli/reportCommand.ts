@@ -28,6 +28,7 @@ export async function reportCommand(options: OpenOptions & { runId: string; json
 export function renderReport(r: RunReport): string[] {
   const lines = [`run ${r.runId}`];
   if (r.question) lines.push(`question: ${r.question}`);
+  if (r.singleAgent) lines.push("single agent (--single-agent): one executor with every tool but delegate, no Children");
   lines.push(`  ${figuresLine(r.run)}`, `  ${fetchesLine(r.run)}`);
   lines.push(
     `  limits left: run tokens ${left(r.limits.tokens, count)} · cost ${left(r.limits.costMicros, usd)} · wall clock ${left(r.limits.wallClockMs, seconds)} · delegation depth ${left(r.limits.depth, count)}`,

@@ -7,6 +7,7 @@ import { parseCommand } from "./parseCommand.ts";
 import { UsageError } from "./usage.ts";
 import { sealSigningKey } from "./sealKeys.ts";
 import { renderRunResult } from "./renderRunResult.ts";
+import { installTelemetry } from "./installTelemetry.ts";
 
 const USAGE = `usage: ariadne resume RUN [--json] [--wait-ms MS]
 
@@ -33,11 +34,14 @@ export async function resumeCommand(argv: string[], out: (line: string) => void,
   if (!Number.isFinite(waitMs) || waitMs < 0) throw new UsageError(`--wait-ms must be a non-negative number, got "${values["wait-ms"]}"`);
   const sealKey = sealSigningKey(config.sealKeys);
   const { store, database, close } = await openStore(storeOptionsOf(config, values["data-dir"]));
+  const telemetry = await installTelemetry(config.telemetry, store, (line) => console.error(line));
   try {
     const hosted = await resumeRun({ database, store, buildRuntime: runtimeFactory(hostSettings(config), { progress: () => progressPrinter(log) }), ttlMs, waitMs, log, sealKey }, runId);
     const result = await hostInForeground(hosted, log);
     return await renderRunResult(result, { store, location: database.location, lease: hosted.lease, json: values.json, out });
   } finally {
+    // The run's last spans are exported before the store closes.
+    await telemetry?.stop();
     await close();
   }
 }

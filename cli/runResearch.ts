@@ -9,6 +9,8 @@ import { hostInForeground } from "./hostInForeground.ts";
 import { sealSigningKey } from "./sealKeys.ts";
 import { renderRunResult } from "./renderRunResult.ts";
 import { installTelemetry } from "./installTelemetry.ts";
+import type { LiveTerminal } from "./live/liveTerminal.ts";
+import { liveView } from "./live/liveView.ts";
 
 export interface RunOptions extends OpenOptions {
   /** As given on the command line; undefined when none was given. */
@@ -24,6 +26,10 @@ export interface RunOptions extends OpenOptions {
   caps?: AskedCaps;
   /** Reviewer mode for the run (off by default). */
   reviewer?: ReviewMode;
+  /** A terminal to draw the live view on (cli/live/); absent or null: progress as plain lines. Never with --json. */
+  terminal?: LiveTerminal | null;
+  /** --single-agent: one executor with every tool but delegate (runs/planRun.ts refuses what conflicts). */
+  singleAgent?: boolean;
 }
 
 /**
@@ -44,6 +50,7 @@ export async function runResearch(options: RunOptions): Promise<number> {
       reviewer: options.reviewer,
       modelIdleTimeoutMs: options.modelIdleTimeoutMs,
       traceparent: options.config.telemetry.traceparent,
+      singleAgent: options.singleAgent,
     },
     { modelConfigured: configured, nothingAsked: "scenario" },
   );
@@ -60,9 +67,20 @@ export async function runResearch(options: RunOptions): Promise<number> {
     if (choice.kind === "scenario") console.error(scenarioNote(choice, configured));
     log(`store: ${database.location}`);
     log(`question: ${question}`);
-    const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(hostSettings(options.config), { progress: () => progressPrinter(log) }), ttlMs, sealKey: sealSigningKey(options.config.sealKeys) }, lease!);
-    const result = await hostInForeground(hosted, log);
-    return await renderRunResult(result, { store, location: database.location, lease: lease!, json: options.json, out: options.out });
+    // On a terminal, the executor tree drawn in place (the run's events folded as they are recorded); else a line per step.
+    const view = options.terminal && !options.json ? liveView(options.terminal.stream, { color: options.terminal.color }) : null;
+    try {
+      view?.applyAll(await store.readRun(runId));
+      const progress = view ? () => view.apply : () => progressPrinter(log);
+      const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(hostSettings(options.config), { progress }), ttlMs, sealKey: sealSigningKey(options.config.sealKeys) }, lease!);
+      const result = await hostInForeground(hosted, view ? view.log : log);
+      // The last frame from the whole log: the host's own facts (interrupted, sealed) never pass through the runtime's events.
+      if (view) await store.readRun(runId).then(view.reset, () => undefined);
+      view?.close();
+      return await renderRunResult(result, { store, location: database.location, lease: lease!, json: options.json, out: options.out });
+    } finally {
+      view?.close();
+    }
   } finally {
     // The run's last spans are exported before the store closes.
     await telemetry?.stop();

@@ -2,7 +2,7 @@ import type { Answer } from "../actors/index.ts";
 import type { Handoff } from "../handoff/handoffSchema.ts";
 import type { ExecutorProgress, RunView as ProjectedRun, UnknownEffectView } from "../projections/index.ts";
 
-export type ExecutorStatus = "running" | "answered" | "partial_answer" | "handed_off" | "failed" | "cancelled";
+export type ExecutorStatus = "running" | "answered" | "partial_answer" | "handed_off" | "checked" | "failed" | "cancelled";
 
 export interface ExecutorView {
   executorId: string;
@@ -71,6 +71,8 @@ function statusOf(x: ExecutorProgress): ExecutorStatus {
       return "answered";
     case "handoff":
       return "handed_off";
+    case "check":
+      return "checked";
     case "failed":
       return "failed";
     case "cancelled":

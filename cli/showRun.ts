@@ -34,7 +34,7 @@ export function renderRun(view: RunView, handoffs: ReturnType<typeof handoffsOf>
   const lines = [`run ${view.runId}: ${main ? describeState(main) : "no Main executor"}`, "", "executors:"];
   const tree = (parent: string | null, depth: number): void => {
     for (const x of view.executors.filter((e) => e.parentExecutorId === parent)) {
-      const name = x.role === "main" ? "main" : `child:${x.profile ?? "general"}`;
+      const name = x.role === "main" ? "main" : `${x.role === "checker" ? "checker" : "child"}:${x.profile ?? "general"}`;
       lines.push(`${"  ".repeat(depth + 1)}${name} ${x.executorId}: ${describeState(x)} · ${x.turns} turns · ${formatTokens(x.usage, x.usage.estimated)} · ${x.model}`);
       if (x.role === "child") lines.push(`${"  ".repeat(depth + 2)}task: ${x.task}`);
       tree(x.executorId, depth + 1);

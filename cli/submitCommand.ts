@@ -4,7 +4,7 @@ import { CAP_FLAG_OPTIONS, askedCapsFromFlags, capFlagsUsage } from "./capFlags.
 import { type AriadneConfig, modelConfigured, storeOptionsOf } from "./config.ts";
 import { parseCommand } from "./parseCommand.ts";
 
-const USAGE = `usage: ariadne submit [QUESTION] [--offline] [--json] [cap flags]
+const USAGE = `usage: ariadne submit [QUESTION] [--offline] [--single-agent] [--json] [cap flags]
 
 Records a run for workers (ariadne worker) and prints its id; nothing runs here.
 A question needs ANTHROPIC_API_KEY; with --offline, or with no question and no key,
@@ -12,6 +12,7 @@ the run is the scripted offline scenario.
 
 options:
   --offline          the scripted offline scenario, whatever the environment
+  --single-agent     one executor with every tool but delegate and no Children (as for ariadne run)
   --json             print {"runId": ..., "mainExecutorId": ...}
   --data-dir DIR     embedded store directory when DATABASE_URL is unset
 
@@ -22,13 +23,13 @@ ${capFlagsUsage()}`;
 export async function submitCommand(argv: string[], out: (line: string) => void, config: AriadneConfig): Promise<number> {
   const { values, positionals } = parseCommand(
     argv,
-    { offline: { type: "boolean", default: false }, json: { type: "boolean", default: false }, ...CAP_FLAG_OPTIONS },
+    { offline: { type: "boolean", default: false }, "single-agent": { type: "boolean", default: false }, json: { type: "boolean", default: false }, ...CAP_FLAG_OPTIONS },
     USAGE,
   );
   if (values.help) return (out(USAGE), 0);
   const configured = modelConfigured(config);
   const plan = await planRun(
-    { question: positionals.length ? positionals.join(" ") : undefined, offline: values.offline, caps: askedCapsFromFlags(values), traceparent: config.telemetry.traceparent },
+    { question: positionals.length ? positionals.join(" ") : undefined, offline: values.offline, caps: askedCapsFromFlags(values), traceparent: config.telemetry.traceparent, singleAgent: values["single-agent"] },
     { modelConfigured: configured, nothingAsked: configured ? "refuse" : "scenario" },
   );
   const { store, close } = await openStore(storeOptionsOf(config, values["data-dir"]));

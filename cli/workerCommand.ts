@@ -5,6 +5,7 @@ import { type AriadneConfig, hostSettings, storeOptionsOf } from "./config.ts";
 import { sealSigningKey } from "./sealKeys.ts";
 import { parseCommand } from "./parseCommand.ts";
 import { exitNow } from "./exitNow.ts";
+import { installTelemetry } from "./installTelemetry.ts";
 import { UsageError } from "./usage.ts";
 
 const USAGE = `usage: ariadne worker [--concurrency N] [--lease-ms MS] [--idle-exit-ms MS]
@@ -12,7 +13,9 @@ const USAGE = `usage: ariadne worker [--concurrency N] [--lease-ms MS] [--idle-e
 Executes submitted runs and takes over runs whose owner's lease ran out, each
 under a lease renewed by heartbeat. Several workers may serve one PostgreSQL
 database. SIGTERM or Ctrl-C: tool calls in flight record their outcome, then the
-worker's runs are released for another worker at once.
+worker's runs are released for another worker at once. With
+OTEL_EXPORTER_OTLP_ENDPOINT set, the store's spans are exported over OTLP/HTTP
+(one exporter on a store at a time; the others wait their turn).
 
 options:
   --concurrency N    runs hosted at once, at least 1 (default ${WORKER_DEFAULTS.concurrency})
@@ -50,6 +53,8 @@ export async function workerCommand(argv: string[], out: (line: string) => void,
   const problem = workerOptionProblem({ ttlMs, concurrency }, { ttlMs: leaseName, concurrency: "--concurrency" });
   if (problem) return (console.error(`ariadne: ${problem}`), 2);
   const { store, database, close } = await openStore(storeOptionsOf(config, values["data-dir"]));
+  // The log's spans, when OTEL_EXPORTER_OTLP_ENDPOINT is set (cli/installTelemetry.ts).
+  const telemetry = await installTelemetry(config.telemetry, store, out);
   const stop = new AbortController();
   let signals = 0;
   const onSignal = () => {
@@ -83,6 +88,7 @@ export async function workerCommand(argv: string[], out: (line: string) => void,
       process.off("SIGTERM", onSignal);
       process.off("SIGINT", onSignal);
     }
+    await telemetry?.stop();
     await close();
   }
 }

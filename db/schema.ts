@@ -31,6 +31,9 @@ export interface CheckpointsTable {
   tx_id: string;
   position: string;
   updated_at: ColumnType<Date, string | undefined, string>;
+  /** Who may advance this checkpoint, until when (events/checkpointLease.ts); null: anyone. */
+  lease_owner: ColumnType<string | null, string | null | undefined, string | null>;
+  lease_expires_at: ColumnType<Date | null, string | null | undefined, string | null>;
 }
 
 /** queued, running (a lease was taken; alive or not), interrupted, or final. */

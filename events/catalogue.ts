@@ -8,7 +8,7 @@ import { z } from "zod";
 
 const Id = z.string().min(1).max(200);
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, "expected a lowercase hex sha256");
-const Role = z.enum(["main", "child", "reviewer"]);
+const Role = z.enum(["main", "child", "reviewer", "checker"]);
 const CancelledBy = z.enum(["parent", "operator", "run_settled", "governance"]);
 const Effect = z.enum(["read_only", "idempotent", "effectful"]);
 
@@ -91,6 +91,8 @@ export const payloadSchemas = {
       refusedTools: z.array(z.object({ name: z.string(), reason: z.string() })),
       model: z.string().min(1),
       limits: Limits,
+      /** Main of a single-agent run (`--single-agent`): it holds every tool but delegate and cites its own tool results. */
+      singleAgent: z.literal(true).optional(),
     }),
   },
   turn: {
@@ -257,11 +259,24 @@ export const payloadSchemas = {
   },
   settled: {
     1: z.object({
-      outcome: z.enum(["answered", "handed_off"]),
+      /** checked: a Checker's, after its check_submitted. */
+      outcome: z.enum(["answered", "handed_off", "checked"]),
       /** Main's structured answer; absent for a Child, whose result is its handoff. */
       answer: z.record(z.string(), z.unknown()).optional(),
       /** Main stopped by a limit, or no Child it delegated handed anything back: the answer is built from the handoffs it held. */
       partial: z.boolean().optional(),
+    }),
+  },
+  check_submitted: {
+    /**
+     * In a Checker's stream, before it settles: its per-claim verdicts on Main's answer, given after its check
+     * tools ran (their outputs are its tool_completed events). `forced`: a limit or the budget stopped it first,
+     * so the check is incomplete (`reason` says which); the host then records the run's check as incomplete.
+     */
+    1: z.object({
+      verdicts: z.array(z.object({ claimId: Id, verdict: z.enum(["supported", "flagged", "no_evidence"]), note: z.string().optional() })),
+      forced: z.boolean(),
+      reason: z.string().optional(),
     }),
   },
   failed: {
@@ -305,13 +320,23 @@ export const payloadSchemas = {
   },
   check_completed: {
     /**
-     * In the run's stream, after its seal (which covers the executor streams only): the checker's verdicts on
-     * the settled answer (checker/checkAnswer.ts). A later observation of the world, not part of what the run did.
+     * In the run's stream: the checker's verdicts on the settled answer (checker/checkAnswer.ts). The host records
+     * one, from the run's Checker executor, after Main answers and before the seal; `ariadne check RUN` records
+     * another, after the seal (which covers the executor streams only), when asked to look again.
      */
     1: z.object({
       answerEventId: Id,
-      /** supported: nothing flagged (claims without evidence are marked, not flagged); flagged: something is. */
-      verdict: z.enum(["supported", "flagged"]),
+      /**
+       * supported: nothing flagged (claims without evidence are marked, not flagged); flagged: something is;
+       * incomplete: the Checker stopped (a limit, the budget, a failure) before it gave its verdicts, so the
+       * claims are not checked (never passed by default).
+       */
+      verdict: z.enum(["supported", "flagged", "incomplete"]),
+      /**
+       * The Checker executor whose verdicts these are (absent for `ariadne check RUN`, which is the
+       * deterministic checker alone): its model, and whether it finished (`reason` when it did not).
+       */
+      checker: z.object({ executorId: Id.nullable(), model: z.string().min(1), state: z.enum(["completed", "incomplete"]), reason: z.string().optional() }).optional(),
       claims: z.array(
         z.object({
           claimId: Id,

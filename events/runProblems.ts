@@ -81,12 +81,16 @@ export function referenceProblems(events: Map<string, RecordedEvent[]>): RunProb
     const parentId = admitted.data.parentExecutorId;
     if (parentId) {
       const parent = stream(parentId);
+      // A Checker is admitted by the host on Main's answer: caused by Main's `settled`.
+      const checker = admitted.data.role === "checker";
       const call = parent.find((p) =>
-        admitted.data.parentToolUseId === null
-          ? p.type === "review_requested" && p.data.reviewerExecutorId === executorId
-          : p.type === "tool_called" && p.data.toolUseId === admitted.data.parentToolUseId && p.data.childExecutorId === executorId,
+        checker
+          ? p.type === "settled" && p.eventId === admitted.metadata.causationId
+          : admitted.data.parentToolUseId === null
+            ? p.type === "review_requested" && p.data.reviewerExecutorId === executorId
+            : p.type === "tool_called" && p.data.toolUseId === admitted.data.parentToolUseId && p.data.childExecutorId === executorId,
       );
-      const what = admitted.data.parentToolUseId === null ? "a review request" : `delegate call ${admitted.data.parentToolUseId}`;
+      const what = checker ? "the answer" : admitted.data.parentToolUseId === null ? "a review request" : `delegate call ${admitted.data.parentToolUseId}`;
       if (parent.length === 0) problems.push(problemAt(admitted, `admitted by executor ${parentId}, whose stream ${executorStreamId(parentId)} is missing`));
       else if (!call) problems.push(problemAt(admitted, `admitted for ${what} of ${parentId}, which the parent's stream does not hold`));
     }

@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { AriadneError } from "../core/errors.ts";
 import type { Database } from "../db/openDatabase.ts";
+import { claimCheckpoint, releaseCheckpoint, storeLeasedCheckpoint } from "./checkpointLease.ts";
 import { type Checkpoint, compareCheckpoints, lastCommitted, loadCheckpoint, readFromCheckpoint, storeCheckpoint } from "./readFromCheckpoint.ts";
 import type { RecordedEvent } from "./types.ts";
 
@@ -15,6 +17,25 @@ export interface SubscribeOptions {
   pollMs?: number;
   /** Called once if reading, handling or storing the checkpoint fails; the subscription then stops. */
   onError?: (error: unknown) => void;
+  /**
+   * Share the checkpoint with subscriptions of the same id in other processes:
+   * only the holder of its lease (events/checkpointLease.ts) handles events and
+   * advances it; the others follow the stored checkpoint and take over when
+   * the holder stops or its lease runs out.
+   */
+  lease?: SubscriptionLease;
+}
+
+export interface SubscriptionLease {
+  ttlMs: number;
+  /** Default: a random id. */
+  owner?: string;
+  /**
+   * Called when this subscription takes the lease (first or again): events
+   * before the checkpoint were handled elsewhere, so state kept from an
+   * earlier turn is stale.
+   */
+  onTaken?: (at: Checkpoint) => void;
 }
 
 export interface Subscription {
@@ -42,12 +63,43 @@ interface Waiter {
  * PostgreSQL, in-process on PGlite), and polls for the rest: appends made
  * inside a caller's own transaction, or by a Database without notify(). The
  * checkpoint is stored after each batch, so a crash between handling and
- * storing redelivers that batch.
+ * storing redelivers that batch. With `lease`, one subscription at a time
+ * among those sharing the id handles events (see SubscribeOptions.lease).
  */
 export async function subscribe(database: Database, options: SubscribeOptions): Promise<Subscription> {
   const batchSize = options.batchSize ?? 200;
-  const pollMs = options.pollMs ?? 500;
+  // A holder idles no longer than a third of its lease, so it renews in time.
+  const pollMs = Math.min(options.pollMs ?? 500, options.lease ? options.lease.ttlMs / 3 : Infinity);
   let checkpoint = await loadCheckpoint(database, options.subscriptionId);
+  const lease = options.lease && { ...options.lease, owner: options.lease.owner ?? randomUUID() };
+  // While held: renewed when a third of its time has passed (or with each stored checkpoint).
+  let heldSince: number | undefined;
+  const holdLease = async (): Promise<boolean> => {
+    if (!lease) return true;
+    if (heldSince !== undefined && Date.now() - heldSince < lease.ttlMs / 3) return true;
+    const at = await claimCheckpoint(database, options.subscriptionId, lease.owner, lease.ttlMs);
+    if (!at) {
+      heldSince = undefined;
+      // Another holder advances it: follow, so caughtUp() resolves as it does.
+      const stored = await loadCheckpoint(database, options.subscriptionId);
+      if (compareCheckpoints(stored, checkpoint) > 0) checkpoint = stored;
+      return false;
+    }
+    // Newly held, or held again after someone else moved it (this lease had run out unnoticed).
+    if (heldSince === undefined || compareCheckpoints(at, checkpoint) !== 0) {
+      checkpoint = at;
+      lease.onTaken?.(at);
+    }
+    heldSince = Date.now();
+    return true;
+  };
+  const store = async (at: Checkpoint): Promise<boolean> => {
+    if (!lease) return (await storeCheckpoint(database, options.subscriptionId, at), true);
+    if (await storeLeasedCheckpoint(database, options.subscriptionId, lease.owner, at, lease.ttlMs)) return ((heldSince = Date.now()), true);
+    // Lost (its time ran out mid-batch): the new holder redoes this batch from the stored checkpoint.
+    heldSince = undefined;
+    return false;
+  };
   let stopped = false;
   let failure: { error: unknown } | undefined;
   let waiters: Waiter[] = [];
@@ -69,27 +121,30 @@ export async function subscribe(database: Database, options: SubscribeOptions): 
     });
   };
 
+  /** Reads and handles one batch; true when it was full (more may be waiting). Nothing while another holds the lease. */
+  const step = async (): Promise<boolean> => {
+    if (!(await holdLease())) return false;
+    const batch = await readFromCheckpoint(database, checkpoint, batchSize);
+    let handled = 0;
+    try {
+      for (const event of batch.events) {
+        if (stopped) break;
+        await options.handle(event);
+        handled++;
+      }
+    } finally {
+      if (handled > 0 && (await store(batch.checkpoints[handled - 1]))) checkpoint = batch.checkpoints[handled - 1];
+    }
+    return batch.events.length === batchSize;
+  };
+
   const unlisten = await database.listen(EVENTS_CHANNEL, wake);
   const loop = (async () => {
     while (!stopped) {
       woken = false;
       let full: boolean;
       try {
-        const batch = await readFromCheckpoint(database, checkpoint, batchSize);
-        full = batch.events.length === batchSize;
-        let handled = 0;
-        try {
-          for (const event of batch.events) {
-            if (stopped) break;
-            await options.handle(event);
-            handled++;
-          }
-        } finally {
-          if (handled > 0) {
-            await storeCheckpoint(database, options.subscriptionId, batch.checkpoints[handled - 1]);
-            checkpoint = batch.checkpoints[handled - 1];
-          }
-        }
+        full = await step();
       } catch (error) {
         failure = { error };
         stopped = true;
@@ -126,6 +181,8 @@ export async function subscribe(database: Database, options: SubscribeOptions): 
       wake();
       await loop;
       await unlisten();
+      // Given up so the next exporter takes over at once; if that fails (the store is gone), the lease runs out instead.
+      if (lease && heldSince !== undefined) await releaseCheckpoint(database, options.subscriptionId, lease.owner).catch(() => {});
     },
     position: () => checkpoint,
   };

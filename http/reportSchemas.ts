@@ -55,6 +55,7 @@ export const RunReportSchema = z
     runId: z.string(),
     question: z.string().nullable(),
     mainExecutorId: z.string().nullable(),
+    singleAgent: z.boolean().openapi({ description: "Made as a single agent (singleAgent / --single-agent): one executor, no Children" }),
     run: Figures,
     limits: z.object({ tokens: LimitLeft, costMicros: LimitLeft, wallClockMs: LimitLeft, depth: LimitLeft }),
     isolation: z

@@ -44,6 +44,7 @@ export const SubmitRunBody = z
     reviewer: z.enum(REVIEWER_MODES).optional(),
     models: z.strictObject({ main: Text().min(1).max(200).optional(), child: Text().min(1).max(200).optional(), reviewer: Text().min(1).max(200).optional() }).optional(),
     metadata: MetadataMap.optional(),
+    singleAgent: z.boolean().optional().openapi({ description: "One executor with every tool but delegate and no Children (the control for what isolation buys); not with allowedProfiles, reviewer, Child caps or maxDepth" }),
     stream: z.boolean().optional().openapi({ description: "Answer with the run's events as SSE on this response (as `Accept: text/event-stream` does)" }),
   })
   .openapi("SubmitRun", {
@@ -112,7 +113,7 @@ export const LastEventIdHeader = z.object({
 const ExecutorNode = z
   .object({
     id: z.string(),
-    role: z.enum(["main", "child", "reviewer"]),
+    role: z.enum(["main", "child", "reviewer", "checker"]),
     profile: z.string().nullable(),
     status: z.enum(["running", "settled", "failed", "cancelled"]),
     question: z.string(),
@@ -159,7 +160,7 @@ export const TranscriptSchema = z
   .object({
     executorId: z.string(),
     runId: z.string(),
-    role: z.enum(["main", "child", "reviewer"]),
+    role: z.enum(["main", "child", "reviewer", "checker"]),
     turns: z.array(
       z.object({
         turn: z.number().int(),

@@ -14,6 +14,7 @@ import * as leaseHeartbeat from "./0013_lease_heartbeat.ts";
 import * as budgetOps from "./0014_budget_ops.ts";
 import * as runMetadata from "./0015_run_metadata.ts";
 import * as runKeyedStreams from "./0016_run_keyed_streams.ts";
+import * as checkpointLeases from "./0017_checkpoint_leases.ts";
 
 /**
  * Migrations are listed in code rather than read from disk, so the same
@@ -35,6 +36,7 @@ export const migrations: Record<string, Migration> = {
   "0014_budget_ops": budgetOps,
   "0015_run_metadata": runMetadata,
   "0016_run_keyed_streams": runKeyedStreams,
+  "0017_checkpoint_leases": checkpointLeases,
 };
 
 export const migrationProvider: MigrationProvider = {

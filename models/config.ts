@@ -1,7 +1,7 @@
 import { ConfigError } from "../core/errors.ts";
 import { AnthropicModel } from "./anthropicModel.ts";
 
-export type ModelRole = "main" | "child" | "reviewer";
+export type ModelRole = "main" | "child" | "reviewer" | "checker";
 /**
  * What the model layer is configured with, by name as in the environment;
  * read once by cli/config.ts (nothing below it reads the environment).
@@ -12,6 +12,7 @@ export interface ModelSettings {
   ARIADNE_MODEL_MAIN?: string;
   ARIADNE_MODEL_CHILD?: string;
   ARIADNE_MODEL_REVIEWER?: string;
+  ARIADNE_MODEL_CHECKER?: string;
   ARIADNE_MODEL_IDLE_TIMEOUT_MS?: string;
 }
 export type Env = ModelSettings;
@@ -25,18 +26,20 @@ export const DEFAULT_MODELS: Readonly<Record<ModelRole, string>> = {
   main: "claude-sonnet-5-5",
   child: "claude-haiku-5-5",
   reviewer: "claude-sonnet-5-5",
+  checker: "claude-haiku-5-5",
 };
 
 const ENV_NAMES: Record<ModelRole, keyof ModelSettings> = {
   main: "ARIADNE_MODEL_MAIN",
   child: "ARIADNE_MODEL_CHILD",
   reviewer: "ARIADNE_MODEL_REVIEWER",
+  checker: "ARIADNE_MODEL_CHECKER",
 };
 
 /** Model name per role: explicit override, then environment, then default. Empty values count as unset. */
 export function resolveModels(env: Env, overrides: Partial<Record<ModelRole, string>> = {}): Record<ModelRole, string> {
   const pick = (role: ModelRole) => overrides[role] || env[ENV_NAMES[role]] || DEFAULT_MODELS[role];
-  return { main: pick("main"), child: pick("child"), reviewer: pick("reviewer") };
+  return { main: pick("main"), child: pick("child"), reviewer: pick("reviewer"), checker: pick("checker") };
 }
 
 export interface CreateModelOptions {

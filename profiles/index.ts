@@ -1,6 +1,7 @@
 export {
   assertBindingMatches,
   DEFAULT_PROFILE_DIR,
+  ROLE_PROFILE_DIR,
   listProfiles,
   loadProfile,
   profileBinding,

@@ -29,6 +29,12 @@ export const ProfileBindingSchema = z.object({
 /** The profiles ship beside this module; tests pass a temp copy instead. */
 export const DEFAULT_PROFILE_DIR = fileURLToPath(new URL(".", import.meta.url));
 
+/**
+ * Profiles of roles the runtime starts itself (the Checker), kept out of the Specialty Profiles a
+ * delegation may name; bound into the executor's identity the same way.
+ */
+export const ROLE_PROFILE_DIR = fileURLToPath(new URL("./roles/", import.meta.url));
+
 const PROFILE_ID = /^[a-z][a-z0-9-]*$/;
 
 export async function loadProfile(id: string, dir: string = DEFAULT_PROFILE_DIR): Promise<Profile> {

@@ -106,9 +106,13 @@ function evolveFacts(f: ExecutorFacts, event: RecordedEvent): ExecutorFacts {
   }
 }
 
-/** The latest turn that called handoff: the one whose call the committed handoff is (a forced handoff salvages the last such call, or none). */
+/**
+ * The latest turn that called handoff: the one whose call the committed handoff is (a forced handoff salvages the
+ * last such call, or none). A single agent commits its evidence with its answer call.
+ */
 function handoffTurn(f: ExecutorFacts): number | null {
-  const turns = Object.values(f.turns).filter((t) => t.toolUses.some((u) => u.name === "handoff"));
+  const terminal = f.role === "main" ? "answer" : "handoff";
+  const turns = Object.values(f.turns).filter((t) => t.toolUses.some((u) => u.name === terminal));
   return turns.length ? Math.max(...turns.map((t) => t.turn)) : null;
 }
 

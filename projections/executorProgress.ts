@@ -26,7 +26,7 @@ export interface ExecutorProgress {
   /** Children whose handoff this executor has consumed. */
   consumedChildren: string[];
   lastEvent: { type: string; streamVersion: number; globalPosition: number; recordedAt: string };
-  outcome: { kind: "handoff" | "answer" | "cancelled" | "failed"; reason: string | null; forced: boolean } | null;
+  outcome: { kind: "handoff" | "answer" | "check" | "cancelled" | "failed"; reason: string | null; forced: boolean } | null;
   /** A Child's committed handoff, as it was written. */
   handoff: Record<string, unknown> | null;
   /** Main's answer, when it settled with one. */
@@ -99,7 +99,7 @@ export const executorProgress: Projection<ProgressState> = {
       outcome: outcome && {
         kind: outcome.kind,
         reason: "reason" in outcome ? outcome.reason : null,
-        forced: outcome.kind === "handoff" && outcome.forced,
+        forced: (outcome.kind === "handoff" && outcome.forced) || (outcome.kind === "check" && outcome.check.forced),
       },
       handoff: outcome?.kind === "handoff" ? outcome.handoff : (known?.handoff ?? null),
       answer: outcome?.kind === "answer" ? outcome.answer : null,

@@ -36,9 +36,11 @@ export function executorTree(progress: ProgressState): ExecutorNode[] {
  * Executors left non-terminal with no one to carry them on: the run is over
  * (`runOver`), or the parent reached a final state. They need a resume or a cancel.
  */
-export function orphansOf(progress: ProgressState, runOver: boolean): string[] {
+export function orphansOf(progress: ProgressState, runOver: boolean, sealed = false): string[] {
   return executorsInOrder(progress)
-    .filter((p) => !p.terminal && (runOver || (p.parentExecutorId !== null && progress.executors[p.parentExecutorId]?.terminal === true)))
+    // The Checker works after Main answered (its parent final, the run answered) until the seal.
+    .filter((p) => !p.terminal && (p.role !== "checker" || sealed))
+    .filter((p) => runOver || (p.parentExecutorId !== null && progress.executors[p.parentExecutorId]?.terminal === true))
     .map((p) => p.executorId);
 }
 

@@ -14,3 +14,6 @@ export { claimById, projectClaims, runClaims } from "./claimChains.ts";
 export type { ArtifactRef, ClaimChain, EventRef, FindingChain, QuoteChain, RunClaims, SourceRef, ToolCallChain, TurnChain } from "./claimTypes.ts";
 export { type ExecutorTally, type FetchRecord, type RunReportState, runReport } from "./runReport.ts";
 export { type ExecutorReport, type FetchFigures, type Figures, type LimitLeft, type RunReport, projectReport, reportOfEvents, runReportOf } from "./runReportView.ts";
+export { type ToolInFlight, type ToolsInFlightState, toolsInFlight } from "./toolsInFlight.ts";
+export { type LiveRunState, liveRun } from "./liveRun.ts";
+export { type ComparedRun, type IsolationComparison, type IsolationFigures, compareIsolation, isSingleAgent, isolationFigures } from "./isolationComparison.ts";

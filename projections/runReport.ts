@@ -52,6 +52,8 @@ export interface ExecutorTally {
 export interface RunReportState {
   mainExecutorId: string | null;
   question: string | null;
+  /** Made as a single agent (`--single-agent`: run_submitted options, or Main's admission). */
+  singleAgent: boolean;
   /** The caps recorded with the run (run_submitted options.caps); null when the log has none. */
   caps: Record<string, Record<string, unknown>> | null;
   /** Stretches without a host (run_resumed), epoch ms. */
@@ -98,14 +100,14 @@ const addCache = (sum: number | null, v: unknown): number | null => (numberOrNul
  */
 export const runReport: Projection<RunReportState> = {
   name: "run-report",
-  initial: () => ({ mainExecutorId: null, question: null, caps: null, downtimes: [], executors: {} }),
+  initial: () => ({ mainExecutorId: null, question: null, singleAgent: false, caps: null, downtimes: [], executors: {} }),
   evolve(state, event) {
     const d = fieldsOf(event);
     const executorId = executorStreamOf(event);
     if (!executorId) {
       if (event.type === "run_submitted") {
-        const caps = (d.options as { caps?: unknown } | undefined)?.caps;
-        return { ...state, question: String(d.question), mainExecutorId: state.mainExecutorId ?? event.metadata.executorId, caps: caps && typeof caps === "object" ? (caps as RunReportState["caps"]) : null };
+        const { caps, singleAgent } = (d.options ?? {}) as { caps?: unknown; singleAgent?: unknown };
+        return { ...state, question: String(d.question), singleAgent: state.singleAgent || singleAgent === true, mainExecutorId: state.mainExecutorId ?? event.metadata.executorId, caps: caps && typeof caps === "object" ? (caps as RunReportState["caps"]) : null };
       }
       if (event.type === "run_resumed") {
         const since = Date.parse(String(d.downSince));
@@ -119,7 +121,8 @@ export const runReport: Projection<RunReportState> = {
     const t = { ...before, firstAt: before.firstAt === null ? at : Math.min(before.firstAt, at), lastAt: before.lastAt === null ? at : Math.max(before.lastAt, at) };
     const next = tallyOf(t, event, d);
     const main = event.type === "executor_admitted" && d.role === "main" ? executorId : state.mainExecutorId;
-    return { ...state, mainExecutorId: main, executors: { ...state.executors, [executorId]: next } };
+    const singleAgent = state.singleAgent || (event.type === "executor_admitted" && d.singleAgent === true);
+    return { ...state, mainExecutorId: main, singleAgent, executors: { ...state.executors, [executorId]: next } };
   },
 };
 

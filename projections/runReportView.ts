@@ -55,6 +55,8 @@ export interface RunReport {
   runId: string;
   question: string | null;
   mainExecutorId: string | null;
+  /** One executor with every tool but delegate (`--single-agent`), as the log records it: no Children, nothing isolated. */
+  singleAgent: boolean;
   run: Figures;
   limits: { tokens: LimitLeft; costMicros: LimitLeft; wallClockMs: LimitLeft; depth: LimitLeft };
   /**
@@ -91,6 +93,7 @@ export function runReportOf(runId: string, state: RunReportState): RunReport {
     runId,
     question: state.question,
     mainExecutorId: state.mainExecutorId,
+    singleAgent: state.singleAgent,
     run,
     limits: {
       tokens: limit(capOf(runCaps, "maxTokens"), tallies.reduce((s, t) => s + t.settledTokens, 0)),

@@ -95,7 +95,7 @@ export function runView(state: RunProjectionState, ownership: { ownerLive?: bool
     sealed: lifecycle.sealed,
     executors: executorsInOrder(progress),
     tree: executorTree(progress),
-    orphans: orphansOf(progress, status !== "running"),
+    orphans: orphansOf(progress, status !== "running", lifecycle.sealed),
     budget: {
       run: {
         reserved: run.reserved,

@@ -2,7 +2,7 @@ import type { Database } from "../db/openDatabase.ts";
 import { createDatabaseBlobStore } from "../db/sourceBlobs.ts";
 import type { EventStore, RecordedEvent } from "../events/index.ts";
 import { claimsOfEvents } from "../projections/claimChains.ts";
-import { readTexts, textShas } from "./checkRun.ts";
+import { readTexts, textShas } from "./answerToCheck.ts";
 import { type BuildRuntime, type HostResult, hostRun } from "./hostRun.ts";
 import { leaseOwner } from "./leaseOwner.ts";
 import { submitRun } from "./submitRun.ts";

@@ -17,12 +17,13 @@ import { isConnectionError, reconnectingStore } from "./reconnectingStore.ts";
 import { releaseLease } from "./releaseLease.ts";
 import type { RunLease } from "./runLease.ts";
 import { verifyRun } from "./verifyRun.ts";
-import { checkRun } from "./checkRun.ts";
+import { checkBeforeSeal } from "./checkBeforeSeal.ts";
 import type { SourceReaders } from "./rereadSources.ts";
 
 /**
  * Builds the runtime for a run over the store it must write through (fenced, drainable). With
- * `sourceReaders` (runtimeFactory's), the host checks each answered run's sources as its tools read them.
+ * `sourceReaders` (runtimeFactory's) and a runtime that has a Checker, the host has each answer
+ * checked by the run's Checker before it seals the run.
  */
 export type BuildRuntime = ((store: EventStore, lease: RunLease) => Runtime | Promise<Runtime>) & {
   sourceReaders?: (database: Database, lease: RunLease) => SourceReaders | Promise<SourceReaders>;
@@ -119,23 +120,17 @@ export function hostRun(hostDeps: HostDeps, lease: RunLease): HostedRun {
       outcome = started
         ? await (await runtime.resumeRun(lease.runId)).result
         : await (await runtime.startRun(lease.question, lease.options.context ?? "", { runId: lease.runId, mainExecutorId: lease.mainExecutorId })).result;
+      // Main drafted its answer: the run's Checker checks it before the seal, so its stream (the check
+      // tools' outputs, its verdicts) is covered by the root hash and `check_completed` precedes `run_sealed`.
+      if (outcome.kind === "answer" && runtime.checks && deps.buildRuntime.sourceReaders && !ended && !stopping) {
+        await checkBeforeSeal(gate, runtime, lease, await deps.buildRuntime.sourceReaders(deps.database, lease));
+      }
     } finally {
       await release();
     }
     if (ended || stopping) return;
     // Sealed by its owner once final: the root hash commits to every executor stream of the run.
     const { rootHash } = await sealRun(gate, { runId: lease.runId, mainExecutorId: lease.mainExecutorId }, { signingKey: deps.sealKey });
-    // The checker reads the sealed run: its verdicts go to the run's stream, which the seal does not
-    // cover, so they neither move the root hash nor wait on it. A check that cannot finish leaves the
-    // run answered; `ariadne check RUN` records one later.
-    if (outcome.kind === "answer" && deps.buildRuntime.sourceReaders) {
-      try {
-        await checkRun(gate, lease.runId, await deps.buildRuntime.sourceReaders(deps.database, lease));
-      } catch (e) {
-        if (isFencedError(e)) throw e;
-        process.emitWarning(`run ${lease.runId} was answered but its check failed: ${(e as Error).message}`);
-      }
-    }
     // Every executor is final: no reservation may stay open, whatever became of the calls that took
     // them (one whose executor stopped between reserve and settle), and spent is what the log settled.
     await releaseOpenReservations(deps.database, lease.runId);

@@ -27,3 +27,4 @@ export { RunDamagedError, verifyRun } from "./verifyRun.ts";
 export { WORKER_DEFAULTS, type WorkerOptions, runWorker } from "./worker.ts";
 export { MIN_LEASE_MS, workerOptionProblem } from "./workerOptionProblem.ts";
 export { type AnswerDelta, type AnswerDeltas, answerDeltas, createAnswerDeltas, publishingMainDeltas } from "./answerDeltas.ts";
+export { type FollowOptions, followRun } from "./followRun.ts";

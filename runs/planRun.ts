@@ -23,6 +23,8 @@ export interface RunSubmission extends RunRequest {
   tags?: Record<string, string>;
   /** The submitter's string map, carried with the run and filterable in the API's list (bounded: runs/runMetadata.ts). */
   metadata?: Record<string, string>;
+  /** One executor with every tool but delegate, no Children: the control an evaluation measures isolation against. */
+  singleAgent?: boolean;
   /** The submitter's W3C traceparent (the API's header, the CLI's TRACEPARENT): the run's spans join its trace. */
   traceparent?: string;
 }
@@ -68,6 +70,7 @@ export async function planRun(submission: RunSubmission, context: PlanContext): 
     const checked = RunMetadata.safeParse(submission.metadata);
     if (!checked.success) issues.push(...checked.error.issues.map((i) => ({ path: ["metadata", ...i.path.map((p) => (typeof p === "number" ? p : String(p)))], message: i.message })));
   }
+  if (submission.singleAgent) issues.push(...singleAgentConflicts(submission));
   if (issues.length) throw new ValidationError("invalid run", issues);
   const options = RunOptions.parse({
     mode: choice.kind === "model" ? "model" : "offline",
@@ -81,7 +84,25 @@ export async function planRun(submission: RunSubmission, context: PlanContext): 
     models: submission.models,
     modelIdleTimeoutMs: submission.modelIdleTimeoutMs,
     metadata: submission.metadata && Object.keys(submission.metadata).length ? submission.metadata : undefined,
+    singleAgent: submission.singleAgent ? true : undefined,
     trace: traceOfTraceparent(submission.traceparent),
   });
   return { choice, question: choice.question, options };
+}
+
+/**
+ * What a single-agent run cannot honour, since it has no Children: profiles to
+ * delegate to, a Reviewer of consumed findings, Child or delegation caps, a
+ * Child's or Reviewer's model. Refused rather than ignored, so a comparison is
+ * never run with settings that silently did nothing.
+ */
+function singleAgentConflicts(submission: RunSubmission): IssueDetail[] {
+  const why = "makes no sense with singleAgent (--single-agent): a single-agent run has no Children";
+  const issues: IssueDetail[] = [];
+  if (submission.allowedProfiles) issues.push({ path: ["allowedProfiles"], message: `${why} to delegate to` });
+  if (submission.reviewer && submission.reviewer !== "off") issues.push({ path: ["reviewer"], message: `${why} whose findings a Reviewer reads (--reviewer ${submission.reviewer})` });
+  for (const key of Object.keys(submission.caps?.child ?? {})) issues.push({ path: ["caps", "child", key], message: `${why} to cap (--max-child-* flags)` });
+  for (const key of Object.keys(submission.caps?.delegation ?? {})) issues.push({ path: ["caps", "delegation", key], message: `${why}: it delegates nothing (--max-depth, --max-fan-out)` });
+  for (const role of ["child", "reviewer"] as const) if (submission.models?.[role]) issues.push({ path: ["models", role], message: `${why}, so no ${role} model` });
+  return issues;
 }

@@ -36,6 +36,8 @@ export const RunOptions = z
     modelIdleTimeoutMs: z.number().int().positive().optional(),
     /** The submitter's string map (runs/runMetadata.ts), also on the run's row for filtering. */
     metadata: z.record(z.string(), z.string()).optional(),
+    /** One executor with every tool but delegate, no Children (`--single-agent`): the control for isolation. */
+    singleAgent: z.literal(true).optional(),
     /** The run's trace (telemetry/traceparent.ts): fixed at submission, so every host continues it. */
     trace: z
       .object({

@@ -9,6 +9,7 @@ import type { ComputeOptions, ToolRegistry } from "../tools/index.ts";
 import type { BuildRuntime } from "./hostRun.ts";
 import { offlineCorpus } from "./scenarioCorpus.ts";
 import { runTools } from "./runTools.ts";
+import { scriptedCheckerModel } from "../scenarios/scriptedChecker.ts";
 import { workspaceRootFor } from "./workspaceRootFor.ts";
 import { type AnswerDeltas, answerDeltas, publishingMainDeltas } from "./answerDeltas.ts";
 
@@ -50,7 +51,7 @@ export interface RuntimeFactoryOptions {
 export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFactoryOptions = {}): BuildRuntime {
   const env = settings.model ?? {};
   const build: BuildRuntime = async (store, lease) => {
-    const { mode, caps, limits, reviewer, modelIdleTimeoutMs, allowedProfiles, models } = lease.options;
+    const { mode, caps, limits, reviewer, modelIdleTimeoutMs, allowedProfiles, models, singleAgent } = lease.options;
     const real = options.model?.() ?? (mode === "offline" ? null : createModel(env, { idleTimeoutMs: modelIdleTimeoutMs }));
     if (mode !== "offline" && !real) {
       throw new ConfigError(`run ${lease.runId} asks for the configured model: set ANTHROPIC_API_KEY to run it`);
@@ -59,18 +60,27 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
     const latencyMs = Number(lease.options.tags.scriptedLatencyMs ?? settings.scriptedLatencyMs ?? 0) || undefined;
     const scenario = real || options.offlineModel ? null : findScenario(lease.options.scenario ?? DEFAULT_SCENARIO);
     if (!real && !options.offlineModel && !scenario) throw new ConfigError(`run ${lease.runId} asks for scenario "${lease.options.scenario}", which this host does not have`);
-    const model = real ?? options.offlineModel?.() ?? scenario!.model({ latencyMs });
+    const model = real ?? options.offlineModel?.() ?? (singleAgent ? scenario!.singleAgentModel : scenario!.model)({ latencyMs });
     const names = resolveModels(env, models);
     const runCaps = caps ? parseCaps(caps) : CONFIGURED_CAPS;
     // A scripted scenario reaches its corpus through the corpus hosts (*.corpus.test) on a local server.
     const corpus = scenario && !options.tools ? await offlineCorpus(scenario, options.corpusDir) : null;
-    const tools = options.tools?.() ?? runTools({ web: corpus ? { mapUrl: corpus.mapUrl, search: corpus.search } : {}, compute: settings.compute });
+    // The Checker's tools read the run's log and its sources again, as `ariadne check` does.
+    const checker = { store, readers: () => Promise.resolve(build.sourceReaders!(store.database, lease)) };
+    const tools = options.tools?.() ?? runTools({ web: corpus ? { mapUrl: corpus.mapUrl, search: corpus.search } : {}, compute: settings.compute, checker });
     return new Runtime({
       store,
-      models: { main: publishingMainDeltas(model, options.deltas ?? answerDeltas, { runId: lease.runId, executorId: lease.mainExecutorId }), child: model, reviewer: model },
-      modelNames: real ? names : { main: "scripted:main", child: "scripted:child", reviewer: "scripted:reviewer" },
+      models: {
+        main: publishingMainDeltas(model, options.deltas ?? answerDeltas, { runId: lease.runId, executorId: lease.mainExecutorId }),
+        child: model,
+        reviewer: model,
+        // Offline, the Checker is scripted on its own (scenarios/scriptedChecker.ts): it runs every check tool and follows their outputs.
+        checker: real ?? scriptedCheckerModel({ latencyMs }),
+      },
+      modelNames: real ? names : { main: "scripted:main", child: "scripted:child", reviewer: "scripted:reviewer", checker: "scripted:checker" },
       tools,
       allowedProfiles,
+      singleAgent,
       onEvent: options.progress?.(),
       limits,
       // Grants follow the run's depth cap (--max-depth): a Child may hold delegate only below it.

@@ -16,6 +16,8 @@ export interface TraceExportOptions {
   /** Called after a batch of spans is handed to the tracer, before the checkpoint moves past them (the SDK's forceFlush). */
   flush?: () => Promise<void>;
   pollMs?: number;
+  /** How long the checkpoint's lease lasts without renewal: a holder that dies is taken over after this (default 30 s). */
+  leaseMs?: number;
   onError?: (error: unknown) => void;
   /** After spans are emitted, with them (tests, logs). */
   onSpans?: (spans: SpanRecord[]) => void;
@@ -29,6 +31,8 @@ export interface TraceExport {
 
 export const TRACES_SUBSCRIPTION = "telemetry-traces";
 
+const LEASE_MS = 30_000;
+
 /**
  * Exports the spans of the log as it grows: a subscription with a durable
  * checkpoint folds each event into its run's trace (telemetry/traceFold.ts)
@@ -40,9 +44,14 @@ export const TRACES_SUBSCRIPTION = "telemetry-traces";
  * flush and the checkpoint re-emits that batch with the same ids (spanIds.ts),
  * which a backend takes as the same spans.
  *
- * A run first met mid-log (the exporter started after it) is caught up by
- * folding its earlier events without emitting them: they were exported by the
- * checkpoint's earlier owner.
+ * Exporters on one store (`serve`, each `worker`, `run`) share the
+ * checkpoint under a lease: one at a time exports and advances it, the others
+ * wait and take over when it stops or its lease runs out, so a span is sent
+ * once (again only if a holder loses its lease mid-batch, like a crash).
+ *
+ * A run first met mid-log (this exporter started after it, or took the lease
+ * over) is caught up by folding its earlier events without emitting them: they
+ * were exported by the checkpoint's earlier holder.
  */
 export async function exportTraces(store: EventStore, options: TraceExportOptions = {}): Promise<TraceExport> {
   const tracer = options.tracer ?? trace.getTracer("ariadne");
@@ -78,6 +87,8 @@ export async function exportTraces(store: EventStore, options: TraceExportOption
     subscriptionId: options.subscriptionId ?? TRACES_SUBSCRIPTION,
     handle,
     pollMs: options.pollMs,
+    // Taken (again): events before the checkpoint were exported elsewhere, so the folds are rebuilt from the log.
+    lease: { ttlMs: options.leaseMs ?? LEASE_MS, onTaken: () => runs.clear() },
     onError: options.onError,
   });
   return { caughtUp: () => subscription.caughtUp(), stop: () => subscription.stop() };

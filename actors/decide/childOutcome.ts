@@ -25,7 +25,7 @@ export function decideChildOutcome(r: ChildResult): Draft {
   const ended =
     r.outcome === null
       ? { outcome: "failed" as const, reason: `could not continue: ${(r.error as Error)?.message ?? String(r.error)}`, eventId: r.intentEventId }
-      : r.outcome.kind === "answer"
+      : r.outcome.kind === "answer" || r.outcome.kind === "check"
         ? { outcome: "failed" as const, reason: "returned no handoff", eventId: r.intentEventId }
         : { outcome: r.outcome.kind, reason: r.outcome.reason, eventId: r.outcome.eventId };
   const handoff = partialHandoff(null, `Child ${childExecutorId} ${ended.outcome}: ${ended.reason}`);

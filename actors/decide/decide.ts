@@ -76,7 +76,7 @@ export function decide(s: ExecutorState, fact: Fact, role: RoleRecord): Draft[] 
     case "terminalCalled":
       return finish(role, s, fact.call, fact.blobTexts);
     case "handedOff":
-      return [{ type: "settled", data: { outcome: "handed_off" } }];
+      return [{ type: "settled", data: { outcome: role.resultName === "check" ? "checked" : "handed_off" } }];
   }
 }
 

@@ -123,7 +123,31 @@ export function exhaustWithAnswer(s: ExecutorState, stop: Stop): Draft[] {
   return [{ type: "settled", data: { outcome: "answered", answer, partial: true } }];
 }
 
+/**
+ * The Checker stopped by a limit or the budget before it submitted: no verdicts, and why. The host
+ * records the run's check as incomplete from it, never as passed.
+ */
+export function exhaustWithCheck(s: ExecutorState, stop: Stop): Draft[] {
+  return [
+    { type: "check_submitted", data: { verdicts: [], forced: true, reason: stopCaveat(s, stop) } },
+    { type: "settled", data: { outcome: "checked" } },
+  ];
+}
+
+/**
+ * A single agent stopped: its own work committed as a Child's would be (what
+ * it gathered, partial), then a partial answer citing those findings by its own id.
+ */
+export function exhaustWithOwnEvidence(s: ExecutorState, stop: Stop, blobTexts?: ReadonlyMap<string, string>): Draft[] {
+  const [committed] = exhaustWithHandoff(s, stop, blobTexts);
+  const handoff = (committed as Extract<Draft, { type: "handoff_committed" }>).data.handoff;
+  const holding = { ...s, children: { [s.executorId]: { toolUseId: s.executorId, consumed: true, handoff } } };
+  return [committed!, ...exhaustWithAnswer(holding, stop)];
+}
+
 /** Stopped by a limit or out of repairs: the partial result the role settles with. */
-export function exhaust(role: Pick<RoleRecord, "resultName">, s: ExecutorState, stop: Stop, blobTexts?: ReadonlyMap<string, string>): Draft[] {
+export function exhaust(role: Pick<RoleRecord, "resultName" | "ownEvidence">, s: ExecutorState, stop: Stop, blobTexts?: ReadonlyMap<string, string>): Draft[] {
+  if (role.resultName === "check") return exhaustWithCheck(s, stop);
+  if (role.ownEvidence) return exhaustWithOwnEvidence(s, stop, blobTexts);
   return role.resultName === "answer" ? exhaustWithAnswer(s, stop) : exhaustWithHandoff(s, stop, blobTexts);
 }

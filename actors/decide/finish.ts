@@ -1,5 +1,7 @@
 import { type HandoffFacts, type UnknownEffect, markUnknownEffects, validateHandoff } from "../../handoff/index.ts";
 import { validateAnswer } from "../answer.ts";
+import { validateCheckSubmission } from "../checkSubmission.ts";
+import { validateEvidencedAnswer } from "../evidencedAnswer.ts";
 import type { Call, ExecutorState } from "../executorState.ts";
 import type { RoleRecord } from "../roles.ts";
 import type { Draft } from "./draft.ts";
@@ -58,13 +60,38 @@ export function finishWithAnswer(s: ExecutorState, call: Call): Draft[] {
   return [{ type: "settled", data: { outcome: "answered", answer: verdict.answer, ...(noChildHandedOff(s) ? { partial: true } : {}) } }];
 }
 
+/**
+ * A single agent's answer call: its evidence is committed as its own handoff
+ * (what its claims cite, so provenance reads it as a Child's), then the answer.
+ */
+export function finishWithEvidencedAnswer(s: ExecutorState, call: Call, blobTexts?: ReadonlyMap<string, string>): Draft[] {
+  const verdict = validateEvidencedAnswer(call.input, s.executorId, handoffFacts(s, blobTexts));
+  if (!verdict.ok) return [reject(call, verdict.feedback)];
+  return [
+    { type: "handoff_committed", data: { handoff: markUnknownEffects(verdict.evidence, unknownEffectsOf(s)), repairs: s.repairs, forced: false } },
+    { type: "settled", data: { outcome: "answered", answer: verdict.answer } },
+  ];
+}
+
 /** Main delegated, every delegation has ended, and none of them brought back a handoff. */
 export function noChildHandedOff(s: Pick<ExecutorState, "children">): boolean {
   const delegated = Object.values(s.children);
   return delegated.length > 0 && delegated.every((c) => c.consumed && !c.handoff);
 }
 
+/** The Checker's submit_check call: its verdicts recorded, then settled; a malformed one rejected with feedback. */
+export function finishWithCheck(call: Call): Draft[] {
+  const verdict = validateCheckSubmission(call.input);
+  if (!verdict.ok) return [reject(call, verdict.feedback)];
+  return [
+    { type: "check_submitted", data: verdict.check },
+    { type: "settled", data: { outcome: "checked" } },
+  ];
+}
+
 /** The terminal call, by what the role finishes with: accepted (final events) or rejected with repair feedback. */
-export function finish(role: Pick<RoleRecord, "resultName">, s: ExecutorState, call: Call, blobTexts?: ReadonlyMap<string, string>): Draft[] {
+export function finish(role: Pick<RoleRecord, "resultName" | "ownEvidence">, s: ExecutorState, call: Call, blobTexts?: ReadonlyMap<string, string>): Draft[] {
+  if (role.resultName === "check") return finishWithCheck(call);
+  if (role.ownEvidence) return finishWithEvidencedAnswer(s, call, blobTexts);
   return role.resultName === "answer" ? finishWithAnswer(s, call) : finishWithHandoff(s, call, blobTexts);
 }

@@ -1,9 +1,10 @@
-import { canonicalRequest } from "../../actors/buildRequest.ts";
 import type { ModelRequest } from "../../models/types.ts";
 import type { Recording } from "./recordings.ts";
+import { normalizedRequest } from "./replayKey.ts";
 
 export interface Difference {
-  digest: string;
+  /** The nearest recording's replay key. */
+  key: string;
   /** Where the two requests first differ, e.g. `messages[3].content[0].content`. */
   path: string;
   recorded: string;
@@ -16,9 +17,12 @@ const commonPrefix = (a: string, b: string): number => {
   return i;
 };
 
-const show = (v: unknown): string => {
+const show = (v: unknown, from = 0): string => {
   const s = v === undefined ? "(absent)" : JSON.stringify(v);
-  return s.length > 120 ? `${s.slice(0, 117)}…` : s;
+  // Two long texts are shown from a little before where they part.
+  const start = Math.max(0, Math.min(from, s.length) - 40);
+  const shown = s.slice(start, start + 120);
+  return `${start > 0 ? "…" : ""}${shown}${start + 120 < s.length ? "…" : ""}`;
 };
 
 /** The first path at which two JSON values differ, and the two values there. */
@@ -40,16 +44,23 @@ export function firstDifference(a: unknown, b: unknown, at = ""): { path: string
   return { path: at || "(the request)", recorded: a, now: b };
 }
 
-/** The recorded request nearest to this one (the longest shared canonical prefix) and where they differ; null with none recorded. */
+/**
+ * The recorded request nearest to this one (the longest shared prefix of the
+ * normalised requests, which replay keys hash) and the first path where they
+ * differ, ids and times normalised as the key has them; null with none recorded.
+ */
 export function nearestDifference(request: ModelRequest, recordings: readonly Recording[]): Difference | null {
   if (recordings.length === 0) return null;
-  const now = canonicalRequest(request);
+  const now = normalizedRequest(request).text;
   let best = recordings[0]!;
+  let bestText = "";
   let bestLength = -1;
   for (const r of recordings) {
-    const shared = commonPrefix(canonicalRequest(r.request), now);
-    if (shared > bestLength) [best, bestLength] = [r, shared];
+    const text = normalizedRequest(r.request).text;
+    const shared = commonPrefix(text, now);
+    if (shared > bestLength) [best, bestText, bestLength] = [r, text, shared];
   }
-  const d = firstDifference(best.request, request)!;
-  return { digest: best.digest, path: d.path, recorded: show(d.recorded), now: show(d.now) };
+  const d = firstDifference(JSON.parse(bestText), JSON.parse(now))!;
+  const from = typeof d.recorded === "string" && typeof d.now === "string" ? commonPrefix(JSON.stringify(d.recorded), JSON.stringify(d.now)) : 0;
+  return { key: best.key, path: d.path, recorded: show(d.recorded, from), now: show(d.now, from) };
 }

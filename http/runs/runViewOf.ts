@@ -19,7 +19,7 @@ export function runViewOf(row: RunRow, p: Projected): RunView {
       id,
       role: x.role,
       profile: x.profile?.id ?? null,
-      status: x.outcome ? (x.outcome.kind === "handoff" || x.outcome.kind === "answer" ? "settled" : x.outcome.kind) : "running",
+      status: x.outcome ? (x.outcome.kind === "handoff" || x.outcome.kind === "answer" || x.outcome.kind === "check" ? "settled" : x.outcome.kind) : "running",
       question: x.question,
       turns: x.turn,
       toolCalls: x.toolCalls,

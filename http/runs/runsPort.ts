@@ -55,13 +55,15 @@ export interface SubmitRunInput {
   models?: { main?: string; child?: string; reviewer?: string };
   /** The submitter's string map (bounded: runs/runMetadata.ts). */
   metadata?: Record<string, string>;
+  /** One executor with every tool but delegate, no Children (runs/planRun.ts). */
+  singleAgent?: boolean;
   /** The request's W3C `traceparent` header (not part of the body): the run's spans join that trace. */
   traceparent?: string;
 }
 
 export interface ExecutorNode {
   id: string;
-  role: "main" | "child" | "reviewer";
+  role: "main" | "child" | "reviewer" | "checker";
   profile: string | null;
   status: "running" | "settled" | "failed" | "cancelled";
   question: string;

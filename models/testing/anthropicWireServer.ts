@@ -22,8 +22,8 @@ export interface RecordedRequest {
   body: WireRequestBody | undefined;
 }
 
-/** Chooses a behaviour for a request the queue has nothing for; `index` counts from 0. */
-export type WireHandler = (body: WireRequestBody, index: number) => WireBehaviour;
+/** Chooses a behaviour for a request the queue has nothing for; `index` counts from 0. May answer later (e.g. from a scripted model). */
+export type WireHandler = (body: WireRequestBody, index: number) => WireBehaviour | Promise<WireBehaviour>;
 
 export interface WireServerOptions {
   behaviours?: WireBehaviour[];
@@ -78,7 +78,7 @@ export async function startAnthropicWireServer(options: WireServerOptions = {}):
     const invalid = validate(body);
     if (invalid || !body) return fail(400, "invalid_request_error", invalid ?? "body is not JSON");
     try {
-      const behaviour = queue.shift() ?? handler?.(body, index);
+      const behaviour = queue.shift() ?? (await handler?.(body, index));
       if (!behaviour) {
         return fail(400, "invalid_request_error", `wire server has no behaviour for request #${index + 1}; enqueue one or set a handler`);
       }

@@ -7,3 +7,6 @@ export const PORTFOLIO_CSV_URL = "https://etf-files.corpus.test/user-portfolio.c
 
 /** The folder of scenarios/corpora whose pages web_search searches in this scenario. */
 export const ETF_CORPUS = "etf";
+
+/** The holdings page (linked from the factsheet), which links the holdings CSV. */
+export const HOLDINGS_PAGE_URL = "https://etf.corpus.test/adiv-holdings/";

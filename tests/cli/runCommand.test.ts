@@ -100,11 +100,13 @@ describe("ariadne run: the question, the run id, token labels", { concurrency: 2
       assert.match(shown.stdout, new RegExp(`^run ${runId}: answered`));
       const view = JSON.parse((await ariadne(["show", runId, "--json", ...store.args], store.env)).stdout);
       assert.equal(view.runId, runId);
-      assert.equal(view.executors.length, 4);
+      // Main, its three Children and the run's Checker.
+      assert.equal(view.executors.length, 5);
+      assert.deepEqual(view.executors.map((x: { role: string }) => x.role).sort(), ["checker", "child", "child", "child", "main"]);
       for (const x of view.executors) {
         assert.equal(x.usage.estimated, true);
         // Each executor is on a line of the tree, children indented under Main, with its state.
-        assert.match(shown.stdout, new RegExp(`^ +${x.role === "main" ? "main" : `child:${x.profile}`} ${x.executorId}: ${x.status} · ${x.turns} turns · ~\\d+\\+\\d+ tokens, estimated`, "m"));
+        assert.match(shown.stdout, new RegExp(`^ +${x.role === "main" ? "main" : `${x.role}:${x.profile}`} ${x.executorId}: ${x.status} · ${x.turns} turns · ~\\d+\\+\\d+ tokens, estimated`, "m"));
       }
       assert.equal(view.handoffs.length, 3);
       for (const h of view.handoffs) {

@@ -57,7 +57,7 @@ describe(`the replay and live lanes through the real Anthropic SDK on the local 
     await rm(dir, { recursive: true, force: true });
   });
 
-  test("replay --record keeps the real model's responses by request digest; a replay then answers from them alone", async () => {
+  test("replay --record keeps the real model's responses by replay key, with the turn's request digest; a replay then answers from them alone", async () => {
     const cases = await loadSuite(join(dir, "suite"));
     const recorded = await runSuite(cases, options({ lane: "replay", record: true }));
     assert.deepEqual(recorded.cases.map((c) => [c.caseId, c.failures]), [["capital", []]]);
@@ -65,7 +65,8 @@ describe(`the replay and live lanes through the real Anthropic SDK on the local 
     assert.equal(lines.length, 1);
     const events = await createEventStore(db.database).readRun(recorded.cases[0]!.runId);
     const turn = events.find((e) => e.type === "turn")!;
-    assert.equal(lines[0].digest, (turn.data as { request: { digest: string } }).request.digest, "keyed by the digest the turn event records");
+    assert.equal(lines[0].digest, (turn.data as { request: { digest: string } }).request.digest, "beside the digest the turn event records");
+    assert.match(lines[0].key, /^[0-9a-f]{64}$/);
 
     const before = server.requests.length;
     const replayed = await runSuite(cases, options({ lane: "replay" }));
@@ -83,7 +84,7 @@ describe(`the replay and live lanes through the real Anthropic SDK on the local 
     const changed = [{ ...cases[0]!, question: cases[0]!.question.replace("France", "Italy") }];
     const [score] = (await runSuite(changed, options({ lane: "replay" }))).cases;
     const recording = JSON.parse((await readFile(join(dir, "suite", "capital", "replay.jsonl"), "utf8")).trim());
-    assert.match(score!.failures[0]!, new RegExp(`^replay miss: no recorded response for request [0-9a-f]{64}; the nearest recorded request ${recording.digest} differs at messages\\[0\\]\\.content: recorded "What is the capital of France\\?`));
+    assert.match(score!.failures[0]!, new RegExp(`^replay miss: no recorded response for request [0-9a-f]{64}; the nearest recorded request ${recording.key} differs at messages\\[0\\]\\.content: recorded "What is the capital of France\\?`));
   });
 
   test("live: k trials a case, each judged; a failed verdict is judged twice more and the majority kept; pass^k", async () => {

@@ -34,6 +34,63 @@ forEachEngine("subscriptions", (ctx) => {
     }
   });
 
+  test("leased subscriptions sharing an id: one handles while the other follows; when it stops, the other takes over", TIMEOUT, async () => {
+    const run = uniqueId("run");
+    const streams = [uniqueId("exec"), uniqueId("exec")];
+    const subscriptionId = uniqueId("sub");
+    await appendRounds(ctx, run, streams, 3);
+    // Given two subscriptions with one id and a lease, started at once
+    const [a, b] = [collector(run), collector(run)];
+    const taken: string[] = [];
+    const lease = (name: string) => ({ ttlMs: 60_000, onTaken: () => taken.push(name) });
+    const [subA, subB] = await Promise.all([
+      ctx.store.subscribe({ subscriptionId, handle: a.handle, pollMs: POLL_MS, batchSize: 2, lease: lease("a") }),
+      ctx.store.subscribe({ subscriptionId, handle: b.handle, pollMs: POLL_MS, batchSize: 2, lease: lease("b") }),
+    ]);
+    let bStopped = false;
+    try {
+      // When both catch up (the follower resolves as the holder's stored checkpoint moves)
+      await Promise.all([subA.caughtUp(), subB.caughtUp()]);
+      // Then each event was handled once, by the one that holds the lease
+      assert.equal(taken.length, 1);
+      const [holder, follower] = taken[0] === "a" ? [subA, subB] : [subB, subA];
+      assertExactlyOnceInStreamOrder([...a.events, ...b.events], await ctx.store.readRun(run));
+      assert.deepEqual((taken[0] === "a" ? b : a).events, []);
+
+      // When the holder stops (it gives the lease up) and more events arrive
+      await holder.stop();
+      if (holder === subB) bStopped = true;
+      await appendRounds(ctx, run, streams, 2, 3);
+      await follower.caughtUp();
+      // Then the follower took over from the stored checkpoint: still every event once, the holder's first
+      assert.equal(taken.length, 2);
+      const [first, then] = taken[0] === "a" ? [a, b] : [b, a];
+      assertExactlyOnceInStreamOrder([...first.events, ...then.events], await ctx.store.readRun(run));
+    } finally {
+      await subA.stop();
+      if (!bStopped) await subB.stop();
+    }
+  });
+
+  test("a leased subscription takes over from a holder whose lease ran out (a process that died)", TIMEOUT, async () => {
+    const run = uniqueId("run");
+    const streams = [uniqueId("exec")];
+    const subscriptionId = uniqueId("sub");
+    await appendRounds(ctx, run, streams, 2);
+    // Given a lease held by an owner that never renews it, 200 ms long
+    await sql`INSERT INTO ariadne_checkpoints (subscription_id, tx_id, position, lease_owner, lease_expires_at)
+              VALUES (${subscriptionId}, '0', '0', 'dead-owner', now() + interval '200 milliseconds')`.execute(ctx.db.database.db);
+    const seen = collector(run);
+    const sub = await ctx.store.subscribe({ subscriptionId, handle: seen.handle, pollMs: POLL_MS, lease: { ttlMs: 60_000 } });
+    try {
+      // Then once it runs out, this subscription handles the log
+      await sub.caughtUp();
+      assertExactlyOnceInStreamOrder(seen.events, await ctx.store.readRun(run));
+    } finally {
+      await sub.stop();
+    }
+  });
+
   test("a stopped subscription resumes from its stored checkpoint with no duplicate and no gap", TIMEOUT, async () => {
     const run = uniqueId("run");
     const streams = [uniqueId("exec"), uniqueId("exec")];

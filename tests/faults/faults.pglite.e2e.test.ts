@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEffectCounter } from "./effectCounter.ts";
 import { runCase } from "./harness.ts";
+import { shareNote, shareOf } from "../support/testShare.ts";
 
 /**
  * The single-process subset on PGlite: one process at a time on an embedded
@@ -16,7 +17,7 @@ import { runCase } from "./harness.ts";
  */
 const POINTS = ["after_effect:record_effect", "after_commit:handoff_committed", "during:lease_takeover", "before_commit:turn", "during_commit:tool_completed"];
 
-describe("fault matrix, single-process subset (PGlite data directory, SIGKILL)", () => {
+describe(`fault matrix, single-process subset (PGlite data directory, SIGKILL)${shareNote()}`, () => {
   let counter: Awaited<ReturnType<typeof startEffectCounter>>;
   let dir: string;
   before(async () => {
@@ -28,7 +29,7 @@ describe("fault matrix, single-process subset (PGlite data directory, SIGKILL)",
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  for (const point of POINTS) {
+  for (const point of shareOf(POINTS)) {
     test(`${point}: killed there, resumed in a new process; the invariants hold`, async () => {
       const r = await runCase({ dataDir: join(dir, "data") }, counter, point, 1);
       assert.ok(r.crashed, `${point}: the crash point was never reached; the process printed:\n${r.firstOutput}`);

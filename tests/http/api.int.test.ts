@@ -211,8 +211,8 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     const all = (await (await h.app.request(`/v1/runs/${run.id}/events?limit=1000`, { headers: bearer(client) })).json()) as any;
     assert.ok(all.events.length > 20);
     assert.equal(all.events[0].type, "run_submitted", "recorded for workers first");
-    // Sealed by its host, then checked: the checker's verdicts come after the seal, which does not cover them.
-    assert.deepEqual(all.events.slice(-2).map((e: any) => e.type), ["run_sealed", "check_completed"], "sealed, then checked, last");
+    // Checked by the run's Checker, then sealed by its host: the seal covers the Checker's stream, and comes last.
+    assert.deepEqual(all.events.slice(-2).map((e: any) => e.type), ["check_completed", "run_sealed"], "checked, then sealed, last");
     const paged: number[] = [];
     for (let after = 0; ; ) {
       const page = (await (await h.app.request(`/v1/runs/${run.id}/events?limit=7&after=${after}`, { headers: bearer(client) })).json()) as any;

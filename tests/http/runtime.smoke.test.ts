@@ -30,8 +30,8 @@ forEachEngine(`smoke under ${runtime}`, (ctx) => describe("server", () => {
     }
     assert.equal(types[0], "run_submitted");
     assert.ok(types.includes("settled"), types.join(", "));
-    // The host seals the answered run, then checks it (check_completed, in the run's stream after the seal).
-    assert.deepEqual(types.slice(-2), ["run_sealed", "check_completed"], "the stream ends after the seal and the check");
+    // The run's Checker checks the answer (check_completed), then the host seals the run.
+    assert.deepEqual(types.slice(-2), ["check_completed", "run_sealed"], "the stream ends with the check and the seal");
 
     const final = (await (await fetch(`${base}/v1/runs/${run.id}`, { headers: bearer(key) })).json()) as any;
     assert.equal(final.state, "settled");

@@ -5,13 +5,13 @@ import { reply } from "../../models/testing/index.ts";
 import { request, withWireServer, within } from "./fixtures.ts";
 
 test("with nothing set, each role gets its default model", () => {
-  assert.deepEqual(resolveModels({}), { main: "claude-sonnet-5-5", child: "claude-haiku-5-5", reviewer: "claude-sonnet-5-5" });
+  assert.deepEqual(resolveModels({}), { main: "claude-sonnet-5-5", child: "claude-haiku-5-5", reviewer: "claude-sonnet-5-5", checker: "claude-haiku-5-5" });
   assert.deepEqual(resolveModels({}), { ...DEFAULT_MODELS });
 });
 
 test("environment variables choose per role; empty values count as unset", () => {
-  const env = { ARIADNE_MODEL_MAIN: "claude-opus-4-1", ARIADNE_MODEL_CHILD: "", ARIADNE_MODEL_REVIEWER: "claude-x" };
-  assert.deepEqual(resolveModels(env), { main: "claude-opus-4-1", child: "claude-haiku-5-5", reviewer: "claude-x" });
+  const env = { ARIADNE_MODEL_MAIN: "claude-opus-4-1", ARIADNE_MODEL_CHILD: "", ARIADNE_MODEL_REVIEWER: "claude-x", ARIADNE_MODEL_CHECKER: "claude-checks" };
+  assert.deepEqual(resolveModels(env), { main: "claude-opus-4-1", child: "claude-haiku-5-5", reviewer: "claude-x", checker: "claude-checks" });
 });
 
 test("overrides win over the environment", () => {
@@ -20,6 +20,7 @@ test("overrides win over the environment", () => {
     main: "from-override",
     child: "child-env",
     reviewer: "claude-sonnet-5-5",
+    checker: "claude-haiku-5-5",
   });
 });
 

@@ -1,10 +1,11 @@
-import { after, before, describe, test } from "node:test";
+import { after, before, describe } from "node:test";
 import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { createScratchDatabase } from "../../db/scratchDatabase.ts";
 import { openStore } from "../../events/openStore.ts";
 import { ariadne, start, type Proc } from "./processes.ts";
 import { type OwnCluster, ownClusterUnavailable, startOwnCluster } from "../support/ownCluster.ts";
+import { shareNote, sharedTest } from "../support/testShare.ts";
 
 /**
  * PostgreSQL restarted while runs are hosted (issue 17, defect 1), on a cluster
@@ -21,7 +22,10 @@ import { type OwnCluster, ownClusterUnavailable, startOwnCluster } from "../supp
 const skip = ownClusterUnavailable();
 const LATENCY_MS = "3000";
 
-describe("PostgreSQL restarted while runs are hosted (a cluster of the test's own)", { skip: skip ?? false }, () => {
+// The two faults are dealt between the Node lines (tests/support/testShare.ts).
+const test = sharedTest();
+
+describe(`PostgreSQL restarted while runs are hosted (a cluster of the test's own)${shareNote()}`, { skip: skip ?? false }, () => {
   let cluster: OwnCluster;
   before(async () => {
     cluster = await startOwnCluster();

@@ -7,6 +7,9 @@ import type { RecordedEvent } from "../../events/index.ts";
 import { verifyRun } from "../../events/verifyRun.ts";
 import { hostRun, leaseOwner, runtimeFactory, submitRun, takeLease } from "../../runs/index.ts";
 import { findScenario } from "../../scenarios/index.ts";
+import { checkAnswer } from "../../checker/checkAnswer.ts";
+import { answerToCheck } from "../../runs/answerToCheck.ts";
+import { rereadSources } from "../../runs/rereadSources.ts";
 import { openblasEnv } from "../../tools/index.ts";
 import { within } from "../actors/fixtures.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
@@ -20,7 +23,7 @@ before(async () => {
 });
 after(() => rm(workspaces, { recursive: true, force: true }));
 
-forEachEngine("the host checks every answered run: the offline scenarios, their sources unchanged, check clean", (ctx) => {
+forEachEngine("the run's Checker checks every answer before the seal: the offline scenarios, their sources unchanged, check clean", (ctx) => {
   for (const scenario of SCENARIOS) {
     test(scenario, async () => {
       const { runId } = await submitRun(ctx.store, { question: findScenario(scenario)!.question, options: { mode: "offline", scenario } });
@@ -33,8 +36,33 @@ forEachEngine("the host checks every answered run: the offline scenarios, their 
       const checks = events.filter((e): e is RecordedEvent<"check_completed"> => e.type === "check_completed");
       assert.equal(checks.length, 1, "one check, recorded by the host");
       const seal = events.findIndex((e) => e.type === "run_sealed");
-      assert.ok(events.indexOf(checks[0]) > seal, "after the seal, in the run's stream");
+      assert.ok(events.indexOf(checks[0]) < seal, "before the seal, in the run's stream");
       const check = checks[0].data;
+
+      // The Checker: an executor under Main, scripted offline and labelled so, its profile bound into its identity.
+      const admitted = events.find((e): e is RecordedEvent<"executor_admitted"> => e.type === "executor_admitted" && e.data.role === "checker");
+      assert.ok(admitted, "a Checker executor was admitted");
+      assert.equal(admitted.data.model, "scripted:checker");
+      assert.equal(admitted.data.profile?.id, "checker");
+      assert.deepEqual(admitted.data.grantedTools, ["check_numbers", "reread_sources", "check_advice", "find_unevidenced_claims"]);
+      assert.deepEqual(check.checker, { executorId: admitted.metadata.executorId, model: "scripted:checker", state: "completed" });
+      const own = events.filter((e) => e.metadata.executorId === admitted.metadata.executorId);
+      assert.deepEqual(
+        own.filter((e) => e.type === "tool_completed").map((e) => (e as RecordedEvent<"tool_completed">).data.tool).sort(),
+        ["check_advice", "check_numbers", "find_unevidenced_claims", "reread_sources"],
+        "its verdicts rest on its check tools' outputs, recorded in its stream",
+      );
+      assert.ok(events.indexOf(own.at(-1)!) < seal, "its stream is sealed with the run");
+      // Main's grant does not hold the Checker's tools.
+      const main = events.find((e): e is RecordedEvent<"executor_admitted"> => e.type === "executor_admitted" && e.data.role === "main")!;
+      assert.ok(!main.data.grantedTools.some((t) => t.startsWith("check_") || t === "reread_sources"), main.data.grantedTools.join(", "));
+
+      // Its verdicts are the deterministic checker's, from the same inputs.
+      const readers = await buildRuntime.sourceReaders!(ctx.db.database, lease!);
+      const input = await answerToCheck(ctx.store, readers.blobs, runId);
+      const deterministic = checkAnswer({ ...input, rereads: await rereadSources(runId, input.claims, readers) });
+      assert.deepEqual(check.claims.map((c) => [c.claimId, c.verdict, c.unsupportedNumbers]), deterministic.claims.map((c) => [c.claimId, c.verdict, c.unsupportedNumbers]));
+      assert.equal(check.verdict, deterministic.verdict);
       const flagged = check.claims.filter((c) => c.verdict === "flagged");
       assert.deepEqual(flagged, [], "no claim flagged");
       assert.deepEqual(check.advice, []);
@@ -44,7 +72,7 @@ forEachEngine("the host checks every answered run: the offline scenarios, their 
       assert.ok(check.sources.length > 0 && check.sources.every((s) => s.state === "unchanged" || s.state === "not_reread"), JSON.stringify(check.sources));
       for (const c of check.claims.filter((c) => c.basis !== "observed")) assert.equal(c.verdict, "no_evidence", `${c.claimId} is marked`);
 
-      // The seal covers the executor streams; the check after it leaves the run intact.
+      // The seal covers the executor streams, the Checker's among them.
       assert.deepEqual((await verifyRun(ctx.db.database, runId)).problems, []);
     });
   }

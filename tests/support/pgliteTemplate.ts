@@ -31,7 +31,8 @@ export async function openMigratedPglite(): Promise<Database> {
   const database = pgliteDatabase(pglite, "pglite:memory://");
   await migrateToLatest(database);
   const fresh = Buffer.from(await (await pglite.dumpDataDir("none")).arrayBuffer());
-  const partial = `${file}.${process.pid}.partial`;
+  // pid and a random part: Deno's --parallel runs test files as workers of one process.
+  const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.partial`;
   await writeFile(partial, fresh);
   await rename(partial, file);
   return database;
