@@ -1,37 +1,57 @@
-import { EVENTS_CHANNEL, type EventStore } from "../events/index.ts";
+import { type EventStore, watchAppends } from "../events/index.ts";
 import type { ExecutorRunner } from "./runner.ts";
+
+export interface InboxWatchOptions {
+  /** The runners of this process whose executors are not final. */
+  live: () => readonly ExecutorRunner[];
+  /** The runner of a stream, if it lives in this process. */
+  runnerOf: (streamId: string) => ExecutorRunner | undefined;
+  /** Only this run's executors (a worker's hosted run): other runs' appends never reach this watch. */
+  runId?: string;
+}
 
 /**
  * Watches the log for facts that other processes post to this process's
- * executors (a cancel request from `ariadne cancel`, a budget decision):
- * on each notification (LISTEN/NOTIFY on PostgreSQL, in-process on PGlite),
- * every runner waiting on a long effect whose stream moved on is poked.
- * Returns the function that stops watching.
+ * executors (a cancel request from `ariadne cancel`, a budget decision). An
+ * append notice names its stream and version: a runner behind it is poked if
+ * it waits on a long effect, or reads its stream before its next wait; no
+ * query for anyone else. When anything may have changed (a notice without
+ * names, or after the shared LISTEN connection came back), every waiting
+ * runner compares its stream's version once. Returns the function that stops watching.
  */
-export function watchInboxes(store: EventStore, live: () => readonly ExecutorRunner[]): Promise<() => Promise<void>> {
+export function watchInboxes(store: EventStore, o: InboxWatchOptions): Promise<() => Promise<void>> {
   let checking: Promise<void> | null = null;
   let again = false;
-  const check = async () => {
+  const checkAll = async () => {
     do {
       again = false;
-      const runners = live();
-      const waiting = runners.filter((r) => r.waiting);
-      // A runner busy between waits reads its stream before its next wait.
-      for (const r of runners) if (!r.waiting) r.stale = true;
+      const runners = o.live();
+      for (const r of runners) if (!r.waiting) r.noticed(Number.POSITIVE_INFINITY);
       await Promise.all(
-        waiting.map(async (r) => {
-          if ((await store.streamVersion(r.state.streamId)) > r.state.version) await r.poke();
-        }),
+        runners
+          .filter((r) => r.waiting)
+          .map(async (r) => {
+            if ((await store.streamVersion(r.state.streamId, r.state.runId)) > r.state.version) await r.poke();
+          }),
       );
     } while (again);
   };
-  return store.database.listen(EVENTS_CHANNEL, () => {
-    if (checking) {
-      again = true;
-      return;
-    }
-    checking = check()
-      .catch(() => {})
-      .finally(() => (checking = null));
+  return watchAppends(store.database, {
+    runId: o.runId,
+    onAppend(streamId, version) {
+      const r = o.runnerOf(streamId);
+      if (!r || r.fold.done || version <= r.state.version) return;
+      if (r.waiting) void r.poke().catch(() => {});
+      else r.noticed(version);
+    },
+    onAnything() {
+      if (checking) {
+        again = true;
+        return;
+      }
+      checking = checkAll()
+        .catch(() => {})
+        .finally(() => (checking = null));
+    },
   });
 }

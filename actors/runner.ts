@@ -42,8 +42,8 @@ export class ExecutorRunner implements RunnerPort {
   private inFlightAtCancel: InFlight[] = [];
   /** Long effects under way (model call, tool, waiting for Children): a cancel from another process must reach them. */
   private waits = 0;
-  /** Set by the inbox watch when the log moved while this runner was busy between waits: it reads its stream before its next long wait. */
-  stale = false;
+  /** The newest version of its stream the inbox watch heard of while this runner was busy between waits (Infinity: unknown). */
+  private heard = 0;
 
   constructor(
     readonly services: RuntimeServices,
@@ -78,6 +78,11 @@ export class ExecutorRunner implements RunnerPort {
   run(): Promise<Outcome> {
     this.finished ??= this.loop();
     return this.finished;
+  }
+
+  /** The inbox watch heard its stream reach `version` while it was busy: it reads its stream before its next long wait if it is behind. */
+  noticed(version: number): void {
+    this.heard = Math.max(this.heard, version);
   }
 
   /** Another writer appended to this executor's stream: fold it now, so a cancel request aborts what is in flight at once. */
@@ -162,10 +167,8 @@ export class ExecutorRunner implements RunnerPort {
 
   /** Runs a long effect, counted as a wait. */
   async during<T>(effect: Promise<T>): Promise<T> {
-    if (this.stale) {
-      this.stale = false;
-      void this.poke();
-    }
+    if (this.heard > this.state.version) void this.poke().catch(() => {});
+    this.heard = 0;
     this.waits++;
     try {
       return await effect;

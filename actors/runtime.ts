@@ -1,7 +1,7 @@
 import type { InspectionEvent } from "xstate";
 import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clock.ts";
 import { NotFoundError } from "../core/errors.ts";
-import type { Draft, EventData, EventStore, RecordedEvent, TaskSpec } from "../events/index.ts";
+import { type Draft, EXECUTOR_STREAM_PREFIX, type EventData, type EventStore, isExecutorStream, type RecordedEvent, type TaskSpec } from "../events/index.ts";
 import type { Governance } from "../governance/port.ts";
 import type { BlobStore } from "../sources/types.ts";
 import type { Model } from "../models/types.ts";
@@ -292,9 +292,17 @@ export class Runtime {
     return result;
   };
 
-  /** Pokes this process's runners when other processes post to their inboxes (inboxWatch.ts); returns the function that stops watching. */
-  watchInboxes(): Promise<() => Promise<void>> {
-    return watchInboxes(this.store, () => this.supervision.live());
+  /**
+   * Pokes this process's runners when other processes post to their inboxes
+   * (inboxWatch.ts); with `runId`, only that run's (a worker's hosted run).
+   * Returns the function that stops watching.
+   */
+  watchInboxes(runId?: string): Promise<() => Promise<void>> {
+    return watchInboxes(this.store, {
+      live: () => this.supervision.live(),
+      runnerOf: (streamId) => (isExecutorStream(streamId) ? this.supervision.get(streamId.slice(EXECUTOR_STREAM_PREFIX.length)) : undefined),
+      runId,
+    });
   }
 
   private async findMain(runId: string): Promise<string> {

@@ -20,9 +20,9 @@ import { CHILDREN, CHILD_TURNS } from "./overheadScenario.ts";
  *   npm run bench -- capacity                        quick: 10 and 25 runs (40 and 100 Children), 1 s
  *   npm run bench -- capacity --size=full            25, 50 and 75 runs (up to 300 Children)
  *
- * Each hosted run holds a LISTEN connection of its own (its inbox watch), so a
- * step needs about runs + 12 connections: sizes stop below PostgreSQL's default
- * max_connections (100). The table's "db connections" column shows it.
+ * The worker's runs share one LISTEN connection (db/sharedListener.ts), so a
+ * step needs the pools' connections whatever its size (the "db connections"
+ * column shows it; it grew as runs + 12 while each run listened on its own).
  *   npm run bench -- capacity --runs=50,200 --latency-ms=10000
  */
 const SIZES = { quick: [10, 25], full: [25, 50, 75] } as const;

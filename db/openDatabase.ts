@@ -2,11 +2,13 @@ import { Kysely, PostgresDialect } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { Buffer } from "node:buffer";
 import { ConfigError } from "../core/errors.ts";
 import { DiskFullError, isDiskFull } from "../core/diskFull.ts";
 import { checkDataDir } from "./checkDataDir.ts";
 import { coalesce } from "./coalesce.ts";
 import { lockDataDir } from "./lockDataDir.ts";
+import { sharedListener } from "./sharedListener.ts";
 import { bytesFree, isOutOfSpace } from "./spaceLeft.ts";
 import type { Schema } from "./schema.ts";
 
@@ -17,14 +19,22 @@ export interface Database {
   readonly engine: Engine;
   /** Human-readable location, with no password: "postgres://host:port/db" or "pglite:.ariadne/data". */
   readonly location: string;
-  /** Calls back on every notification on the channel; resolves to an unsubscribe. */
+  /**
+   * Calls back on every notification on the channel; resolves to an unsubscribe.
+   * On PostgreSQL every listener of the Database shares one LISTEN connection
+   * (sharedListener.ts). A payload is one or more notices joined by newlines;
+   * an empty one says "anything may have changed" (a notice without payload,
+   * or the connection came back after notifications may have been missed).
+   */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   /**
    * Notifies the channel's listeners, best effort and without waiting: on
-   * PostgreSQL a NOTIFY of its own (a burst of calls shares one), reaching every
+   * PostgreSQL a NOTIFY of its own (a burst of calls shares one statement, their
+   * notices joined by newlines up to PostgreSQL's payload limit), reaching every
    * process; on PGlite an in-process call. Without it, listeners rely on polling.
+   * `notice` must hold no newline.
    */
-  notify?(channel: string): void;
+  notify?(channel: string, notice?: string): void;
   /**
    * Whether the store's own disk is full (an embedded store on a data directory):
    * asked when a write fails in a way PGlite does not explain (it may abort rather
@@ -69,31 +79,30 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     throw new ConfigError(`cannot reach PostgreSQL at ${where}: ${describeCause(cause)}`, { cause });
   }
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
-  const notifiers = new Map<string, () => void>();
+  const notifiers = new Map<string, { pending: Set<string>; send: () => void }>();
+  const listener = sharedListener(url);
   return {
     db,
     engine: "postgres",
     location: `postgres://${where}`,
-    notify(channel) {
+    notify(channel, notice = "") {
       let notifier = notifiers.get(channel);
       // Each NOTIFY is a small transaction of its own (it even takes a transaction id), so a
-      // stream of appends shares one every NOTIFY_INTERVAL_MS.
-      if (!notifier) notifiers.set(channel, (notifier = coalesce(() => pool.query("SELECT pg_notify($1, '')", [channel]), NOTIFY_INTERVAL_MS)));
-      notifier();
+      // stream of appends shares one statement every NOTIFY_INTERVAL_MS.
+      if (!notifier) {
+        const pending = new Set<string>();
+        const send = coalesce(() => {
+          const payloads = joinNotices(pending);
+          pending.clear();
+          return pool.query("SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", [channel, payloads]);
+        }, NOTIFY_INTERVAL_MS);
+        notifiers.set(channel, (notifier = { pending, send }));
+      }
+      notifier.pending.add(notice);
+      notifier.send();
     },
-    async listen(channel, onNotify) {
-      const client = new pg.Client({ connectionString: url });
-      client.on("error", () => {});
-      await client.connect();
-      client.on("notification", (msg) => {
-        if (msg.channel === channel) onNotify(msg.payload ?? "");
-      });
-      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      return async () => {
-        await client.end().catch(() => {});
-      };
-    },
-    close: () => db.destroy(),
+    listen: (channel, onNotify) => listener.listen(channel, onNotify),
+    close: () => listener.close().finally(() => db.destroy()),
   };
 }
 
@@ -145,11 +154,41 @@ export function pgliteDatabase(pglite: PGlite, location: string): Database {
       listeners.set(channel, forChannel.add(onNotify));
       return async () => void forChannel.delete(onNotify);
     },
-    notify(channel) {
-      for (const onNotify of listeners.get(channel) ?? []) queueMicrotask(() => onNotify(""));
+    notify(channel, notice = "") {
+      for (const onNotify of listeners.get(channel) ?? []) queueMicrotask(() => onNotify(notice));
     },
     close: () => db.destroy(),
   };
+}
+
+/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more. */
+const MAX_PAYLOAD_BYTES = 7_900;
+
+/**
+ * Notices joined by newlines into as few payloads as fit; an empty notice
+ * ("anything may have changed") says all the others too, so it goes alone.
+ */
+export function joinNotices(notices: Iterable<string>): string[] {
+  const all = [...notices];
+  if (all.length === 0) return [];
+  if (all.includes("")) return [""];
+  const payloads: string[] = [];
+  let current = "";
+  let bytes = 0;
+  for (const notice of all) {
+    const size = Buffer.byteLength(notice);
+    // A notice too big for any payload cannot be routed: it becomes "anything may have changed".
+    if (size > MAX_PAYLOAD_BYTES) return [""];
+    if (current && bytes + 1 + size > MAX_PAYLOAD_BYTES) {
+      payloads.push(current);
+      current = "";
+      bytes = 0;
+    }
+    current = current ? `${current}\n${notice}` : notice;
+    bytes += (bytes ? 1 : 0) + size;
+  }
+  payloads.push(current);
+  return payloads;
 }
 
 function describeUrl(url: string): string {

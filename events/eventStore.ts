@@ -1,6 +1,7 @@
 import { crashPoint, crashPointArmed } from "../core/crashPoint.ts";
 import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clock.ts";
 import type { Database } from "../db/openDatabase.ts";
+import { encodeAppendNotice } from "./appendNotices.ts";
 import { batcherFor } from "./appendBatcher.ts";
 import { type Fence, prepareAppend } from "./appendToStream.ts";
 import type { VerifyResult } from "./hashChain.ts";
@@ -49,8 +50,9 @@ export function createEventStore(
       // A process not armed at these boundaries names no crash point per append (one null check).
       if (crashPointArmed("before_commit:")) for (const e of events) crashPoint(`before_commit:${e.type}`);
       const result = await batcherFor(database).append(prepared);
-      // After the commit: a NOTIFY inside it would serialise every append in the cluster.
-      database.notify?.(EVENTS_CHANNEL);
+      // After the commit: a NOTIFY inside it would serialise every append in the cluster. It names
+      // the run, stream and version, so a listener routes it without a query (appendNotices.ts).
+      database.notify?.(EVENTS_CHANNEL, encodeAppendNotice({ runId: prepared.runId, streamId, version: result.nextExpectedVersion }));
       if (crashPointArmed("after_commit:")) for (const e of events) crashPoint(`after_commit:${e.type}`);
       return result;
     },

@@ -3,6 +3,7 @@ export * from "./types.ts";
 export { createEventStore, type EventStore } from "./eventStore.ts";
 export { GENESIS_HASH, type ChainLink, canonicalEvent, chainHash, verifyChain, type VerifyResult } from "./hashChain.ts";
 export { type Checkpoint, START, readFromCheckpoint } from "./readFromCheckpoint.ts";
+export { type AppendWatch, watchAppends } from "./appendNotices.ts";
 export { EVENTS_CHANNEL, type SubscribeOptions, type Subscription } from "./subscribe.ts";
 export { type RunInspection, type RunProblem, type StreamFound, inspectRun } from "./inspectRun.ts";
 export { type StreamHead, rootHashOf } from "./rootHash.ts";

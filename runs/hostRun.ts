@@ -74,7 +74,7 @@ export function hostRun(hostDeps: HostDeps, lease: RunLease): HostedRun {
   const done = new Promise<HostResult>((r) => (resolveDone = r));
   let ended = false;
   let stopping: Promise<HostResult> | null = null;
-  // What the run holds beyond the lease (its inbox watch: a LISTEN connection of its own on PostgreSQL).
+  // What the run holds beyond the lease (its inbox watch, on the process's one LISTEN connection).
   // A lost run's runners may never return (their appends are parked), so these go when the run ends.
   let unwatch: (() => Promise<void>) | null = null;
   const release = () => {
@@ -113,7 +113,7 @@ export function hostRun(hostDeps: HostDeps, lease: RunLease): HostedRun {
     const runtime = await deps.buildRuntime(gate, lease);
     const started = (await deps.store.streamVersion(streamIdOf(lease.mainExecutorId), lease.runId)) > 0;
     // A cancel request posted by another process reaches this run's executors at once.
-    unwatch = await runtime.watchInboxes();
+    unwatch = await runtime.watchInboxes(lease.runId);
     if (ended) await release(); // lost while the watch was being set up
     let outcome: Outcome;
     try {

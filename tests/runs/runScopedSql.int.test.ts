@@ -53,8 +53,8 @@ interface Sent {
 
 const flat = (values: unknown[]): unknown[] => values.flatMap((v) => (Array.isArray(v) ? flat(v) : [v]));
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
-/** The run tables and functions a statement reads or writes (LISTEN and NOTIFY name channels, not tables). */
-const touches = (text: string, names: string[]) => (/^(LISTEN|NOTIFY)\b/i.test(text) ? [] : names.filter((n) => new RegExp(`\\b${n}\\b`).test(text)));
+/** The run tables and functions a statement reads or writes (LISTEN, UNLISTEN and NOTIFY name channels, not tables). */
+const touches = (text: string, names: string[]) => (/^(LISTEN|UNLISTEN|NOTIFY)\b/i.test(text) ? [] : names.filter((n) => new RegExp(`\\b${n}\\b`).test(text)));
 
 /** Whether a statement names the run: `run_id = $n` (or an INSERT's run_id column) bound to it, or a function argument. */
 function namesRun(s: Sent, runId: string): boolean {
