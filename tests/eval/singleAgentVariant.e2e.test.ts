@@ -20,7 +20,7 @@ describe(`ariadne eval --single-agent: both variants of a lookup and a scenario 
   before(async () => {
     db = await openTestDatabase(ENGINES[0]!);
     workspaces = await mkdtemp(join(tmpdir(), "ariadne-eval-single-"));
-    const cases = (await loadSuite(OFFLINE_SUITE_DIR)).filter((c) => c.id === "raspberry-pi-3-price" || c.id === "pc-measures");
+    const cases = (await loadSuite(OFFLINE_SUITE_DIR)).filter((c) => c.id === "raspberry-pi-3-price" || c.id === "morning-briefing");
     suite = await runSuite(cases, {
       database: db.database,
       store: createEventStore(db.database),
@@ -39,13 +39,13 @@ describe(`ariadne eval --single-agent: both variants of a lookup and a scenario 
   test("each case is scored as both variants, all passing", () => {
     assert.deepEqual(
       suite.cases.map((c) => [c.caseId, c.variant, c.failures]),
-      [["pc-measures", "delegating", []], ["pc-measures", "single-agent", []], ["raspberry-pi-3-price", "delegating", []], ["raspberry-pi-3-price", "single-agent", []]],
+      [["morning-briefing", "delegating", []], ["morning-briefing", "single-agent", []], ["raspberry-pi-3-price", "delegating", []], ["raspberry-pi-3-price", "single-agent", []]],
     );
   });
 
   test("the single agent's Main reads more than the delegating Main, and the figures are compareIsolation's on the two runs' events", async () => {
     const store = createEventStore(db.database);
-    assert.deepEqual(suite.comparisons!.map((c) => c.caseId), ["pc-measures", "raspberry-pi-3-price"]);
+    assert.deepEqual(suite.comparisons!.map((c) => c.caseId), ["morning-briefing", "raspberry-pi-3-price"]);
     for (const c of suite.comparisons!) {
       const [d, s] = ["delegating", "single-agent"].map((v) => suite.cases.find((x) => x.caseId === c.caseId && x.variant === v)!);
       assert.equal(c.delegated.runId, d!.runId);
@@ -65,6 +65,6 @@ describe(`ariadne eval --single-agent: both variants of a lookup and a scenario 
   test("the comparison table has a row a case", () => {
     const table = renderComparison(suite.comparisons!);
     assert.equal(table.length, 4);
-    assert.match(table[2]!, /^\| pc-measures \| [\d,]+ \/ [\d,]+ \(×[\d.]+\) \|/);
+    assert.match(table[2]!, /^\| morning-briefing \| [\d,]+ \/ [\d,]+ \(×[\d.]+\) \|/);
   });
 });
