@@ -4,7 +4,7 @@ import { ValidationError, fromZodIssues } from "../core/errors.ts";
 import { openStore } from "../events/openStore.ts";
 import { ACCURACY_MARGIN, Baseline, GATED, compareToBaseline, describeRegression } from "../eval/compareToBaseline.ts";
 import { OFFLINE_SUITE_DIR, loadSuite } from "../eval/loadSuite.ts";
-import { renderTable } from "../eval/renderTable.ts";
+import { renderComparison, renderTable } from "../eval/renderTable.ts";
 import { summarize, summaryLine } from "../eval/summarize.ts";
 import { type Lane, runSuite } from "../eval/runSuite.ts";
 import { createModel, resolveModels } from "../models/index.ts";
@@ -14,7 +14,7 @@ import { parseCommand } from "./parseCommand.ts";
 import { UsageError } from "./usage.ts";
 
 export const EVAL_USAGE = `usage: ariadne eval [SUITE] [--baseline FILE] [--json] [--lane scripted|replay|live] [--record]
-                   [--trials K] [--corpus DIR] [--out FILE] [--data-dir DIR]
+                   [--single-agent] [--trials K] [--corpus DIR] [--out FILE] [--data-dir DIR]
 
 Runs a suite's cases and scores each run from its log and the checker. SUITE is a folder of cases,
 one folder each with a case.json (question, scenario or corpus lookup, expected and forbidden
@@ -42,6 +42,11 @@ duplicate fetches, wall time. A case fails on a missing answer, coverage below i
 forbidden item, a citation not valid or fabricated, or advice.
 
 options:
+  --single-agent   also run each case as a single agent holding every tool (ariadne run --single-agent;
+                   scripted: the case's script done in one context), score it alike (variant
+                   single-agent) and print a second table: Main's peak and total input tokens, total
+                   tokens and cost, delegating against single agent (and their ratio), and each one's
+                   support rate. Not with --lane replay (recordings are of delegating runs)
   --baseline FILE  a stored --json result: exit 1 when a case's support rate, number faithfulness or
                    citation validity is lower than the baseline's by more than ${ACCURACY_MARGIN} (absolute),
                    or a baseline case is not scored; coverage may rise freely
@@ -64,6 +69,7 @@ export async function evalCommand(argv: string[], out: (line: string) => void, c
       json: { type: "boolean", default: false },
       lane: { type: "string", default: "scripted" },
       record: { type: "boolean", default: false },
+      "single-agent": { type: "boolean", default: false },
       trials: { type: "string", default: "3" },
       corpus: { type: "string" },
       out: { type: "string" },
@@ -75,6 +81,7 @@ export async function evalCommand(argv: string[], out: (line: string) => void, c
   const lane = values.lane as Lane;
   if (!LANES.includes(lane)) throw new UsageError(`--lane takes scripted, replay or live, got "${values.lane}"`);
   if (values.record && lane !== "replay") throw new UsageError("--record refreshes the replay lane's recordings: use it with --lane replay");
+  if (values["single-agent"] && lane === "replay") throw new UsageError("--single-agent is not for --lane replay: its recordings are of the delegating runs");
   const trials = Number(values.trials);
   if (!Number.isInteger(trials) || trials < 1) throw new UsageError(`--trials takes a positive integer, got "${values.trials}"`);
   const realModel = () => createModel(config.model);
@@ -93,6 +100,7 @@ export async function evalCommand(argv: string[], out: (line: string) => void, c
       realModel: () => realModel()!,
       judge: lane === "live" ? { model: realModel()!, name: resolveModels(config.model).main } : undefined,
       trials,
+      singleAgent: values["single-agent"],
       corpusDir: resolve(values.corpus ?? config.corpusDir ?? SHARED_CORPUS_DIR),
       settings: hostSettings(config),
       // Progress on stderr, so stdout keeps the table (or the JSON) and the last line.
@@ -117,6 +125,10 @@ export async function evalCommand(argv: string[], out: (line: string) => void, c
   else {
     for (const line of renderTable(suite.cases)) out(line);
     out("");
+    if (suite.comparisons) {
+      for (const line of renderComparison(suite.comparisons)) out(line);
+      out("");
+    }
     out(summaryLine(result.summary));
     if (suite.live) for (const l of suite.live) out(`${l.caseId}: pass^${l.k} ${l.passK ? "yes" : "no"} (${l.passes} of ${l.k} trials passed)`);
     if (baseline) out(regressions.length ? `baseline ${values.baseline}: accuracy dropped:\n${regressions.map((r) => `  ${describeRegression(r)}`).join("\n")}` : `baseline ${values.baseline}: accuracy holds (margin ${ACCURACY_MARGIN})`);

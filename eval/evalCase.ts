@@ -18,9 +18,16 @@ export const CorpusLookup = z.object({
 export type CorpusLookup = z.infer<typeof CorpusLookup>;
 
 /**
+ * How a case's run is organised: Main delegating to Children, or one executor
+ * holding every tool (`ariadne run --single-agent`), the control isolation is measured against.
+ */
+export const Variant = z.enum(["delegating", "single-agent"]);
+export type Variant = z.infer<typeof Variant>;
+
+/**
  * One case of a suite (`<suite>/<case>/case.json`). Its model is a shipped
  * scenario's (`scenario`) or a corpus lookup (`lookup`); `variant` names how the
- * run is organised, so the same case can later be scored run by a single agent.
+ * run is organised (`ariadne eval --single-agent` also runs each case as a single agent).
  */
 export const EvalCaseFile = z.object({
   question: z.string().min(1).optional(),
@@ -30,7 +37,7 @@ export const EvalCaseFile = z.object({
   forbidden: z.array(Item).default([]),
   /** Coverage a passing answer reaches (share of expected items present); default every item. */
   minCoverage: z.number().min(0).max(1).default(1),
-  variant: z.enum(["delegating"]).default("delegating"),
+  variant: Variant.default("delegating"),
 }).strict().refine((c) => (c.scenario ? 1 : 0) + (c.lookup ? 1 : 0) === 1, { message: "a case names exactly one of scenario or lookup", path: ["scenario"] })
   .refine((c) => c.scenario || c.question, { message: "a lookup case needs its question", path: ["question"] });
 

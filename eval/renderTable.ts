@@ -1,3 +1,4 @@
+import type { CaseComparison } from "./runSuite.ts";
 import { pct } from "./scoreRun.ts";
 import type { CaseScore } from "./scoreRun.ts";
 
@@ -37,5 +38,33 @@ export function renderTable(cases: readonly CaseScore[]): string[] {
         .map(cell)
         .join(" | "),
     ).map((row) => `| ${row} |`),
+  ];
+}
+
+const times = (r: number | null) => (r === null ? "-" : `×${r}`);
+const versus = (delegated: string, single: string, ratio: number | null) => `${delegated} / ${single} (${times(ratio)})`;
+
+/**
+ * Each case delegating against a single agent (`--single-agent`): Main's peak
+ * and total input tokens, total tokens and cost, as delegating / single agent
+ * (single / delegating), and each variant's support rate.
+ */
+export function renderComparison(comparisons: readonly CaseComparison[]): string[] {
+  return [
+    "| case | Main peak input: delegating / single agent | Main total input | total tokens | cost | support: delegating / single agent |",
+    "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ...comparisons.map((c) => {
+      const { delegated: d, singleAgent: s, ratios: r } = c;
+      return [
+        c.caseId,
+        versus(int(d.mainPeakInputTokens), int(s.mainPeakInputTokens), r.mainPeakInputTokens),
+        versus(int(d.mainInputTokens), int(s.mainInputTokens), r.mainInputTokens),
+        versus(int(d.totalTokens), int(s.totalTokens), r.totalTokens),
+        versus(usd(d.costMicros, d.estimated), usd(s.costMicros, s.estimated), r.costMicros),
+        `${pct(c.supportRate.delegated)} / ${pct(c.supportRate.singleAgent)}`,
+      ]
+        .map(cell)
+        .join(" | ");
+    }).map((row) => `| ${row} |`),
   ];
 }

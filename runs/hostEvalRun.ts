@@ -24,10 +24,10 @@ export interface EvalRun {
  */
 export async function hostEvalRun(
   deps: { database: Database; store: EventStore; buildRuntime: BuildRuntime; ttlMs?: number },
-  run: { question: string; scenario?: string; tags?: Record<string, string> },
+  run: { question: string; scenario?: string; tags?: Record<string, string>; singleAgent?: boolean },
 ): Promise<EvalRun> {
   const ttlMs = deps.ttlMs ?? 60_000;
-  const options = { mode: "offline", ...(run.scenario && { scenario: run.scenario }), tags: { eval: "1", ...run.tags } };
+  const options = { mode: "offline", ...(run.scenario && { scenario: run.scenario }), ...(run.singleAgent && { singleAgent: true }), tags: { eval: "1", ...run.tags } };
   const { runId } = await submitRun(deps.store, { question: run.question, options });
   const lease = await takeLease(deps.database, { owner: leaseOwner("eval"), ttlMs, runId });
   if (!lease) throw new Error(`eval run ${runId} could not be leased`);

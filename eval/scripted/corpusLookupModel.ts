@@ -2,6 +2,7 @@ import { ScriptedModel, type ScriptedReply } from "../../models/index.ts";
 import type { ModelRequest } from "../../models/types.ts";
 import { handoff, quoteOf, quotedText, squash, use } from "../../scenarios/etfOverlap/scriptedHandoff.ts";
 import { exchanges, resultsOf, turnsTaken } from "../../scenarios/requestView.ts";
+import { singleAgentPolicy } from "../../scenarios/singleAgentScript.ts";
 import type { CorpusLookup } from "../evalCase.ts";
 
 /**
@@ -13,11 +14,21 @@ import type { CorpusLookup } from "../evalCase.ts";
  * a phrase the page does not hold becomes a gap, not a claim.
  */
 export function corpusLookupModel(question: string, lookup: CorpusLookup): ScriptedModel {
-  return new ScriptedModel({
-    name: "corpus-lookup",
-    policy: (request) => (request.tools.some((t) => t.name === "answer") ? mainPolicy(request, question, lookup) : childPolicy(request, lookup)),
-  });
+  return new ScriptedModel({ name: "corpus-lookup", policy: corpusLookupPolicy(question, lookup) });
 }
+
+/**
+ * The same lookup by one scripted agent holding every tool (the eval's
+ * single-agent variant): it fetches the page itself, by the Child's script, and
+ * answers citing its own findings with them as its evidence
+ * (scenarios/singleAgentScript.ts, as each scenario's single agent does).
+ */
+export function corpusLookupSingleAgentModel(question: string, lookup: CorpusLookup): ScriptedModel {
+  return new ScriptedModel({ name: "corpus-lookup-single-agent", policy: singleAgentPolicy(corpusLookupPolicy(question, lookup)) });
+}
+
+const corpusLookupPolicy = (question: string, lookup: CorpusLookup) => (request: ModelRequest) =>
+  request.tools.some((t) => t.name === "answer") ? mainPolicy(request, question, lookup) : childPolicy(request, lookup);
 
 interface ConsumedHandoff {
   child_executor_id: string;
@@ -38,7 +49,7 @@ function mainPolicy(request: ModelRequest, question: string, lookup: CorpusLooku
   const claims = handoffs.flatMap((h) => h.handoff.findings.map((f, i) => ({ text: f.claim, basis: "observed" as const, citations: [{ executor: h.child_executor_id, finding: i }] })));
   const gaps = handoffs.flatMap((h) => h.handoff.gaps);
   return use("answer", {
-    summary: `(scripted) What ${lookup.url} says, as quoted by the Child that read it.`,
+    summary: `(scripted) What ${lookup.url} says, quoted from one Child's handoff.`,
     sections: [
       {
         heading: "What the page says",

@@ -23,7 +23,7 @@ describe("ariadne eval: usage", () => {
   });
 
   test("bad usage exits 2 before any store is opened", async () => {
-    for (const argv of [["--lane", "nope"], ["--trials", "0"], ["--record"], ["/nonexistent/suite"], ["a", "b"]]) {
+    for (const argv of [["--lane", "nope"], ["--trials", "0"], ["--record"], ["/nonexistent/suite"], ["a", "b"], ["--single-agent", "--lane", "replay"]]) {
       assert.equal((await run([...argv, "--data-dir", "/nonexistent/never-created"])).code, 2, argv.join(" "));
     }
   });
@@ -58,6 +58,17 @@ describe(`ariadne eval: a suite's table, JSON and baseline gate (${ENGINES[0]})`
     const result = JSON.parse(again.lines[0]!);
     assert.deepEqual([result.passed, result.failed, result.gate.regressions], [1, 0, []]);
     assert.equal(again.lines.at(-1), "1 passed, 0 failed");
+  });
+
+  test("--single-agent scores the case as both variants and prints the comparison table; the JSON carries both and the comparison", async () => {
+    const table = await run([join(dir, "suite"), "--single-agent", ...store()], env);
+    assert.equal(table.code, 0, table.lines.join("\n"));
+    assert.match(table.lines[2]!, /^\| raspberry-pi-3-price \| delegating \| pass \|/);
+    assert.match(table.lines[3]!, /^\| raspberry-pi-3-price \| single-agent \| pass \|/);
+    const comparison = table.lines.findIndex((l) => l.startsWith("| case | Main peak input: delegating / single agent |"));
+    assert.ok(comparison > 3, table.lines.join("\n"));
+    assert.match(table.lines[comparison + 2]!, /^\| raspberry-pi-3-price \| [\d,]+ \/ [\d,]+ \(×[\d.]+\) \|/);
+    assert.equal(table.lines.at(-1), "2 passed, 0 failed");
   });
 
   test("a baseline case the run no longer scores exits 1, naming it", async () => {
