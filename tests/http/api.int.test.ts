@@ -43,7 +43,8 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     assert.equal(final.scripted, true);
     assert.ok(final.budget.turns > 0 && final.budget.inputTokens > 0);
     assert.equal(final.executors.role, "main");
-    assert.equal(final.executors.children.length, 3, "the executor tree holds Main's three Children");
+    assert.equal(final.executors.children.filter((c: any) => c.role === "child").length, 3, "the executor tree holds Main's three Children");
+    assert.deepEqual(final.executors.children.filter((c: any) => c.role !== "child").map((c: any) => c.role), ["checker"], "and the Checker, started on Main's answer");
     assert.deepEqual(final.unknownEffects, [], "no effect of unknown outcome");
   });
 
@@ -151,7 +152,7 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
     const run = (await (await h.app.request("/v1/runs", postJson(k, { offline: true, context: "only the web", allowedProfiles: ["web-explorer"] }))).json()) as any;
     const final = await waitForFinal(h.app, k, run.id);
     assert.equal(final.state, "settled");
-    assert.deepEqual(final.executors.children.map((c: any) => c.profile), ["web-explorer"]);
+    assert.deepEqual(final.executors.children.filter((c: any) => c.role === "child").map((c: any) => c.profile), ["web-explorer"]);
     const events = (await (await h.app.request(`/v1/runs/${run.id}/events?limit=1000`, { headers: bearer(k) })).json()) as any;
     const refused = events.events.filter((e: any) => e.type === "tool_failed" && e.data.tool === "delegate");
     assert.equal(refused.length, 2);
@@ -377,7 +378,7 @@ forEachEngine("HTTP API", (ctx) => describe("routes", () => {
 
     const verify = (await (await h.app.request(`/v1/runs/${run.id}/verify`, { headers: bearer(client) })).json()) as any;
     assert.equal(verify.ok, true, JSON.stringify(verify.problems));
-    assert.equal(verify.streams.filter((s: any) => s.streamId.startsWith("executor-")).length, 4, "Main and three Children");
+    assert.equal(verify.streams.filter((s: any) => s.streamId.startsWith("executor-")).length, 5, "Main, three Children and the Checker");
     assert.match(verify.rootHash, /^[0-9a-f]{64}$/);
     assert.equal(verify.sealed.rootHash, verify.rootHash, "sealed by its host, and nothing moved since");
     assert.deepEqual(verify.problems, []);
