@@ -12,7 +12,9 @@ import { CLI_SCRIPT } from "../support/testBuild.ts";
 function runInTerminal(env: Record<string, string>, ctrlCWhen: string): Promise<{ code: number | null; output: string }> {
   const driver = spawn("python3", ["tests/runs/ptyDriver.py", ctrlCWhen, "60", process.execPath, CLI_SCRIPT, "run"], {
     cwd: ROOT,
-    env: { ...process.env, ARIADNE_DEBUG: "", ...env },
+    // A dumb terminal gets progress as plain lines (no live view), so the driver can wait for one;
+    // Ctrl-C under the live view is tests/cli/liveTerminal.test.ts.
+    env: { ...process.env, ARIADNE_DEBUG: "", TERM: "dumb", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
