@@ -41,6 +41,8 @@ interface ExecutorTrace {
   parentSpanId?: string;
   /** The segment open now, if any. */
   segment?: OpenSpan;
+  /** The span id of its latest segment, open or ended. */
+  lastSegmentId?: string;
   /** The last segment ended by an interruption: the next one links to it. */
   interrupted?: string;
   finished: boolean;
@@ -85,11 +87,14 @@ export function foldTraceEvent(s: TraceState, event: RecordedEvent): SpanRecord[
     case "executor_admitted": {
       const d = event.data;
       const parentTool = d.parentExecutorId && d.parentToolUseId ? s.tools.get(`${d.parentExecutorId}/${d.parentToolUseId}`) : undefined;
-      const parentSpanId = d.parentExecutorId ? parentTool?.spanId : s.trace.parentSpanId;
+      // A delegated Child hangs under its delegate call; an executor the host starts on another's result
+      // (the Checker, on Main's answer) under that executor's latest segment.
+      const parentSpanId = d.parentExecutorId ? (parentTool?.spanId ?? s.executors.get(d.parentExecutorId)?.lastSegmentId) : s.trace.parentSpanId;
       const agentName = d.profile?.id ?? d.role;
       const admitted: ExecutorTrace = { agentId: executorId, agentName, role: d.role, model: d.model, parentSpanId, finished: false, last: event };
       s.executors.set(executorId, admitted);
       admitted.segment = openSegment(s, admitted, event, []);
+      admitted.lastSegmentId = admitted.segment.spanId;
       break;
     }
     case "run_resumed":
@@ -101,7 +106,12 @@ export function foldTraceEvent(s: TraceState, event: RecordedEvent): SpanRecord[
         e.segment = undefined;
       }
       if (event.type === "run_resumed") {
-        for (const e of s.executors.values()) if (!e.finished && e.interrupted) e.segment = openSegment(s, e, event, [e.interrupted]);
+        for (const e of s.executors.values()) {
+          if (!e.finished && e.interrupted) {
+            e.segment = openSegment(s, e, event, [e.interrupted]);
+            e.lastSegmentId = e.segment.spanId;
+          }
+        }
       }
       break;
     }

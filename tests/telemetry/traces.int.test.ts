@@ -80,7 +80,15 @@ forEachEngine("spans derived from a three-Child run's events", (ctx) => describe
       assert.equal(attr(delegate, "gen_ai.tool.call.id"), admitted.data.parentToolUseId);
       assert.equal(attr(delegate, "gen_ai.agent.id"), admitted.data.parentExecutorId);
     }
-    for (const s of spans.filter((s) => attr(s, "ariadne.executor.role") !== "main")) assert.ok(parentOf(s));
+    for (const s of spans.filter((s) => attr(s, "ariadne.executor.role") !== "main")) assert.ok(parentOf(s), `${s.name} has a parent`);
+  });
+
+  test("the Checker, started by the host on Main's answer, hangs under Main's invoke_agent span", () => {
+    const [checker] = ofType("executor_admitted").filter((e) => e.data.role === "checker");
+    assert.ok(checker, "the run was checked by the Checker role");
+    const span = named("invoke_agent").find((s) => attr(s, "gen_ai.agent.id") === checker.metadata.executorId)!;
+    const main = named("invoke_agent").find((s) => attr(s, "ariadne.executor.role") === "main")!;
+    assert.equal(parentOf(span), main.spanContext().spanId);
   });
 
   test("the token usage and operation duration histograms count the run's turns", async () => {
