@@ -1,4 +1,4 @@
-import { Migrator, type MigrationResult } from "kysely/migration";
+import { Migrator, type MigrationResult } from "kysely";
 import { sql } from "kysely";
 import { migrationProvider, migrations } from "../migrations/index.ts";
 import { AriadneError } from "../core/errors.ts";

@@ -1,4 +1,4 @@
-import type { Migration, MigrationProvider } from "kysely/migration";
+import type { Migration, MigrationProvider } from "kysely";
 import * as eventLog from "./0001_event_log.ts";
 import * as appendV2 from "./0002_append_v2.ts";
 import * as streamHeadsGuarded from "./0003_stream_heads_guarded.ts";
