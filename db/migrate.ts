@@ -1,5 +1,4 @@
-import { Migrator, type MigrationResult } from "kysely";
-import { sql } from "kysely";
+import { Migrator, sql, type MigrationResult } from "kysely";
 import { migrationProvider, migrations } from "../migrations/index.ts";
 import { AriadneError } from "../core/errors.ts";
 import type { Database } from "./openDatabase.ts";
