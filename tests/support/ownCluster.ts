@@ -61,9 +61,13 @@ async function freePort(): Promise<number> {
 
 /**
  * `baseDir`: where the cluster's directory is made (default the temp directory), e.g. a
- * small tmpfs a test fills; `initdbArgs` are added to initdb's (e.g. `--wal-segsize=1`).
+ * small tmpfs a test fills; `initdbArgs` are added to initdb's (e.g. `--wal-segsize=1`);
+ * `walOffBaseDir` keeps `pg_wal` in a directory of its own in the temp directory, so a
+ * test that fills `baseDir` fills the data files' disk only.
  */
-export async function startOwnCluster(options: { settings?: Record<string, string>; baseDir?: string; initdbArgs?: string[] } = {}): Promise<OwnCluster> {
+export async function startOwnCluster(
+  options: { settings?: Record<string, string>; baseDir?: string; initdbArgs?: string[]; walOffBaseDir?: boolean } = {},
+): Promise<OwnCluster> {
   const bin = postgresBinDir();
   if (!bin) throw new Error("no PostgreSQL server binaries under /usr/lib/postgresql/*/bin");
   const asRoot = process.getuid?.() === 0;
@@ -71,10 +75,11 @@ export async function startOwnCluster(options: { settings?: Record<string, strin
   const data = join(dir, "data");
   const uid = asRoot ? Number((await exec("id", ["-u", "postgres"])).stdout.trim()) : undefined;
   const gid = asRoot ? Number((await exec("id", ["-g", "postgres"])).stdout.trim()) : undefined;
-  if (asRoot) chownSync(dir, uid!, gid!);
+  const walDir = options.walOffBaseDir ? mkdtempSync(join(tmpdir(), "ariadne-pg-wal-")) : undefined;
+  if (asRoot) for (const d of [dir, walDir]) if (d) chownSync(d, uid!, gid!);
   const run = (cmd: string, args: string[]) =>
     asRoot ? exec("runuser", ["-u", "postgres", "--", join(bin, cmd), ...args]) : exec(join(bin, cmd), args);
-  await run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C", ...(options.initdbArgs ?? [])]);
+  await run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C", ...(walDir ? [`--waldir=${join(walDir, "pg_wal")}`] : []), ...(options.initdbArgs ?? [])]);
   const port = await freePort();
   const settings = {
     listen_addresses: "127.0.0.1",
@@ -121,6 +126,7 @@ export async function startOwnCluster(options: { settings?: Record<string, strin
       destroyed = true;
       await ctl(["-m", "immediate", "stop"]).catch(() => {});
       rmSync(dir, { recursive: true, force: true });
+      if (walDir) rmSync(walDir, { recursive: true, force: true });
     },
   };
 }

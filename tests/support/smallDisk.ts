@@ -16,9 +16,13 @@ const exec = promisify(execFile);
 export interface SmallDisk {
   /** The mount point. */
   dir: string;
-  /** Writes a filler file until the disk refuses (ENOSPC); returns the bytes it took. */
+  /**
+   * Writes a filler file until the disk refuses (ENOSPC), and keeps it full: space
+   * given back later (a file the server removes) is taken again within milliseconds,
+   * as by another process writing to the same disk. Returns the bytes it first took.
+   */
   fill(): Promise<number>;
-  /** Removes the filler: the disk has room again. */
+  /** Stops filling and removes the filler: the disk has room again. */
   free(): Promise<void>;
   unmount(): Promise<void>;
 }
@@ -37,33 +41,52 @@ export async function mountSmallDisk(sizeMb: number, owner?: { uid: number; gid:
   if (owner) chownSync(dir, owner.uid, owner.gid);
   const filler = join(dir, "filler");
   let mounted = true;
+  let keeping: Promise<void> | undefined;
+  let keep = false;
+  /** Appends to the filler until ENOSPC: large chunks first, then small ones, so what is left is less than a page. */
+  const topUp = async (): Promise<number> => {
+    const file = await open(filler, "a");
+    let taken = 0;
+    try {
+      for (const size of [1 << 20, 64 << 10, 4 << 10, 512]) {
+        const chunk = Buffer.alloc(size);
+        for (;;) {
+          try {
+            taken += (await file.write(chunk)).bytesWritten;
+          } catch (e) {
+            if ((e as { code?: string }).code === "ENOSPC") break;
+            throw e;
+          }
+        }
+      }
+    } finally {
+      await file.close();
+    }
+    return taken;
+  };
   return {
     dir,
     async fill() {
-      const file = await open(filler, "a");
-      let taken = 0;
-      try {
-        // Large chunks first, then small ones, so what is left is less than a page.
-        for (const size of [1 << 20, 64 << 10, 4 << 10, 512]) {
-          const chunk = Buffer.alloc(size);
-          for (;;) {
-            try {
-              taken += (await file.write(chunk)).bytesWritten;
-            } catch (e) {
-              if ((e as { code?: string }).code === "ENOSPC") break;
-              throw e;
-            }
-          }
+      const taken = await topUp();
+      keep = true;
+      keeping = (async () => {
+        while (keep) {
+          await topUp();
+          await new Promise((r) => setTimeout(r, 10));
         }
-      } finally {
-        await file.close();
-      }
+      })().catch(() => {}); // the disk went away under it (unmounted after a failed test)
       return taken;
     },
-    free: () => rm(filler, { force: true }),
+    async free() {
+      keep = false;
+      await keeping;
+      await rm(filler, { force: true });
+    },
     async unmount() {
       if (!mounted) return;
       mounted = false;
+      keep = false;
+      await keeping;
       await exec("umount", ["-l", dir]).catch(() => {});
       rmSync(dir, { recursive: true, force: true });
     },
