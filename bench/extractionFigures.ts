@@ -39,7 +39,7 @@ export async function measureExtraction(corpusDir: string): Promise<ExtractionFi
     const html = await readFile(join(corpusDir, "web", entry.file), "utf8");
     const expected = await readFile(join(corpusDir, "web", name, "expected.html"), "utf8").catch(() => null);
     try {
-      const page = extractReadable(html, entry.url);
+      const page = await extractReadable(html, entry.url);
       const cells = tableCellsOf(html);
       const flat = page.text.replace(/\s+/g, " ");
       perPage.push({

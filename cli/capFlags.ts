@@ -1,6 +1,6 @@
 import { ValidationError, type IssueDetail } from "../core/errors.ts";
-import { type Caps, CONFIGURED_CAPS } from "../governance/index.ts";
-import { type AskedCaps, resolveRunCaps, runLimitsOf } from "../runs/index.ts";
+import { type Caps, CONFIGURED_CAPS } from "../governance/config.ts";
+import { type AskedCaps, resolveRunCaps, runLimitsOf } from "../runs/runCaps.ts";
 
 /**
  * `ariadne run` and `ariadne submit` flags that lower a run's caps. Each flag

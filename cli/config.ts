@@ -1,6 +1,8 @@
 import type { ModelSettings } from "../models/index.ts";
-import { DEFAULT_LEASE_MS, type HostSettings } from "../runs/index.ts";
-import { openblasEnv } from "../tools/index.ts";
+// Leaf modules, not the rooms' indexes: every command reads the configuration, and most never host a run.
+import type { HostSettings } from "../runs/runtimeFactory.ts";
+import { DEFAULT_LEASE_MS } from "../runs/workerOptionProblem.ts";
+import { openblasEnv } from "../tools/compute/computeOptions.ts";
 
 /**
  * The process's configuration, read from the environment once, here and

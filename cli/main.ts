@@ -1,27 +1,7 @@
 import { isAriadneError } from "../core/errors.ts";
-import { openStore } from "../events/openStore.ts";
-import { keys } from "./keys.ts";
-import { runResearch } from "./runResearch.ts";
-import { SHOW_USAGE, showRun } from "./showRun.ts";
-import { TRANSCRIPT_USAGE, showTranscript } from "./showTranscript.ts";
 import { CAP_FLAG_OPTIONS, askedCapsFromFlags, capFlagsUsage } from "./capFlags.ts";
-import { verifyCommand } from "./verifyCommand.ts";
-import { verifyBundleCommand } from "./verifyBundleCommand.ts";
-import { exportCommand } from "./exportCommand.ts";
 import { isDirectory } from "./isDirectory.ts";
-import { AUDIT_USAGE, auditCommand } from "./auditCommand.ts";
-import { CHECK_USAGE, checkCommand } from "./checkCommand.ts";
-import { REPORT_USAGE, reportCommand } from "./reportCommand.ts";
 import { sealPublicKey, sealSigningKey } from "./sealKeys.ts";
-import { cancelCommand } from "./cancelCommand.ts";
-import { resumeCommand } from "./resumeCommand.ts";
-import { statusCommand } from "./statusCommand.ts";
-import { submitCommand } from "./submitCommand.ts";
-import { workerCommand } from "./workerCommand.ts";
-import { toolsCommand } from "./toolsCommand.ts";
-import { evalCommand } from "./evalCommand.ts";
-
-import { serve } from "./serve.ts";
 import { type AriadneConfig, hostSettings, readConfig } from "./config.ts";
 import { armCrashPoint } from "../core/crashPoint.ts";
 import { scenarioNames } from "../scenarios/index.ts";
@@ -29,15 +9,19 @@ import { parseUsage } from "./usage.ts";
 import { type LiveTerminal, liveTerminalOf } from "./live/liveTerminal.ts";
 export { forcedExitCode } from "./exitNow.ts";
 
+// Each command's module is imported when that command runs: `status` or `verify` then loads the store
+// and no more (not the runtime, the tools' HTML and PDF readers, the model SDK or the HTTP app).
+type LifecycleCommand = (argv: string[], out: (line: string) => void, config: AriadneConfig, terminal: LiveTerminal | null) => Promise<number>;
+
 /** Commands that parse their own arguments (each has --help). */
-const RUN_LIFECYCLE: Record<string, (argv: string[], out: (line: string) => void, config: AriadneConfig, terminal: LiveTerminal | null) => Promise<number>> = {
-  submit: submitCommand,
-  worker: workerCommand,
-  resume: resumeCommand,
-  status: statusCommand,
-  cancel: cancelCommand,
-  tools: toolsCommand,
-  eval: evalCommand,
+const RUN_LIFECYCLE: Record<string, () => Promise<LifecycleCommand>> = {
+  submit: async () => (await import("./submitCommand.ts")).submitCommand,
+  worker: async () => (await import("./workerCommand.ts")).workerCommand,
+  resume: async () => (await import("./resumeCommand.ts")).resumeCommand,
+  status: async () => (await import("./statusCommand.ts")).statusCommand,
+  cancel: async () => (await import("./cancelCommand.ts")).cancelCommand,
+  tools: async () => (await import("./toolsCommand.ts")).toolsCommand,
+  eval: async () => (await import("./evalCommand.ts")).evalCommand,
 };
 
 const USAGE = `usage: ariadne <command> [options]
@@ -103,8 +87,14 @@ environment:
   ARIADNE_MODEL_IDLE_TIMEOUT_MS
                      as --model-idle-timeout, in milliseconds (the flag wins)`;
 
-/** Each command's own --help. */
-const COMMAND_USAGE: Record<string, string> = { show: SHOW_USAGE, transcript: TRANSCRIPT_USAGE, audit: AUDIT_USAGE, check: CHECK_USAGE, report: REPORT_USAGE };
+/** Each command's own --help, from its module. */
+const COMMAND_USAGE: Record<string, () => Promise<string>> = {
+  show: async () => (await import("./showRun.ts")).SHOW_USAGE,
+  transcript: async () => (await import("./showTranscript.ts")).TRANSCRIPT_USAGE,
+  audit: async () => (await import("./auditCommand.ts")).AUDIT_USAGE,
+  check: async () => (await import("./checkCommand.ts")).CHECK_USAGE,
+  report: async () => (await import("./reportCommand.ts")).REPORT_USAGE,
+};
 
 /**
  * The CLI's entry: returns the exit code instead of exiting, so it can be tested in-process.
@@ -120,7 +110,7 @@ export async function main(
   armCrashPoint(config.crashAt);
   const reportError = (e: unknown) => report(e, config.debug);
   const lifecycle = RUN_LIFECYCLE[argv[0]];
-  if (lifecycle) return lifecycle(argv.slice(1), out, config, terminal).catch(reportError);
+  if (lifecycle) return lifecycle().then((command) => command(argv.slice(1), out, config, terminal)).catch(reportError);
   let parsed;
   try {
     parsed = parseUsage(
@@ -163,7 +153,7 @@ export async function main(
     return 2;
   }
   const [command, ...rest] = parsed.positionals;
-  const commandUsage = COMMAND_USAGE[command ?? ""];
+  const commandUsage = await COMMAND_USAGE[command ?? ""]?.();
   if (parsed.values.help && commandUsage) {
     out(commandUsage);
     return 0;
@@ -176,6 +166,7 @@ export async function main(
   try {
     switch (command) {
       case "migrate": {
+        const { openStore } = await import("../events/openStore.ts");
         const { database, close } = await openStore(storeOptions);
         out(`migrations applied: ${database.location}`);
         await close();
@@ -184,6 +175,7 @@ export async function main(
       case "run": {
         const caps = askedCapsFromFlags(parsed.values);
         // An empty or blank question given is refused by runResearch, never taken for "no question".
+        const { runResearch } = await import("./runResearch.ts");
         return await runResearch({ ...storeOptions, config, question: rest.length ? rest.join(" ") : undefined, scenario: parsed.values.scenario, json: parsed.values.json, out, modelIdleTimeoutMs, caps, reviewer, terminal, singleAgent: parsed.values["single-agent"] });
       }
       case "show":
@@ -194,27 +186,27 @@ export async function main(
         }
         const json = parsed.values.json;
         return command === "show"
-          ? await showRun({ ...storeOptions, runId: rest[0]!, json, out })
-          : await showTranscript({ ...storeOptions, executorId: rest[0]!, json, out });
+          ? await (await import("./showRun.ts")).showRun({ ...storeOptions, runId: rest[0]!, json, out })
+          : await (await import("./showTranscript.ts")).showTranscript({ ...storeOptions, executorId: rest[0]!, json, out });
       }
       case "audit":
         if (rest.length < 1 || rest.length > 2) {
-          console.error(`ariadne: audit takes a run id and at most one claim id\n\n${AUDIT_USAGE}`);
+          console.error(`ariadne: audit takes a run id and at most one claim id\n\n${commandUsage}`);
           return 2;
         }
-        return await auditCommand({ ...storeOptions, runId: rest[0]!, claimId: rest[1], json: parsed.values.json, out });
+        return await (await import("./auditCommand.ts")).auditCommand({ ...storeOptions, runId: rest[0]!, claimId: rest[1], json: parsed.values.json, out });
       case "report":
         if (rest.length !== 1) {
-          console.error(`ariadne: report takes exactly one run id\n\n${REPORT_USAGE}`);
+          console.error(`ariadne: report takes exactly one run id\n\n${commandUsage}`);
           return 2;
         }
-        return await reportCommand({ ...storeOptions, runId: rest[0]!, json: parsed.values.json, out });
+        return await (await import("./reportCommand.ts")).reportCommand({ ...storeOptions, runId: rest[0]!, json: parsed.values.json, out });
       case "check":
         if (rest.length !== 1) {
-          console.error(`ariadne: check takes exactly one run id\n\n${CHECK_USAGE}`);
+          console.error(`ariadne: check takes exactly one run id\n\n${commandUsage}`);
           return 2;
         }
-        return await checkCommand({ ...storeOptions, runId: rest[0]!, outFile: parsed.values.out, json: parsed.values.json, settings: hostSettings(config), out });
+        return await (await import("./checkCommand.ts")).checkCommand({ ...storeOptions, runId: rest[0]!, outFile: parsed.values.out, json: parsed.values.json, settings: hostSettings(config), out });
       case "verify": {
         const target = rest[0];
         if (rest.length > 1) {
@@ -224,7 +216,7 @@ export async function main(
         // An existing directory is a bundle: verified from its files, with no store opened.
         if (target !== undefined && isDirectory(target)) {
           // Only a key given on the command line: a bundle is checked against the publisher's key, chosen by whoever verifies.
-          return await verifyBundleCommand({ dir: target, keyPath: parsed.values.key, claim: parsed.values.claim, root: parsed.values.root, refetch: parsed.values.refetch, json: parsed.values.json, out });
+          return await (await import("./verifyBundleCommand.ts")).verifyBundleCommand({ dir: target, keyPath: parsed.values.key, claim: parsed.values.claim, root: parsed.values.root, refetch: parsed.values.refetch, json: parsed.values.json, out });
         }
         // A path is never a run id: say the bundle is missing rather than look for a run by that name.
         if (target !== undefined && /[\\/]/.test(target)) {
@@ -235,14 +227,14 @@ export async function main(
           console.error(`ariadne: --claim and --refetch verify a bundle directory, and ${target ? `"${target}" is not one` : "none was given"}`);
           return 2;
         }
-        return await verifyCommand({ ...storeOptions, runId: rest[0], root: parsed.values.root, publicKey: sealPublicKey(config.sealKeys, parsed.values.key), json: parsed.values.json, out });
+        return await (await import("./verifyCommand.ts")).verifyCommand({ ...storeOptions, runId: rest[0], root: parsed.values.root, publicKey: sealPublicKey(config.sealKeys, parsed.values.key), json: parsed.values.json, out });
       }
       case "export":
         if (rest.length !== 2) {
           console.error("ariadne: export takes a run id and a directory: ariadne export RUN DIR");
           return 2;
         }
-        return await exportCommand({ ...storeOptions, runId: rest[0], dir: rest[1], signingKey: sealSigningKey(config.sealKeys), json: parsed.values.json, out });
+        return await (await import("./exportCommand.ts")).exportCommand({ ...storeOptions, runId: rest[0], dir: rest[1], signingKey: sealSigningKey(config.sealKeys), json: parsed.values.json, out });
       case "serve": {
         const port = Number(parsed.values.port);
         if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -255,10 +247,10 @@ export async function main(
           return 2;
         }
         const flags = { port, host: parsed.values.host!, workers: !parsed.values["no-workers"], auth: !parsed.values["no-auth"], concurrency };
-        return await serve({ ...storeOptions, ...flags, config, out });
+        return await (await import("./serve.ts")).serve({ ...storeOptions, ...flags, config, out });
       }
       case "keys":
-        return await keys(rest, { ...storeOptions, role: parsed.values.role, tenant: parsed.values.tenant, outDir: parsed.values.out, out });
+        return await (await import("./keys.ts")).keys(rest, { ...storeOptions, role: parsed.values.role, tenant: parsed.values.tenant, outDir: parsed.values.out, out });
       default:
         console.error(`ariadne: unknown command "${command}"\n\n${USAGE}`);
         return 2;

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
-import { PGlite } from "@electric-sql/pglite";
+// PGlite (its module and its runtime) is imported when an embedded store is opened: a process on PostgreSQL never needs it.
+import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { Buffer } from "node:buffer";
 import { ConfigError } from "../core/errors.ts";
@@ -106,14 +107,11 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   };
 }
 
-/**
- * PGlite's postgres as Ariadne starts it. No startup progress timer: it re-arms
- * itself forever, so a start that fails (a full disk) would keep the process
- * alive after the error was reported.
- */
-const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "log_startup_progress_interval=0"];
-
 async function openPglite(dataDir: string): Promise<Database> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  // No startup progress timer: it re-arms itself forever, so a start that fails (a full disk) would
+  // keep the process alive after the error was reported.
+  const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "log_startup_progress_interval=0"];
   let pglite: PGlite;
   let unlock = () => {};
   try {

@@ -1,11 +1,11 @@
 import process from "node:process";
-import Anthropic from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
 import { ConfigError } from "../core/errors.ts";
 import { deadlineError, type ModelCallError } from "./modelCallError.ts";
 import { fromAnthropicMessage } from "./fromAnthropicMessage.ts";
 import { idleTimeoutFetch } from "./idleTimeoutFetch.ts";
 import { toAnthropicParams, type AnthropicParams } from "./toAnthropicParams.ts";
-import { toModelCallError } from "./toModelCallError.ts";
+import { loadAnthropicSdk, toModelCallError } from "./toModelCallError.ts";
 import type { CallOptions, Model, ModelRequest, ModelResponse } from "./types.ts";
 import { withRetries, type RetryPolicy } from "./withRetries.ts";
 
@@ -47,7 +47,8 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 export class AnthropicModel implements Model {
   readonly provider = "anthropic";
   readonly scripted = false;
-  private readonly client: Anthropic;
+  /** The SDK is imported when a model is made (a process that only reads the log never makes one), not before. */
+  private readonly client: Promise<Anthropic>;
   private readonly retry: RetryPolicy;
   private readonly defaultModel?: string;
   /** Silence on an open stream after which it counts as dead. */
@@ -59,13 +60,16 @@ export class AnthropicModel implements Model {
     if (!apiKey) throw new ConfigError("no Anthropic API key: pass apiKey (ANTHROPIC_API_KEY)");
     this.idleTimeoutMs = config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     if (!(this.idleTimeoutMs > 0)) throw new ConfigError(`idleTimeoutMs must be a positive number of milliseconds, got ${config.idleTimeoutMs}`);
-    this.client = new Anthropic({
+    const clientOptions = {
       apiKey,
       baseURL: config.baseURL || undefined,
       maxRetries: 0,
       timeout: config.timeoutMs ?? 10 * 60_000,
       fetch: idleTimeoutFetch(this.idleTimeoutMs),
-    });
+    };
+    this.client = loadAnthropicSdk().then((sdk) => new sdk.default(clientOptions));
+    // Awaited by the first call, which reports a failed import; until then it must not count as unhandled.
+    this.client.catch(() => {});
     this.retry = {
       maxRetries: config.maxRetries ?? 4,
       initialDelayMs: config.initialRetryDelayMs ?? 500,
@@ -100,8 +104,9 @@ export class AnthropicModel implements Model {
   }
 
   private async streamOnce(params: AnthropicParams, signal?: AbortSignal, onDelta?: CallOptions["onDelta"]): Promise<ModelResponse> {
+    const client = await this.client;
     try {
-      const stream = this.client.messages.stream(params, { signal });
+      const stream = client.messages.stream(params, { signal });
       if (onDelta) {
         // The SDK's own stream events: text as it is written, a tool call's input JSON as it is written (named by its block).
         const tools = new Map<number, string>();
@@ -116,7 +121,7 @@ export class AnthropicModel implements Model {
       const message = await stream.finalMessage();
       return fromAnthropicMessage(message);
     } catch (e) {
-      throw toModelCallError(e, signal);
+      throw await toModelCallError(e, signal);
     }
   }
 }

@@ -1,4 +1,4 @@
-import { AnthropicError, APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import type { APIError } from "@anthropic-ai/sdk";
 import { abortedError, ModelCallError } from "./modelCallError.ts";
 import { StreamStalledError } from "./idleTimeoutFetch.ts";
 
@@ -8,8 +8,13 @@ import { StreamStalledError } from "./idleTimeoutFetch.ts";
  * and a body that ended cleanly before message_stop as a bare AnthropicError
  * with no cause; those two are told apart here.
  */
-export function toModelCallError(e: unknown, signal?: AbortSignal): ModelCallError {
+/** The SDK, imported once and only when a model is called: it is a few hundred modules to load. */
+let sdk: Promise<typeof import("@anthropic-ai/sdk")> | undefined;
+export const loadAnthropicSdk = () => (sdk ??= import("@anthropic-ai/sdk"));
+
+export async function toModelCallError(e: unknown, signal?: AbortSignal): Promise<ModelCallError> {
   if (e instanceof ModelCallError) return e;
+  const { AnthropicError, APIConnectionError, APIError, APIUserAbortError } = await loadAnthropicSdk();
   if (signal?.aborted || e instanceof APIUserAbortError) return abortedError(e);
   if (e instanceof APIConnectionError) {
     // Before any response: the SDK's timeout or a refused / reset connection.

@@ -105,6 +105,3 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
   };
   return build;
 }
-
-/** Lease time to live for runs a process hosts when ARIADNE_LEASE_MS does not say (cli/config.ts). */
-export const DEFAULT_LEASE_MS = 15_000;

@@ -120,3 +120,37 @@ function components(graph: Map<string, string[]>): string[][] {
   for (const v of graph.keys()) if (!index.has(v)) visit(v);
   return found;
 }
+
+/** A static import or re-export that loads a module at run time (`import type` and `export type` are erased). */
+const LOADING_IMPORT = /^\s*(import|export)\s+(?!type\s)[^;]*?\sfrom\s+["']([^"']+)["']|^\s*import\s+["']([^"']+)["']/gm;
+
+/**
+ * The packages a module loads before any of its code runs: the closure of its
+ * static, non-type imports (dynamic `import()` is left out: it loads on use),
+ * each package with the chain of files that reaches it first.
+ */
+export function packagesLoadedBy(root: URL, entry: string): Map<string, string[]> {
+  const base = fileURLToPath(root);
+  const packages = new Map<string, string[]>();
+  const seen = new Map<string, string[]>([[entry, [entry]]]);
+  const queue = [entry];
+  while (queue.length) {
+    const file = queue.shift()!;
+    const source = readFileSync(join(base, file), "utf8");
+    for (const m of source.matchAll(LOADING_IMPORT)) {
+      const spec = m[2] ?? m[3];
+      if (spec.startsWith("node:")) continue;
+      if (spec.startsWith(".")) {
+        const dep = normalize(join(dirname(file), spec));
+        if (!seen.has(dep)) {
+          seen.set(dep, [...seen.get(file)!, dep]);
+          queue.push(dep);
+        }
+        continue;
+      }
+      const name = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0];
+      if (!packages.has(name)) packages.set(name, seen.get(file)!);
+    }
+  }
+  return packages;
+}

@@ -52,7 +52,7 @@ export async function extractDocument(bytes: Uint8Array, format: DocumentFormat,
   }
   const raw = new TextDecoder().decode(bytes).replace(/^\uFEFF/, "");
   if (format === "html") {
-    const { title, text } = htmlToText(raw);
+    const { title, text } = await htmlToText(raw);
     return { format, kind: "document", contentType, text, summary: `html page${title ? ` titled "${title}"` : ""}` };
   }
   if (format === "csv") {

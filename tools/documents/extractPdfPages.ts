@@ -1,4 +1,4 @@
-import { getDocumentProxy } from "unpdf";
+import type { getDocumentProxy } from "unpdf";
 import { ToolError } from "../toolErrors.ts";
 import { parsePageRange } from "./parsePageRange.ts";
 
@@ -10,10 +10,12 @@ export interface PdfPages {
 
 /** The text layer of the chosen pages (all when `pages` is absent), page by page. */
 export async function extractPdfPages(bytes: Uint8Array, pages?: string): Promise<PdfPages> {
+  // Imported on first use: pdf.js is loaded only by a process that reads a PDF.
+  const { getDocumentProxy: open } = await import("unpdf");
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // A copy: pdf.js may transfer (detach) the buffer it is given. Verbosity 0 keeps font warnings off stdout.
-    pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
+    pdf = await open(new Uint8Array(bytes), { verbosity: 0 });
   } catch (error) {
     throw new ToolError(`The PDF could not be opened (${(error as Error).message}); it may be damaged or encrypted. Report it as a gap.`);
   }

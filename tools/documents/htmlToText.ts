@@ -1,4 +1,3 @@
-import { parseHTML } from "linkedom";
 
 const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "SVG", "HEAD"]);
 const BLOCK = new Set([
@@ -14,7 +13,9 @@ interface DomNode {
 }
 
 /** An HTML file's visible text with its title, blocks on their own lines, table cells split by " | ". */
-export function htmlToText(html: string): { title: string; text: string } {
+export async function htmlToText(html: string): Promise<{ title: string; text: string }> {
+  // Imported on first use: a process that reads no HTML never loads the DOM (a few hundred modules).
+  const { parseHTML } = await import("linkedom");
   const { document } = parseHTML(html);
   const parts: string[] = [];
   const walk = (node: DomNode) => {

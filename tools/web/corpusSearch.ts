@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import MiniSearch from "minisearch";
+import type MiniSearch from "minisearch";
 import { readManifest } from "./corpusManifest.ts";
 import { extractReadable } from "./extractReadable.ts";
 import type { SearchBackend, SearchHit } from "./searchBackend.ts";
@@ -32,10 +32,11 @@ export function pagesSearchBackend(folder: string): SearchBackend {
     const pages = new Map<string, IndexedPage>();
     for (const entry of manifest) {
       const html = await readFile(join(folder, entry.file), "utf8");
-      const page = extractReadable(html, entry.url);
+      const page = await extractReadable(html, entry.url);
       pages.set(entry.url, { id: entry.url, url: entry.url, title: page.title || entry.title || entry.url, text: page.text });
     }
-    const search = new MiniSearch<IndexedPage>({ fields: ["title", "text"], storeFields: ["url", "title"], searchOptions: { boost: { title: 2 }, prefix: true, fuzzy: 0.15 } });
+    const { default: MiniSearchIndex } = await import("minisearch");
+    const search = new MiniSearchIndex<IndexedPage>({ fields: ["title", "text"], storeFields: ["url", "title"], searchOptions: { boost: { title: 2 }, prefix: true, fuzzy: 0.15 } });
     search.addAll([...pages.values()]);
     return { search, pages };
   };

@@ -1,5 +1,4 @@
-import { Readability } from "@mozilla/readability";
-import { parseHTML } from "linkedom";
+import type { Readability } from "@mozilla/readability";
 import { htmlToText } from "./htmlToText.ts";
 import { type PageLink, pageLinks } from "./pageLinks.ts";
 import { cellText, tableToMarkdown } from "./tableToMarkdown.ts";
@@ -23,7 +22,9 @@ const MAX_EXTRA_TABLE_CHARS = 20_000;
  * dropped is appended after it, so figures in tables survive. A page where
  * Readability finds nothing is read whole.
  */
-export function extractReadable(html: string, pageUrl: string): ReadablePage {
+export async function extractReadable(html: string, pageUrl: string): Promise<ReadablePage> {
+  // Imported on first use: a process that reads no page never loads the DOM and Readability.
+  const [{ parseHTML }, { Readability }] = await Promise.all([import("linkedom"), import("@mozilla/readability")]);
   const raw = parseHTML(html).document as unknown as Document;
   const links = pageLinks(raw, pageUrl);
   const tables = [...raw.querySelectorAll("table")].flatMap((t) => {

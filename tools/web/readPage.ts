@@ -54,7 +54,7 @@ export async function readPage(
   let text = decoded;
   let links: string[] = [];
   if (kind === "html") {
-    const page = extractReadable(decoded, finalUrl);
+    const page = await extractReadable(decoded, finalUrl);
     title = page.title;
     links = page.links.map((l) => l.url);
     const listed = page.links.map((l) => `- ${l.text ? `[${l.text.replace(/[[\]]/g, "")}](${l.url})` : l.url}`);
