@@ -5,12 +5,12 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { verifyBundle } from "../../bundle/verifyBundle.ts";
 import { keyFingerprint } from "../../core/keyFingerprint.ts";
-import { ENGINES } from "../support/testDatabase.ts";
+import { LANE_ENGINES } from "../support/testDatabase.ts";
 import { exportedRun } from "./exportedRun.ts";
 
 const key = generateKeyPairSync("ed25519");
 
-for (const engine of ENGINES) {
+for (const engine of LANE_ENGINES) {
   describe(`export then verify on ${engine}, with the database gone`, () => {
     test("the bundle verifies from its files alone, its signature checked with the public key", async () => {
       const run = await exportedRun(engine, key.privateKey);

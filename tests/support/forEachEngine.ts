@@ -2,7 +2,7 @@ import { after, before, describe } from "node:test";
 import type { Engine } from "../../db/index.ts";
 import { createEventStore, type EventStore } from "../../events/index.ts";
 import type { Clock, IdGenerator } from "../../core/clock.ts";
-import { ENGINES, type TestDatabase, openTestDatabase } from "./testDatabase.ts";
+import { LANE_ENGINES, type TestDatabase, openTestDatabase } from "./testDatabase.ts";
 
 export interface EngineContext {
   engine: Engine;
@@ -12,7 +12,7 @@ export interface EngineContext {
 }
 
 /**
- * Declares the same suite once per engine (real PostgreSQL and PGlite), each
+ * Declares the same suite once per engine (real PostgreSQL and PGlite; LANE_ENGINES), each
  * with its own migrated database and event store.
  */
 export function forEachEngine(
@@ -21,7 +21,7 @@ export function forEachEngine(
   options: { clock?: Clock; newId?: IdGenerator } = {},
 ): void {
   describe(title, () => {
-    for (const engine of ENGINES) {
+    for (const engine of LANE_ENGINES) {
       describe(engine, () => {
         const ctx = { engine } as EngineContext;
         before(async () => {

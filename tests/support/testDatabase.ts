@@ -10,6 +10,16 @@ export const ENGINES: readonly Engine[] = (process.env.ARIADNE_TEST_ENGINES?.spl
   "pglite",
 ];
 
+/**
+ * The engines the engine-parametrised suites (forEachEngine) declare a lane for: ENGINES, narrowed by
+ * ARIADNE_TEST_ENGINE_LANES. `npm test` deals the lanes between its two Node lines (PGlite on one,
+ * PostgreSQL on the other) while every other suite still sees every engine of ENGINES (the CLI
+ * suites keep their commands on PostgreSQL, where several may share a store at once).
+ */
+export const LANE_ENGINES: readonly Engine[] = process.env.ARIADNE_TEST_ENGINE_LANES
+  ? ENGINES.filter((e) => process.env.ARIADNE_TEST_ENGINE_LANES!.split(",").includes(e))
+  : ENGINES;
+
 export interface TestDatabase {
   database: Database;
   /** Set on PostgreSQL: the URL of this test's own database. */
