@@ -7,6 +7,11 @@ const STOPPING = new Set(["settled", "failed", "cancelled", "run_sealed", "cance
 
 /** Looks after a stopping event: the row is finished just after the seal is appended, so a few looks close the gap. */
 const FOLLOW_UP_MS = [20, 50, 100, 200, 400, 800, 1_000, 1_000, 1_000];
+/**
+ * After the seal nothing is left to append: the run's row only has to be marked finished, which a busy host can
+ * take longer to write than the looks above; then one look a second until it is, or the time runs out.
+ */
+const AFTER_SEAL_MS = 1_000;
 
 export interface WaitOptions {
   hub: EventHub;
@@ -30,9 +35,11 @@ export interface WaitOptions {
 export async function waitForStop(o: WaitOptions): Promise<RunView | null> {
   let wake: (() => void) | null = null;
   let stopping = false;
+  let sealed = false;
   const attachment = o.hub.attach(o.runId, (event: RecordedEvent) => {
     if (!STOPPING.has(event.type)) return;
     stopping = true;
+    if (event.type === "run_sealed") sealed = true;
     wake?.();
   });
   const deadline = Date.now() + o.ms;
@@ -45,7 +52,7 @@ export async function waitForStop(o: WaitOptions): Promise<RunView | null> {
     while (run && !FINAL_STATES.includes(run.state) && !o.signal?.aborted) {
       const left = deadline - Date.now();
       if (left <= 0) break;
-      const delay = stopping ? FOLLOW_UP_MS[followUps] : undefined;
+      const delay = stopping ? (FOLLOW_UP_MS[followUps] ?? (sealed ? AFTER_SEAL_MS : undefined)) : undefined;
       if (stopping && delay === undefined) {
         // Looked enough after that event; back to waiting for the next one.
         stopping = false;
