@@ -8,7 +8,7 @@ import { StreamStalledError } from "./idleTimeoutFetch.ts";
  * and a body that ended cleanly before message_stop as a bare AnthropicError
  * with no cause; those two are told apart here.
  */
-/** The SDK, imported once and only when a model is called: it is a few hundred modules to load. */
+/** The SDK, imported once, when a model is made (AnthropicModel) or an error is told apart: a few hundred modules to load. */
 let sdk: Promise<typeof import("@anthropic-ai/sdk")> | undefined;
 export const loadAnthropicSdk = () => (sdk ??= import("@anthropic-ai/sdk"));
 
