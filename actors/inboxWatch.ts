@@ -31,7 +31,7 @@ export function watchInboxes(store: EventStore, o: InboxWatchOptions): Promise<(
         runners
           .filter((r) => r.waiting)
           .map(async (r) => {
-            if ((await store.streamVersion(r.state.streamId, r.state.runId)) > r.state.version) await r.poke();
+            if ((await store.streamVersion(r.state.streamId, r.state.runId)) > r.fold.state.version) await r.poke();
           }),
       );
     } while (again);
@@ -40,7 +40,7 @@ export function watchInboxes(store: EventStore, o: InboxWatchOptions): Promise<(
     runId: o.runId,
     onAppend(streamId, version) {
       const r = o.runnerOf(streamId);
-      if (!r || r.fold.done || version <= r.state.version) return;
+      if (!r || r.fold.done || version <= r.fold.state.version) return;
       if (r.waiting) void r.poke().catch(() => {});
       else r.noticed(version);
     },

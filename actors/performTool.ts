@@ -1,13 +1,20 @@
 import { isDatabaseUnavailable } from "../core/connectionLoss.ts";
 import { isDiskFull } from "../core/diskFull.ts";
 import { type Tool, type ToolContext, type ToolOutput, isToolRefused, parseToolInput } from "../tools/index.ts";
+import type { Draft } from "../events/index.ts";
 import { idempotencyKeyOf, toolCompleted, toolThrew } from "./decide/index.ts";
 import type { Call, ExecutorState } from "./executorState.ts";
 import { reachableCheck } from "./reachableUrls.ts";
 import type { RunnerPort } from "./runnerPort.ts";
 import { workspaceDirOf } from "./runtimeServices.ts";
 
-/** Runs a tool whose intent is recorded, and records its outcome (a refusal keeps its reason). */
+/**
+ * Runs a tool whose intent is recorded, and records its outcome (a refusal
+ * keeps its reason). A read-only call's outcome is held for the executor's next
+ * append rather than committed alone: a crash before then runs it again, which
+ * a read-only call allows. Any other call's outcome is committed before the
+ * executor goes on, and so is every outcome once a cancel is under way.
+ */
 export async function performTool(runner: RunnerPort, call: Call): Promise<void> {
   const tool = runner.services.tools.get(call.name)!;
   const input = parseToolInput(tool, call.input);
@@ -22,12 +29,16 @@ export async function performTool(runner: RunnerPort, call: Call): Promise<void>
     // recorded as effect_unknown, never silently re-run). A tool's own network errors are its outcome.
     // So is a full disk (the blob table's, or the workspace beside the store): its outcome could not be kept.
     if (isDatabaseUnavailable(error) || isDiskFull(error)) throw error;
-    await runner.record([threw(tool, call, error, runner.cancelling)]);
-    return;
+    return keep(runner, tool, call, threw(tool, call, error, runner.cancelling));
   } finally {
     runner.inFlight.delete(call.toolUseId);
   }
-  await runner.record([toolCompleted(call, output)]);
+  return keep(runner, tool, call, toolCompleted(call, output));
+}
+
+async function keep(runner: RunnerPort, tool: Tool, call: Call, outcome: Draft): Promise<void> {
+  if (tool.effect === "read_only" && (call.effect ?? "read_only") === "read_only" && !runner.cancelling) runner.hold([outcome]);
+  else await runner.record([outcome]);
 }
 
 function threw(tool: Tool, call: Call, error: unknown, cancelling: boolean) {

@@ -1,7 +1,9 @@
+import { randomId } from "../core/clock.ts";
 import { isConnectionError } from "../core/connectionLoss.ts";
 import { isDiskFull } from "../core/diskFull.ts";
 import { isConcurrencyError } from "../core/errors.ts";
 import { type Draft, type NewEvent, type RecordedEvent, appendWithRetry } from "../events/index.ts";
+import { validateEvents } from "../events/validateEvents.ts";
 import type { Model } from "../models/types.ts";
 import { DELEGATE_TOOL } from "../tools/index.ts";
 import type { RequestContext } from "./buildRequest.ts";
@@ -9,6 +11,7 @@ import { checkCalls } from "./checkCalls.ts";
 import { awaitChildren, collectChildren, startChild } from "./performChildren.ts";
 import { type Fact, type InFlight, decide, decideNext, intentKey, lastHandoffAttempt, liveChildrenOf } from "./decide/index.ts";
 import { ExecutorActor, type ExecutorActorOptions } from "./executorActor.ts";
+import { type ExecutorSnapshot, type ExecutorStatus, foldEvent } from "./executorMachine.ts";
 import type { ExecutorState, Outcome } from "./executorState.ts";
 import { performTool } from "./performTool.ts";
 import { performTurn } from "./performTurn.ts";
@@ -44,6 +47,15 @@ export class ExecutorRunner implements RunnerPort {
   private waits = 0;
   /** The newest version of its stream the inbox watch heard of while this runner was busy between waits (Infinity: unknown). */
   private heard = 0;
+  /**
+   * Outcomes of read-only calls, folded ahead and appended first in this
+   * executor's next append, whatever it records: a call that may run again
+   * after a crash needs no commit of its own (recovery re-runs an intent
+   * without an outcome). Each carries the id it will be stored with.
+   */
+  private held: readonly NewEvent[] = [];
+  /** The fold with the held outcomes applied, for the snapshot and held list it was made from. */
+  private ahead: { from: ExecutorSnapshot; held: readonly NewEvent[]; snapshot: ExecutorSnapshot } | null = null;
 
   constructor(
     readonly services: RuntimeServices,
@@ -57,8 +69,45 @@ export class ExecutorRunner implements RunnerPort {
     this.interrupted = new Promise((resolve) => (this.interrupt = () => resolve(null)));
   }
 
+  /** The folded state, with any held outcomes applied (as it will be once they are appended). */
   get state(): ExecutorState {
-    return this.fold.state;
+    return this.held.length ? (this.foldedAhead().context.state as ExecutorState) : this.fold.state;
+  }
+
+  /** The machine's status, held outcomes applied. */
+  get status(): ExecutorStatus {
+    return this.held.length ? (this.foldedAhead().value as ExecutorStatus) : this.fold.status;
+  }
+
+  private foldedAhead(): ExecutorSnapshot {
+    const from = this.fold.actor.getSnapshot();
+    if (this.ahead?.from === from && this.ahead.held === this.held) return this.ahead.snapshot;
+    let snapshot = from;
+    let version = this.fold.state.version;
+    for (const e of this.held) snapshot = foldEvent(snapshot, heldAsRecorded(e, this.fold.state.streamId, ++version));
+    this.ahead = { from, held: this.held, snapshot };
+    return snapshot;
+  }
+
+  /**
+   * Holds the outcome of a read-only call: folded now, appended with this
+   * executor's next append. Invalid drafts throw here, as an append would.
+   */
+  hold(drafts: readonly Draft[]): void {
+    const s = this.state;
+    const events = drafts.map(
+      (d) =>
+        ({
+          type: d.type,
+          data: d.data,
+          metadata: { runId: s.runId, executorId: s.executorId, causationId: d.causationId ?? s.lastEventId },
+          // The store's kind of id (a UUID), whatever ids this runtime gives executors.
+          eventId: randomId(),
+        }) as NewEvent,
+    );
+    // Held as stored: the fold sees the payload its append will write.
+    const valid = validateEvents(events);
+    this.held = [...this.held, ...events.map((e, i) => ({ ...e, data: valid[i].data }) as NewEvent)];
   }
 
   /** True while the runner waits on an effect that may be long; the runtime then watches its inbox for it. */
@@ -118,6 +167,7 @@ export class ExecutorRunner implements RunnerPort {
 
   private append(drafts: readonly Draft[], onConflict: "retry" | "redecide"): Promise<RecordedEvent[] | null> {
     const next = this.writes.then(async () => {
+      let sent: readonly NewEvent[] = [];
       const appended = await appendWithRetry(
         this.services.store,
         this.state.streamId,
@@ -129,14 +179,20 @@ export class ExecutorRunner implements RunnerPort {
             if (onConflict === "redecide") return null;
           }
           const s = this.fold.state;
+          // Held outcomes go first, as if each had been appended when it was held.
+          sent = this.held;
+          const after = sent.at(-1)?.eventId ?? s.lastEventId;
           const events = drafts.map(
-            (d) => ({ type: d.type, data: d.data, metadata: { runId: s.runId, executorId: s.executorId, causationId: d.causationId ?? s.lastEventId } }) as NewEvent,
+            (d) => ({ type: d.type, data: d.data, metadata: { runId: s.runId, executorId: s.executorId, causationId: d.causationId ?? after } }) as NewEvent,
           );
-          return { expectedVersion: s.version, events };
+          return { expectedVersion: s.version, events: [...sent, ...events] };
         },
         { maxAttempts: MAX_CONFLICTS + 1 },
       );
-      if (appended) this.absorb(appended.events);
+      if (appended) {
+        this.held = this.held.filter((e) => !sent.includes(e));
+        this.absorb(appended.events);
+      }
       return appended?.events ?? null;
     });
     this.writes = next.catch(() => {});
@@ -167,7 +223,7 @@ export class ExecutorRunner implements RunnerPort {
 
   /** Runs a long effect, counted as a wait. */
   async during<T>(effect: Promise<T>): Promise<T> {
-    if (this.heard > this.state.version) void this.poke().catch(() => {});
+    if (this.heard > this.fold.state.version) void this.poke().catch(() => {});
     this.heard = 0;
     this.waits++;
     try {
@@ -221,7 +277,7 @@ export class ExecutorRunner implements RunnerPort {
   }
 
   private async step(): Promise<void> {
-    const next = decideNext(this.state, this.fold.status, this.role, this.started);
+    const next = decideNext(this.state, this.status, this.role, this.started);
     switch (next.kind) {
       case "cancel":
         // What was in flight has been aborted; Children are asked to stop and waited for; then `cancelled`.
@@ -254,4 +310,22 @@ export class ExecutorRunner implements RunnerPort {
         throw new Error(`executor ${this.state.executorId} ${next.reason}`);
     }
   }
+}
+
+/** A held event as the fold sees it: its place in the stream is the one its append will give it. */
+function heldAsRecorded(e: NewEvent, streamId: string, streamVersion: number): RecordedEvent {
+  const m = e.metadata;
+  return {
+    type: e.type,
+    data: e.data,
+    schemaVersion: 0,
+    eventId: e.eventId!,
+    streamId,
+    streamVersion,
+    globalPosition: Number.NaN,
+    recordedAt: new Date(),
+    metadata: { runId: m.runId, executorId: m.executorId, causationId: m.causationId ?? null, correlationId: m.correlationId ?? m.runId },
+    prevHash: "",
+    hash: "",
+  } as RecordedEvent;
 }

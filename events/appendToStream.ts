@@ -61,7 +61,7 @@ export function prepareAppend(
   let size = 0;
   const prepared = valid.map((e, i) => {
     const fields: HashedFields = {
-      eventId: deps.newId(),
+      eventId: events[i].eventId ?? deps.newId(),
       streamId,
       streamVersion: expectedVersion + i + 1,
       type: e.type,

@@ -9,9 +9,13 @@ export interface EventMetadata {
   correlationId?: string | null;
 }
 
-/** What a caller hands to append. */
+/**
+ * What a caller hands to append. `eventId` is for a writer that folded the
+ * event ahead of its append (an executor's held outcome) and so had to name it
+ * first; any other event is given a fresh id.
+ */
 export type NewEvent = {
-  [T in EventType]: { type: T; data: EventDataInput<T>; metadata: EventMetadata };
+  [T in EventType]: { type: T; data: EventDataInput<T>; metadata: EventMetadata; eventId?: string };
 }[EventType];
 
 /** An event as stored: its payload plus where and when it sits in the log. */

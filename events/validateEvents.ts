@@ -10,6 +10,8 @@ export interface ValidEvent {
   metadata: Required<EventMetadata>;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
  * Validates a batch against the catalogue. Throws one ValidationError listing
  * every issue with its path (events.<i>.data.<field>), so nothing is written.
@@ -27,6 +29,10 @@ export function validateEvents(events: readonly NewEvent[]): ValidEvent[] {
     if (!parsed.success) {
       issues.push(...fromZodIssues(parsed.error.issues, ["events", i, "data"]));
       return undefined;
+    }
+    const { eventId } = event;
+    if (eventId !== undefined && (typeof eventId !== "string" || !UUID.test(eventId))) {
+      issues.push({ path: ["events", i, "eventId"], message: "when given, a UUID" });
     }
     const metadata = normalizeMetadata(event.metadata, i, issues);
     const data = toStorableJson(parsed.data, i, issues);

@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import { ConcurrencyError, ValidationError } from "../../core/errors.ts";
 import { GENESIS_HASH, type NewEvent } from "../../events/index.ts";
 import { forEachEngine, uniqueId } from "../support/forEachEngine.ts";
@@ -23,6 +24,17 @@ forEachEngine("event store", (ctx) => {
     assert.equal(events[1].prevHash, events[0].hash);
     assert.equal(await ctx.store.streamVersion(stream), 3);
     assert.deepEqual(await ctx.store.readStream(stream, { fromVersion: 3 }).then((e) => e.map((x) => x.type)), ["cancelled"]);
+  });
+
+  test("an event named by its writer (folded ahead of its append) is stored under that id, covered by the chain", async () => {
+    const stream = uniqueId("exec");
+    const run = uniqueId("run");
+    const named = randomUUID();
+    await ctx.store.append(stream, 0, [{ ...turnEvent(run, stream, 1), eventId: named }, turnEvent(run, stream, 2)]);
+    const events = await ctx.store.readStream(stream);
+    assert.equal(events[0].eventId, named);
+    assert.notEqual(events[1].eventId, named);
+    assert.equal((await ctx.store.verify(stream)).ok, true);
   });
 
   test("round-trips unicode and a 1 MB payload byte for byte, with an intact chain", async () => {
@@ -75,6 +87,10 @@ forEachEngine("event store", (ctx) => {
     await assert.rejects(
       ctx.store.append(stream, 1, [{ ...cancelledEvent(run, stream), metadata: { runId: "", executorId: stream } }]),
       (e: unknown) => e instanceof ValidationError && e.issues[0].path.join(".") === "events.0.metadata.runId",
+    );
+    await assert.rejects(
+      ctx.store.append(stream, 1, [{ ...cancelledEvent(run, stream), eventId: "event-1" }]),
+      (e: unknown) => e instanceof ValidationError && e.issues[0].path.join(".") === "events.0.eventId",
     );
     await assert.rejects(
       ctx.store.append(stream, 1, [cancelledEvent(run, stream, "nul \u0000 inside")]),
