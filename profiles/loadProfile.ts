@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
@@ -38,8 +39,7 @@ export const ROLE_PROFILE_DIR = fileURLToPath(new URL("./roles/", import.meta.ur
 const PROFILE_ID = /^[a-z][a-z0-9-]*$/;
 
 export async function loadProfile(id: string, dir: string = DEFAULT_PROFILE_DIR): Promise<Profile> {
-  const { file, bytes, sha256 } = await readProfileBytes(id, dir);
-  return toProfile(file, id, bytes, sha256);
+  return parsed(await readProfileBytes(id, dir), id);
 }
 
 /** Every profile in the directory, sorted by id. */
@@ -58,7 +58,8 @@ export function profileBinding(p: Profile): ProfileBinding {
  * header still reports as a change rather than a format problem.
  */
 export async function assertBindingMatches(binding: ProfileBinding, dir: string = DEFAULT_PROFILE_DIR): Promise<Profile> {
-  const { file, bytes, sha256 } = await readProfileBytes(binding.id, dir);
+  const read = await readProfileBytes(binding.id, dir);
+  const { file, bytes, sha256 } = read;
   if (sha256 !== binding.sha256) {
     let version: string | null = null;
     try {
@@ -68,15 +69,50 @@ export async function assertBindingMatches(binding: ProfileBinding, dir: string 
     }
     throw new ProfileChangedError(binding, { version, sha256 });
   }
-  return toProfile(file, binding.id, bytes, sha256);
+  return parsed(read, binding.id);
 }
 
-async function readProfileBytes(id: string, dir: string) {
+interface ProfileBytes {
+  file: string;
+  bytes: Uint8Array;
+  sha256: string;
+  /** The profile these bytes parse to, once parsed. */
+  profile?: Profile;
+}
+
+function parsed(read: ProfileBytes, id: string): Profile {
+  // Shared by every caller from now on, so frozen.
+  if (!read.profile) {
+    const p = toProfile(read.file, id, read.bytes, read.sha256);
+    Object.freeze(p.requestedTools);
+    read.profile = Object.freeze(p);
+  }
+  return read.profile;
+}
+
+/**
+ * Files read before, by path, with the stat they were read under: every
+ * executor's admission and rebuild reads its profile, and a stat is a fraction
+ * of open, read, hash and close. An edit changes the file's ctime (which no
+ * tool can set back), so a changed profile is read again and still refused.
+ */
+const readBefore = new Map<string, { signature: string; bytes: ProfileBytes }>();
+const listed = new Map<string, { signature: string; ids: string[] }>();
+
+const signatureOf = (s: Stats) => `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+
+async function readProfileBytes(id: string, dir: string): Promise<ProfileBytes> {
   if (!PROFILE_ID.test(id)) throw new UnknownProfileError(id, await profileIds(dir));
   const file = join(dir, `${id}.md`);
   try {
+    const signature = signatureOf(await stat(file));
+    const known = readBefore.get(file);
+    if (known?.signature === signature) return known.bytes;
     const bytes = await readFile(file);
-    return { file, bytes, sha256: createHash("sha256").update(bytes).digest("hex") };
+    const entry = { file, bytes, sha256: createHash("sha256").update(bytes).digest("hex") };
+    // Kept only if the file did not change while it was read.
+    if (signatureOf(await stat(file)) === signature) readBefore.set(file, { signature, bytes: entry });
+    return entry;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") throw new UnknownProfileError(id, await profileIds(dir));
     throw e;
@@ -95,11 +131,17 @@ function toProfile(file: string, id: string, bytes: Uint8Array, sha256: string):
   return { ...header, content: body, sha256 };
 }
 
+/** The profile ids in a directory, listed again when the directory changed (a file added, removed or renamed). */
 async function profileIds(dir: string): Promise<string[]> {
+  const signature = signatureOf(await stat(dir));
+  const known = listed.get(dir);
+  if (known?.signature === signature) return known.ids;
   const names = await readdir(dir);
-  return names
+  const ids = names
     .filter((n) => n.endsWith(".md"))
     .map((n) => n.slice(0, -3))
     .filter((id) => PROFILE_ID.test(id))
     .sort();
+  if (signatureOf(await stat(dir)) === signature) listed.set(dir, { signature, ids });
+  return ids;
 }

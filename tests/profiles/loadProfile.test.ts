@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -76,6 +76,30 @@ test("editing the bound profile file makes assertBindingMatches throw ProfileCha
       assert.match(e.message, /tail-risk/);
       return true;
     });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("profiles read before are read again once changed: an edit of the same size with its mtime put back, a file added", async () => {
+  const dir = await tempCopy();
+  try {
+    const file = join(dir, "general.md");
+    // A whole-second mtime, so putting it back restores it exactly.
+    const mtime = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+    await utimes(file, mtime, mtime);
+    const before = await loadProfile("general", dir);
+    assert.equal(await loadProfile("general", dir), before, "unchanged, it is the profile read before");
+    const text = await readFile(file, "utf8");
+    const i = text.lastIndexOf("a");
+    await writeFile(file, `${text.slice(0, i)}e${text.slice(i + 1)}`);
+    await utimes(file, mtime, mtime);
+    assert.notEqual((await loadProfile("general", dir)).sha256, before.sha256);
+    await assert.rejects(assertBindingMatches(profileBinding(before), dir), ProfileChangedError);
+
+    assert.equal((await listProfiles(dir)).some((p) => p.id === "added"), false);
+    await writeFile(join(dir, "added.md"), text.replace(/^id: general$/m, "id: added"));
+    assert.equal((await listProfiles(dir)).some((p) => p.id === "added"), true);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
