@@ -3,7 +3,7 @@ import { isConnectionError } from "../core/connectionLoss.ts";
 import { isDiskFull } from "../core/diskFull.ts";
 import { isConcurrencyError } from "../core/errors.ts";
 import { type Draft, type NewEvent, type RecordedEvent, appendWithRetry } from "../events/index.ts";
-import { validateEvents } from "../events/validateEvents.ts";
+import { checkedAhead } from "../events/validateEvents.ts";
 import type { Model } from "../models/types.ts";
 import { DELEGATE_TOOL } from "../tools/index.ts";
 import type { RequestContext } from "./buildRequest.ts";
@@ -105,9 +105,8 @@ export class ExecutorRunner implements RunnerPort {
           eventId: randomId(),
         }) as NewEvent,
     );
-    // Held as stored: the fold sees the payload its append will write.
-    const valid = validateEvents(events);
-    this.held = [...this.held, ...events.map((e, i) => ({ ...e, data: valid[i].data }) as NewEvent)];
+    // Held as stored (the fold sees the payload its append will write), and validated once.
+    this.held = [...this.held, ...checkedAhead(events)];
   }
 
   /** True while the runner waits on an effect that may be long; the runtime then watches its inbox for it. */

@@ -20,6 +20,8 @@ export function validateEvents(events: readonly NewEvent[]): ValidEvent[] {
   const issues: IssueDetail[] = [];
   if (events.length === 0) issues.push({ path: ["events"], message: "at least one event is required" });
   const valid = events.map((event, i): ValidEvent | undefined => {
+    const before = checkedBefore.get(event);
+    if (before) return before;
     if (!event || typeof event !== "object" || typeof event.type !== "string" || !isEventType(event.type)) {
       issues.push({ path: ["events", i, "type"], message: `unknown event type ${JSON.stringify((event as { type?: unknown })?.type)}` });
       return undefined;
@@ -40,6 +42,24 @@ export function validateEvents(events: readonly NewEvent[]): ValidEvent[] {
   });
   if (issues.length) throw new ValidationError("invalid event", issues);
   return valid as ValidEvent[];
+}
+
+/** Events `checkedAhead` returned, each with what it was validated as. */
+const checkedBefore = new WeakMap<object, ValidEvent>();
+
+/**
+ * Validates events a writer keeps before appending them (an executor's held
+ * outcomes), once: it returns them frozen, each payload replaced by its stored
+ * form, and an append of these very objects does not parse them again.
+ * Throws ValidationError as an append would.
+ */
+export function checkedAhead(events: readonly NewEvent[]): NewEvent[] {
+  const valid = validateEvents(events);
+  return events.map((e, i) => {
+    const kept = Object.freeze({ ...e, data: valid[i].data } as NewEvent);
+    checkedBefore.set(kept, valid[i]);
+    return kept;
+  });
 }
 
 function normalizeMetadata(m: EventMetadata | undefined, i: number, issues: IssueDetail[]) {

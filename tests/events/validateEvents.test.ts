@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { ValidationError } from "../../core/errors.ts";
 import type { NewEvent } from "../../events/index.ts";
-import { validateEvents } from "../../events/validateEvents.ts";
+import { checkedAhead, validateEvents } from "../../events/validateEvents.ts";
 
 const metadata = { runId: "run-1", executorId: "exec-1" };
 const toolCalled = (input: unknown): NewEvent =>
@@ -63,4 +63,15 @@ test("missing metadata and unknown types are named by event", () => {
     { path: ["events", 0, "type"], message: 'unknown event type "nope"' },
     { path: ["events", 1, "metadata", "runId"], message: "required non-empty string" },
   ]);
+});
+
+test("events checked ahead (a runner's held outcomes) come back frozen in their stored form, and are not parsed again when appended", () => {
+  assert.deepEqual(refusal(() => checkedAhead([toolCalled(Number.NaN)])).issues[0].path, ["events", 0, "data", "input"]);
+  const [kept] = checkedAhead([toolCalled({ fund: "ADIV", note: undefined })]);
+  assert.ok(Object.isFrozen(kept));
+  assert.deepEqual((kept.data as { input: unknown }).input, { fund: "ADIV" });
+  const [again] = validateEvents([kept]);
+  assert.equal(again.data, kept.data, "the append reuses what was validated, not a new parse");
+  const [fresh] = validateEvents([{ ...kept }]);
+  assert.notEqual(fresh.data, kept.data, "a copy is validated as any event is");
 });
