@@ -1,6 +1,6 @@
 import type { RecordedEvent } from "../events/index.ts";
 import type { Model, ModelResponse } from "../models/types.ts";
-import { type RequestContext, buildRequest, canonicalRequest, estimateInputTokens } from "./buildRequest.ts";
+import { type RequestContext, buildRequest, canonicalRequest, digestOf, estimateInputTokens } from "./buildRequest.ts";
 import { checkCalls } from "./checkCalls.ts";
 import { decide, previewTurn, refuseReusedToolUseIds, toolUsesOf, withRaisedReminders } from "./decide/index.ts";
 import { ADVICE_WAIT_MS } from "./reviewPolicy.ts";
@@ -36,6 +36,8 @@ export async function performTurn(runner: RunnerPort, ctx: RequestContext, model
     request = buildRequest(turn.preview, ctx);
     canonical = canonicalRequest(request);
   }
+  // The digest, not the canonical text, is what waits out the call: a live executor keeps little.
+  const digest = digestOf(canonical);
   const started = performance.now();
   let response: ModelResponse;
   runner.inFlight.set("model", { kind: "model" });
@@ -58,7 +60,7 @@ export async function performTurn(runner: RunnerPort, ctx: RequestContext, model
   const decisions = decide(s, { kind: "callsChecked", turn: s.turn + 1, calls: await checkCalls(runner.services, runner.role, s, toolUsesOf(response)) }, runner.role);
   const settlement = await runner.services.governance.afterModelCall(s, verdict.reservation, response.usage);
   const { deliveries } = turn;
-  await runner.recordFact({ kind: "modelAnswered", governed: verdict.events, deliveries, request, canonical, response, provider: model.provider, latencyMs, decisions, settlement });
+  await runner.recordFact({ kind: "modelAnswered", governed: verdict.events, deliveries, request, digest, response, provider: model.provider, latencyMs, decisions, settlement });
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { Draft } from "../../events/index.ts";
 import { isModelCallError } from "../../models/modelCallError.ts";
 import type { ModelRequest, ModelResponse } from "../../models/types.ts";
-import { digestOf } from "../buildRequest.ts";
 import { type Call, type ExecutorState, type Outcome, deliverReminder, deliverReview, raiseReminder } from "../executorState.ts";
 import { renderReview } from "./review.ts";
 
@@ -68,8 +67,8 @@ export interface Answered {
   governed: readonly Draft[];
   deliveries: readonly Draft[];
   request: ModelRequest;
-  /** The request's canonical text, whose digest the turn records. */
-  canonical: string;
+  /** sha256 of the request's canonical text, recorded with the turn (the text itself is not kept through the call). */
+  digest: string;
   response: ModelResponse;
   provider: string;
   latencyMs: number;
@@ -93,7 +92,7 @@ export function turnRecorded(s: ExecutorState, a: Answered): Draft[] {
       type: "turn",
       data: {
         turn: s.turn + 1,
-        request: { model: request.model, messageCount: request.messages.length, toolNames: request.tools.map((t) => t.name), digest: digestOf(a.canonical) },
+        request: { model: request.model, messageCount: request.messages.length, toolNames: request.tools.map((t) => t.name), digest: a.digest },
         response: { content: response.content, stopReason: response.stopReason },
         usage: response.usage,
         model: response.model,

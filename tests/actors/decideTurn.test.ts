@@ -156,7 +156,7 @@ describe("decide: the turn and turn_failed drafts", () => {
     const drafts = spec()
       .given(ev("executor_admitted", admittedData("child")))
       .when((s) =>
-        decide(s, { kind: "modelAnswered", governed: [reserved], deliveries: [delivery], request, canonical, response, provider: "scripted", latencyMs: 1.5, decisions: [decision], settlement: [settled] }, child),
+        decide(s, { kind: "modelAnswered", governed: [reserved], deliveries: [delivery], request, digest: digestOf(canonical), response, provider: "scripted", latencyMs: 1.5, decisions: [decision], settlement: [settled] }, child),
       ).result;
     assert.deepEqual(drafts.map((d) => d.type), ["budget_reserved", "reminder_delivered", "turn", "tool_called", "budget_settled"]);
     const turn = drafts[2]!.data as EventData<"turn">;
