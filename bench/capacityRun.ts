@@ -37,7 +37,7 @@ export async function runCapacityStep(
   { runs, latencyMs, sampleMs = 250 }: { runs: number; latencyMs: number; sampleMs?: number },
 ): Promise<CapacityStep> {
   const marks = new TurnMarks();
-  const model = new ScriptedModel({ name: "capacity-bench", policy: overheadPolicy(marks), latencyMs });
+  const model = new ScriptedModel({ name: "capacity-bench", policy: overheadPolicy(marks), latencyMs, keepRequests: false });
   const tools = new ToolRegistry().register(noopLookup);
   const buildRuntime: BuildRuntime = (fenced, lease) =>
     new Runtime({

@@ -48,7 +48,7 @@ export class TurnMarks {
 
 /** The scripted model for every executor of the scenario, timing each call it receives. */
 export function overheadModel(marks: TurnMarks): ScriptedModel {
-  return new ScriptedModel({ name: "overhead-bench", policy: overheadPolicy(marks), latencyMs: 0 });
+  return new ScriptedModel({ name: "overhead-bench", policy: overheadPolicy(marks), latencyMs: 0, keepRequests: false });
 }
 
 export function overheadPolicy(marks: TurnMarks): ScriptPolicy {

@@ -37,6 +37,12 @@ export type ScriptedModelOptions = ({ script: ScriptStep[] } | { policy: ScriptP
   latencyMs?: number;
   /** Default: estimateUsage, four characters a token. */
   usage?: UsageRule;
+  /**
+   * Keep every request in `requests` (the default: tests read them). A bench
+   * hosting thousands of turns turns it off, or it measures this log: each
+   * request holds its system prompt and tool specs.
+   */
+  keepRequests?: boolean;
 };
 
 /** A fixed script ran out: the test or demo needs more replies than it gave. */
@@ -77,7 +83,7 @@ export class ScriptedModel implements Model {
   async complete(request: ModelRequest, { signal, deadline, onDelta }: CallOptions = {}): Promise<ModelResponse> {
     if (signal?.aborted) throw abortedError(signal.reason);
     if (deadline !== undefined && Date.now() >= deadline) throw deadlineError(deadline);
-    this.requests.push(request);
+    if (this.options.keepRequests !== false) this.requests.push(request);
     const latency = this.options.latencyMs ?? 0;
     // Like a real model, a reply slower than the caller's deadline never arrives.
     if (deadline !== undefined && Date.now() + latency >= deadline) {

@@ -205,3 +205,14 @@ test("a scripted reply is cleaned of what the event log cannot hold, and says so
   assert.deepEqual(response.content, [{ type: "text", text: "a\uFFFDb" }]);
   assert.deepEqual(response.sanitized, ["U+0000 x1 in content[0].text"]);
 });
+
+test("requests are kept for the test to read, unless keepRequests is false (a bench hosting thousands of turns)", async () => {
+  const kept = new ScriptedModel({ script: ["one", "two"] });
+  const unkept = new ScriptedModel({ script: ["one", "two"], keepRequests: false });
+  for (const model of [kept, unkept]) {
+    await model.complete(request());
+    await model.complete(request());
+  }
+  assert.equal(kept.requests.length, 2);
+  assert.equal(unkept.requests.length, 0);
+});
