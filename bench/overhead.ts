@@ -2,6 +2,7 @@ import { availableParallelism, loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
 import type { Engine } from "../db/index.ts";
 import { measureAppendFloor } from "./overheadAppendFloor.ts";
+import { type Footprint, bytesPer, footprint } from "./overheadBytes.ts";
 import { type BenchEngine, openBenchPglite, openBenchPostgres } from "./overheadEngines.ts";
 import { createMemoryStore } from "./overheadMemoryStore.ts";
 import { measureRawFloor } from "./overheadRawFloor.ts";
@@ -57,9 +58,12 @@ export async function main(): Promise<void> {
       notes.push(`${engine}: avg turn event ${turnBytes} B JSON, avg event ${eventBytes} B; a run writes ${describeEvents(c.eventsByType)}`);
 
       progress(`${engine}: ${SEQUENTIAL_RUNS} runs, one after the other`);
+      const before = await footprint(bench.raw);
       const sequential = await runOverheadScenario(bench.store, { runs: SEQUENTIAL_RUNS, concurrent: false });
+      const perTurn = bytesPer(before, await footprint(bench.raw), sequential.turns);
       progress(`${engine}: raw floor, sequential INSERT commits of ${turnBytes} B jsonb`);
       const floor = await measureRawFloor(bench.raw, turnBytes);
+      notes.push(describeBytes(engine, perTurn, floor.bytes));
       progress(`${engine}: store.append floor, sequential one-event appends of a turn event`);
       const appendFloor = await measureAppendFloor(bench.store, c.sampleTurn!);
       progress(`${engine}: ${CONCURRENT_RUNS} runs at once on one Runtime`);
@@ -87,6 +91,16 @@ export async function main(): Promise<void> {
   printOverheadReport(rows, alone, AIM);
   for (const n of notes) console.log(`  ${n}`);
   console.log(`  total bench time ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** Bytes a turn wrote in the sequential runs beside an insert of the raw floor (aim: at most 3x each). */
+function describeBytes(engine: string, turn: Footprint, insert: Footprint): string {
+  const ratio = (a: number, b: number) => `${(a / b).toFixed(1)}x`;
+  return (
+    `${engine}: bytes a turn, run after run: table ${Math.round(turn.tableBytes)} B, WAL ${Math.round(turn.walBytes)} B; ` +
+    `a raw-floor insert: table ${Math.round(insert.tableBytes)} B, WAL ${Math.round(insert.walBytes)} B; ` +
+    `ratio ${ratio(turn.tableBytes, insert.tableBytes)} table, ${ratio(turn.walBytes, insert.walBytes)} WAL (aim <= 3x)`
+  );
 }
 
 function describeEvents(byType: Record<string, number>): string {

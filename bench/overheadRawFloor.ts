@@ -1,3 +1,4 @@
+import { type Footprint, bytesPer, footprint } from "./overheadBytes.ts";
 import type { RawQuery } from "./overheadEngines.ts";
 
 export interface RawFloor {
@@ -5,6 +6,8 @@ export interface RawFloor {
   payloadBytes: number;
   insertsPerSecond: number;
   msPerInsert: number;
+  /** Table and WAL bytes an insert added (the table's indexes included). */
+  bytes: Footprint;
 }
 
 /**
@@ -21,6 +24,7 @@ export async function measureRawFloor(
   const payload = JSON.stringify({ filler: "x".repeat(Math.max(0, payloadBytes - 14)) });
   for (let i = 0; i < 20; i++) await raw(`INSERT INTO bench_raw_floor (payload) VALUES ($1::jsonb)`, [payload]);
 
+  const before = await footprint(raw);
   const started = performance.now();
   let inserts = 0;
   while (inserts < maxInserts && performance.now() - started < budgetMs) {
@@ -28,6 +32,7 @@ export async function measureRawFloor(
     inserts++;
   }
   const seconds = (performance.now() - started) / 1000;
+  const bytes = bytesPer(before, await footprint(raw), inserts);
   await raw(`DROP TABLE bench_raw_floor`);
-  return { inserts, payloadBytes: payload.length, insertsPerSecond: inserts / seconds, msPerInsert: (seconds * 1000) / inserts };
+  return { inserts, payloadBytes: payload.length, insertsPerSecond: inserts / seconds, msPerInsert: (seconds * 1000) / inserts, bytes };
 }
