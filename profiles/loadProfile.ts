@@ -95,11 +95,20 @@ function parsed(read: ProfileBytes, id: string): Profile {
  * executor's admission and rebuild reads its profile, and a stat is a fraction
  * of open, read, hash and close. An edit changes the file's ctime (which no
  * tool can set back), so a changed profile is read again and still refused.
+ * Some platforms give ctime in whole seconds (Deno's node:fs), so a file changed
+ * in the last RACY_MS is never kept: an edit within the same second as the one
+ * before it could leave its stat as it was (git's "racy clean" rule).
  */
 const readBefore = new Map<string, { signature: string; bytes: ProfileBytes }>();
 const listed = new Map<string, { signature: string; ids: string[] }>();
 
-const signatureOf = (s: Stats) => `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+const RACY_MS = 2_000;
+
+/** The stat as a signature, or null while the file is too newly changed to be kept by it. */
+function signatureOf(s: Stats): string | null {
+  if (Date.now() - s.ctimeMs < RACY_MS) return null;
+  return `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+}
 /** Synchronous: a stat of a local file takes microseconds, and the promise around an async one cost ten times that. */
 const stat = (path: string) => statSync(path);
 
@@ -109,11 +118,11 @@ async function readProfileBytes(id: string, dir: string): Promise<ProfileBytes> 
   try {
     const signature = signatureOf(stat(file));
     const known = readBefore.get(file);
-    if (known?.signature === signature) return known.bytes;
+    if (signature !== null && known?.signature === signature) return known.bytes;
     const bytes = await readFile(file);
     const entry = { file, bytes, sha256: createHash("sha256").update(bytes).digest("hex") };
     // Kept only if the file did not change while it was read.
-    if (signatureOf(stat(file)) === signature) readBefore.set(file, { signature, bytes: entry });
+    if (signature !== null && signatureOf(stat(file)) === signature) readBefore.set(file, { signature, bytes: entry });
     return entry;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") throw new UnknownProfileError(id, await profileIds(dir));
@@ -137,13 +146,13 @@ function toProfile(file: string, id: string, bytes: Uint8Array, sha256: string):
 async function profileIds(dir: string): Promise<string[]> {
   const signature = signatureOf(stat(dir));
   const known = listed.get(dir);
-  if (known?.signature === signature) return known.ids;
+  if (signature !== null && known?.signature === signature) return known.ids;
   const names = await readdir(dir);
   const ids = names
     .filter((n) => n.endsWith(".md"))
     .map((n) => n.slice(0, -3))
     .filter((id) => PROFILE_ID.test(id))
     .sort();
-  if (signatureOf(stat(dir)) === signature) listed.set(dir, { signature, ids });
+  if (signature !== null && signatureOf(stat(dir)) === signature) listed.set(dir, { signature, ids });
   return ids;
 }
