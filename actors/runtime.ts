@@ -10,7 +10,7 @@ import { type AdmissionOptions, admit } from "./admission.ts";
 import { cancelRequest } from "./decide/cancel.ts";
 import { reviewerTask } from "./decide/review.ts";
 import type { DelegateInput } from "./delegation.ts";
-import type { Outcome, Role } from "./executorState.ts";
+import { type Outcome, type Role, streamIdOf } from "./executorState.ts";
 import { limitsGovernance } from "./governance.ts";
 import { watchInboxes } from "./inboxWatch.ts";
 import { type PostResult, postToExecutor } from "./postToExecutor.ts";
@@ -253,10 +253,18 @@ export class Runtime {
     const main = admitted.find((e) => e.data.role === "main");
     if (!main) throw new NotFoundError(`no run ${runId} in the log`);
     const mainExecutorId = main.metadata.executorId;
-    // Every live executor is rebuilt before any runs: one that cannot be (its bound profile changed)
-    // stops the resume before anything is written, so restoring the file lets the run resume.
+    // Every live executor is rebuilt before any runs, from the events just read (a stream's in its
+    // own order): one that cannot be (its bound profile changed) stops the resume before anything
+    // is written, so restoring the file lets the run resume.
     const ended = new Set(events.filter((e) => FINAL.has(e.type)).map((e) => e.metadata.executorId));
-    for (const e of admitted) if (!ended.has(e.metadata.executorId)) await this.load(e.metadata.executorId);
+    const byStream = new Map<string, RecordedEvent[]>();
+    for (const e of events) {
+      const stream = byStream.get(e.streamId);
+      if (stream) stream.push(e);
+      else byStream.set(e.streamId, [e]);
+    }
+    const streamOf = (executorId: string) => byStream.get(streamIdOf(executorId))?.sort((a, b) => a.streamVersion - b.streamVersion);
+    await Promise.all(admitted.filter((e) => !ended.has(e.metadata.executorId)).map((e) => this.load(e.metadata.executorId, streamOf(e.metadata.executorId))));
     this.mainOf.set(runId, mainExecutorId);
     const result = (await this.load(mainExecutorId)).run();
     for (const e of admitted) {
@@ -311,9 +319,9 @@ export class Runtime {
     return main.metadata.executorId;
   }
 
-  /** The runner of an executor, rebuilt from its events if this process has not seen it yet. */
-  load(executorId: string): Promise<ExecutorRunner> {
-    return this.supervision.load(executorId);
+  /** The runner of an executor, rebuilt from its events (`read`, or its stream) if this process has not seen it yet. */
+  load(executorId: string, read?: RecordedEvent[]): Promise<ExecutorRunner> {
+    return this.supervision.load(executorId, read);
   }
 
   /** An executor's full transcript, rebuilt from the log and checked against the recorded digests. */

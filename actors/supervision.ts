@@ -26,11 +26,15 @@ export class Supervision {
 
   constructor(private readonly options: SupervisionOptions) {}
 
-  /** The runner of an executor, rebuilt from its events if this process has not seen it yet. */
-  async load(executorId: string): Promise<ExecutorRunner> {
+  /**
+   * The runner of an executor, rebuilt from its events if this process has not
+   * seen it yet: from `read` when the caller has just read them (a run being
+   * resumed), else from its stream.
+   */
+  async load(executorId: string, read?: RecordedEvent[]): Promise<ExecutorRunner> {
     const known = this.runners.get(executorId);
     if (known) return known;
-    const events = await this.options.store.readStream(streamIdOf(executorId));
+    const events = read ?? (await this.options.store.readStream(streamIdOf(executorId)));
     if (events.length === 0) throw new NotFoundError(`no executor ${executorId} in the log`);
     const runner = await this.options.newRunner(events);
     const again = this.runners.get(executorId);
