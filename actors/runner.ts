@@ -71,12 +71,17 @@ export class ExecutorRunner implements RunnerPort {
 
   /** The folded state, with any held outcomes applied (as it will be once they are appended). */
   get state(): ExecutorState {
-    return this.held.length ? (this.foldedAhead().context.state as ExecutorState) : this.fold.state;
+    return this.holding ? (this.foldedAhead().context.state as ExecutorState) : this.fold.state;
   }
 
   /** The machine's status, held outcomes applied. */
   get status(): ExecutorStatus {
-    return this.held.length ? (this.foldedAhead().value as ExecutorStatus) : this.fold.status;
+    return this.holding ? (this.foldedAhead().value as ExecutorStatus) : this.fold.status;
+  }
+
+  /** Outcomes are held (a final executor holds none: what it held was never recorded, as after a crash). */
+  private get holding(): boolean {
+    return this.held.length > 0 && !this.fold.done;
   }
 
   private foldedAhead(): ExecutorSnapshot {
