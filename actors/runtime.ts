@@ -1,7 +1,7 @@
 import type { InspectionEvent } from "xstate";
 import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clock.ts";
 import { NotFoundError } from "../core/errors.ts";
-import { type Draft, EXECUTOR_STREAM_PREFIX, type EventData, type EventStore, isExecutorStream, type RecordedEvent, type TaskSpec } from "../events/index.ts";
+import { type Draft, EXECUTOR_STREAM_PREFIX, type EventData, type EventStore, eventsByStream, isExecutorStream, type RecordedEvent, type TaskSpec } from "../events/index.ts";
 import type { Governance } from "../governance/port.ts";
 import type { BlobStore } from "../sources/types.ts";
 import type { Model } from "../models/types.ts";
@@ -257,14 +257,9 @@ export class Runtime {
     // own order): one that cannot be (its bound profile changed) stops the resume before anything
     // is written, so restoring the file lets the run resume.
     const ended = new Set(events.filter((e) => FINAL.has(e.type)).map((e) => e.metadata.executorId));
-    const byStream = new Map<string, RecordedEvent[]>();
-    for (const e of events) {
-      const stream = byStream.get(e.streamId);
-      if (stream) stream.push(e);
-      else byStream.set(e.streamId, [e]);
-    }
-    const streamOf = (executorId: string) => byStream.get(streamIdOf(executorId))?.sort((a, b) => a.streamVersion - b.streamVersion);
-    await Promise.all(admitted.filter((e) => !ended.has(e.metadata.executorId)).map((e) => this.load(e.metadata.executorId, streamOf(e.metadata.executorId))));
+    const streams = eventsByStream(events);
+    const live = admitted.filter((e) => !ended.has(e.metadata.executorId)).map((e) => e.metadata.executorId);
+    await Promise.all(live.map((id) => this.load(id, streams.get(streamIdOf(id)))));
     this.mainOf.set(runId, mainExecutorId);
     const result = (await this.load(mainExecutorId)).run();
     for (const e of admitted) {

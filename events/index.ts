@@ -12,4 +12,5 @@ export { type RunSeal, sealRun } from "./sealRun.ts";
 export { type RunVerification, describeProblem, verifyRun } from "./verifyRun.ts";
 export type { Fence } from "./appendToStream.ts";
 export type { Draft } from "./draft.ts";
+export { eventsByStream } from "./eventsByStream.ts";
 export { type AppendAttempt, appendWithRetry } from "./appendWithRetry.ts";
