@@ -151,6 +151,10 @@ const inertScope = {
 /** The snapshot of an executor before its first event. */
 export const initialExecutorSnapshot = (): ExecutorSnapshot => initialTransition(executorMachine)[0];
 
+/** Every fold starts from the same initial snapshot: transitions never change the snapshot they are given (frozen, so one that did would throw). */
+let initial: ExecutorSnapshot | undefined;
+const frozen = (s: ExecutorSnapshot): ExecutorSnapshot => (Object.freeze(s.context), Object.freeze(s));
+
 /**
  * The one fold, pure: the next snapshot of an executor after a recorded event,
  * by the machine's own transition (XState's `transition()`, nothing executed).
@@ -275,7 +279,7 @@ const plainMachine = [executorMachine.root, ...Object.values(executorMachine.roo
 );
 
 /** The snapshot of an executor after its events, from the start. */
-export const foldEvents = (events: readonly RecordedEvent[]): ExecutorSnapshot => events.reduce(foldEvent, initialExecutorSnapshot());
+export const foldEvents = (events: readonly RecordedEvent[]): ExecutorSnapshot => events.reduce(foldEvent, (initial ??= frozen(initialExecutorSnapshot())));
 
 /**
  * A running fold over `foldEvent`: feed it recorded events, read its status

@@ -1,4 +1,4 @@
-import canonicalize from "canonicalize";
+import { canonicalJson } from "../core/canonicalJson.ts";
 import type { TaskSpec } from "../events/index.ts";
 
 /**
@@ -80,7 +80,7 @@ export function renderChildEnded(childExecutorId: string, ended: { outcome: stri
  * keep key order, and a rebuilt request must be byte for byte the one that was sent.
  */
 export function renderConsumedHandoff(childExecutorId: string, handoff: Record<string, unknown>): string {
-  return canonicalize({ child_executor_id: childExecutorId, transcript_id: childExecutorId, handoff }) ?? "";
+  return canonicalJson({ child_executor_id: childExecutorId, transcript_id: childExecutorId, handoff }) ?? "";
 }
 
 /** A background Child's handoff, delivered with a later request than the one that delegated it. */

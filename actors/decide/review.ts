@@ -1,4 +1,4 @@
-import canonicalize from "canonicalize";
+import { canonicalJson } from "../../core/canonicalJson.ts";
 import type { Draft } from "../../events/index.ts";
 import type { DelegateInput } from "../delegation.ts";
 import type { ExecutorState, Outcome } from "../executorState.ts";
@@ -44,5 +44,5 @@ export function reviewerTask(s: ExecutorState, subject: string): DelegateInput {
 
 /** A finished review as advice text for Main. */
 export function renderReview(outcome: Outcome): string {
-  return outcome.kind === "handoff" ? (canonicalize(outcome.handoff) ?? "") : `The review ended without findings (${outcome.kind}).`;
+  return outcome.kind === "handoff" ? (canonicalJson(outcome.handoff) ?? "") : `The review ended without findings (${outcome.kind}).`;
 }
