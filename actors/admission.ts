@@ -1,3 +1,4 @@
+import { isConcurrencyError } from "../core/errors.ts";
 import type { EventStore, RecordedEvent, TaskSpec } from "../events/index.ts";
 import { loadProfile, profileBinding } from "../profiles/index.ts";
 import { type Capability, DELEGATE_TOOL, type ToolEffect, computeGrant } from "../tools/index.ts";
@@ -52,8 +53,10 @@ function grantedFor(own: readonly string[] | undefined, granted: string[], catal
  * and the limits frozen into the executor, in the executor's own stream at
  * version 0. A Child's admission that is already recorded is a no-op (a
  * delegation started again after a rebuild); Main's refuses a second one.
+ * Returns what it recorded (the new executor's stream so far), or null for
+ * that no-op.
  */
-export async function admit(options: AdmissionOptions, a: Admission): Promise<void> {
+export async function admit(options: AdmissionOptions, a: Admission): Promise<RecordedEvent[] | null> {
   const { parent } = a;
   const role = roleOf(a.role);
   const profile = role.profile ? await loadProfile(role.profile.id, role.profile.dir) : a.profile ? await loadProfile(a.profile, options.profilesDir) : null;
@@ -69,10 +72,9 @@ export async function admit(options: AdmissionOptions, a: Admission): Promise<vo
     maxDepth: options.maxDepth,
   });
   const streamId = streamIdOf(a.executorId);
-  if (parent && (await options.store.streamVersion(streamId)) !== 0) return;
   const runId = parent?.runId ?? a.runId;
   if (!runId) throw new Error(`admitting ${a.executorId}: Main needs a run id`);
-  const { events } = await options.store.append(streamId, 0, [
+  const admitted = await options.store.append(streamId, 0, [
     {
       type: "executor_admitted",
       data: {
@@ -90,6 +92,12 @@ export async function admit(options: AdmissionOptions, a: Admission): Promise<vo
       },
       metadata: { runId, executorId: a.executorId, ...(a.causationId && { causationId: a.causationId }) },
     },
-  ]);
-  events.forEach((e) => options.emit(e));
+  ]).catch((e: unknown) => {
+    // The append at version 0 is the check (no query asks first): a Child whose stream is not empty was admitted before.
+    if (parent && isConcurrencyError(e)) return null;
+    throw e;
+  });
+  if (!admitted) return null;
+  admitted.events.forEach((e) => options.emit(e));
+  return admitted.events;
 }

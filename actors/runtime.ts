@@ -157,7 +157,7 @@ export class Runtime {
       effectOf: (tool) => this.catalog[tool] ?? "effectful",
       checkDelegation: (input) => this.checkDelegation(input),
       admitChild: async (parent, child) => {
-        await admit(this.admission, {
+        const admitted = await admit(this.admission, {
           executorId: child.childExecutorId,
           role: "child",
           parent,
@@ -167,7 +167,7 @@ export class Runtime {
           tools: child.input.tools,
           causationId: child.causationId,
         });
-        await supervision.start(child.childExecutorId);
+        await supervision.start(child.childExecutorId, admitted ?? undefined);
       },
       childResult: (id) => supervision.childResult(id),
       childFinished: (id) => supervision.childFinished(id),
@@ -175,7 +175,7 @@ export class Runtime {
       // A review request folded into Main's stream: its Reviewer, a Child with the reviewer profile and its own grants, works beside Main.
       reviewRequested: async (parent, requested) => {
         const input = reviewerTask(parent, requested.data.subject);
-        await admit(this.admission, {
+        const admitted = await admit(this.admission, {
           executorId: requested.data.reviewerExecutorId,
           role: "reviewer",
           parent,
@@ -184,7 +184,7 @@ export class Runtime {
           profile: input.profile,
           causationId: requested.eventId,
         });
-        await supervision.start(requested.data.reviewerExecutorId);
+        await supervision.start(requested.data.reviewerExecutorId, admitted ?? undefined);
       },
     };
   }
@@ -216,11 +216,12 @@ export class Runtime {
     const answered = main && events.find((e) => e.type === "settled" && e.metadata.executorId === main.metadata.executorId);
     if (!main || !answered) throw new NotFoundError(`run ${runId} has no answer to check`);
     const executorId = known?.metadata.executorId ?? this.newId();
+    let admitted: RecordedEvent[] | null = null;
     if (!known) {
       const parent = (await this.load(main.metadata.executorId)).state;
-      await admit(this.admission, { executorId, role: "checker", parent, parentToolUseId: null, task, causationId: answered.eventId });
+      admitted = await admit(this.admission, { executorId, role: "checker", parent, parentToolUseId: null, task, causationId: answered.eventId });
     }
-    const runner = await this.load(executorId);
+    const runner = await this.load(executorId, admitted ?? undefined);
     return { executorId, model: runner.state.model, outcome: await runner.run() };
   }
 
@@ -229,9 +230,9 @@ export class Runtime {
     // A submitted run already has its ids (runs/submitRun.ts); a direct run gets new ones.
     const runId = ids?.runId ?? this.newId();
     const mainExecutorId = ids?.mainExecutorId ?? this.newId();
-    await admit(this.admission, { executorId: mainExecutorId, runId, role: "main", task: { question, context, doneWhen: "" }, singleAgent: this.options.singleAgent });
+    const admitted = await admit(this.admission, { executorId: mainExecutorId, runId, role: "main", task: { question, context, doneWhen: "" }, singleAgent: this.options.singleAgent });
     this.mainOf.set(runId, mainExecutorId);
-    const runner = await this.load(mainExecutorId);
+    const runner = await this.load(mainExecutorId, admitted ?? undefined);
     return { runId, mainExecutorId, result: runner.run() };
   }
 

@@ -52,9 +52,9 @@ export class Supervision {
     return [...this.runners.values()].filter((r) => !r.fold.done);
   }
 
-  /** Loads an executor and lets it run in the background (its failure is its parent's to learn). */
-  async start(executorId: string): Promise<void> {
-    void (await this.load(executorId)).run().catch(() => {});
+  /** Loads an executor (from `read`, its events just recorded, if given) and lets it run in the background (its failure is its parent's to learn). */
+  async start(executorId: string, read?: RecordedEvent[]): Promise<void> {
+    void (await this.load(executorId, read)).run().catch(() => {});
   }
 
   /** Resolves when the child reaches a final state (rebuilding it from the log if needed). */
