@@ -28,8 +28,8 @@ export class Supervision {
 
   /**
    * The runner of an executor, rebuilt from its events if this process has not
-   * seen it yet: from `read` when the caller has just read them (a run being
-   * resumed), else from its stream.
+   * seen it yet: from `read` when the caller has just read or written them (a
+   * run being resumed, an admission just recorded), else from its stream.
    */
   async load(executorId: string, read?: RecordedEvent[]): Promise<ExecutorRunner> {
     const known = this.runners.get(executorId);
