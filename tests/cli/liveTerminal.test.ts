@@ -94,7 +94,8 @@ describe("the live run view on a terminal", { concurrency: 1 }, () => {
       await worker.exited;
     }
     const output = follow.output();
-    assert.match(plain(output), /├─ child:\S+#1 {2}⠋? ?(model call|web_\w+|document_read|compute)/);
+    // In flight, after whichever spinner glyph that frame drew (the spinner turns with time, not with frames).
+    assert.match(plain(output), /├─ child:\S+#1 {2}(?:[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] )?(model call|web_\w+|document_read|compute)/);
     assert.ok(redraws(output) >= 5, "frames redrawn with cursor-up");
     const frame = plain(lastFrame(output));
     assert.match(frame, new RegExp(`^✔ run ${runId} · settled`));
