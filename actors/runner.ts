@@ -100,16 +100,8 @@ export class ExecutorRunner implements RunnerPort {
    */
   hold(drafts: readonly Draft[]): void {
     const s = this.state;
-    const events = drafts.map(
-      (d) =>
-        ({
-          type: d.type,
-          data: d.data,
-          metadata: { runId: s.runId, executorId: s.executorId, causationId: d.causationId ?? s.lastEventId },
-          // The store's kind of id (a UUID), whatever ids this runtime gives executors.
-          eventId: randomId(),
-        }) as NewEvent,
-    );
+    // The store's kind of id (a UUID), whatever ids this runtime gives executors.
+    const events = drafts.map((d) => ({ ...asEvent(s, d, s.lastEventId), eventId: randomId() }) as NewEvent);
     // Held as stored (the fold sees the payload its append will write), and validated once.
     this.held = [...this.held, ...checkedAhead(events)];
   }
@@ -186,9 +178,7 @@ export class ExecutorRunner implements RunnerPort {
           // Held outcomes go first, as if each had been appended when it was held.
           sent = this.held;
           const after = sent.at(-1)?.eventId ?? s.lastEventId;
-          const events = drafts.map(
-            (d) => ({ type: d.type, data: d.data, metadata: { runId: s.runId, executorId: s.executorId, causationId: d.causationId ?? after } }) as NewEvent,
-          );
+          const events = drafts.map((d) => asEvent(s, d, after));
           return { expectedVersion: s.version, events: [...sent, ...events] };
         },
         { maxAttempts: MAX_CONFLICTS + 1 },
@@ -314,6 +304,11 @@ export class ExecutorRunner implements RunnerPort {
         throw new Error(`executor ${this.state.executorId} ${next.reason}`);
     }
   }
+}
+
+/** A draft as this executor appends it: its run and executor, caused by `cause` unless it names its own. */
+function asEvent(s: ExecutorState, d: Draft, cause: string | null): NewEvent {
+  return { type: d.type, data: d.data, metadata: { runId: s.runId, executorId: s.executorId, causationId: d.causationId ?? cause } } as NewEvent;
 }
 
 /** A held event as the fold sees it: its place in the stream is the one its append will give it. */

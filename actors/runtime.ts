@@ -167,7 +167,7 @@ export class Runtime {
           tools: child.input.tools,
           causationId: child.causationId,
         });
-        await supervision.start(child.childExecutorId, admitted ?? undefined);
+        await supervision.start(child.childExecutorId, admitted);
       },
       childResult: (id) => supervision.childResult(id),
       childFinished: (id) => supervision.childFinished(id),
@@ -184,7 +184,7 @@ export class Runtime {
           profile: input.profile,
           causationId: requested.eventId,
         });
-        await supervision.start(requested.data.reviewerExecutorId, admitted ?? undefined);
+        await supervision.start(requested.data.reviewerExecutorId, admitted);
       },
     };
   }
@@ -221,7 +221,7 @@ export class Runtime {
       const parent = (await this.load(main.metadata.executorId)).state;
       admitted = await admit(this.admission, { executorId, role: "checker", parent, parentToolUseId: null, task, causationId: answered.eventId });
     }
-    const runner = await this.load(executorId, admitted ?? undefined);
+    const runner = await this.load(executorId, admitted);
     return { executorId, model: runner.state.model, outcome: await runner.run() };
   }
 
@@ -232,7 +232,7 @@ export class Runtime {
     const mainExecutorId = ids?.mainExecutorId ?? this.newId();
     const admitted = await admit(this.admission, { executorId: mainExecutorId, runId, role: "main", task: { question, context, doneWhen: "" }, singleAgent: this.options.singleAgent });
     this.mainOf.set(runId, mainExecutorId);
-    const runner = await this.load(mainExecutorId, admitted ?? undefined);
+    const runner = await this.load(mainExecutorId, admitted);
     return { runId, mainExecutorId, result: runner.run() };
   }
 
@@ -316,7 +316,7 @@ export class Runtime {
   }
 
   /** The runner of an executor, rebuilt from its events (`read`, or its stream) if this process has not seen it yet. */
-  load(executorId: string, read?: RecordedEvent[]): Promise<ExecutorRunner> {
+  load(executorId: string, read?: RecordedEvent[] | null): Promise<ExecutorRunner> {
     return this.supervision.load(executorId, read);
   }
 

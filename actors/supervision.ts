@@ -31,7 +31,7 @@ export class Supervision {
    * seen it yet: from `read` when the caller has just read or written them (a
    * run being resumed, an admission just recorded), else from its stream.
    */
-  async load(executorId: string, read?: RecordedEvent[]): Promise<ExecutorRunner> {
+  async load(executorId: string, read?: RecordedEvent[] | null): Promise<ExecutorRunner> {
     const known = this.runners.get(executorId);
     if (known) return known;
     const events = read ?? (await this.options.store.readStream(streamIdOf(executorId)));
@@ -53,7 +53,7 @@ export class Supervision {
   }
 
   /** Loads an executor (from `read`, its events just recorded, if given) and lets it run in the background (its failure is its parent's to learn). */
-  async start(executorId: string, read?: RecordedEvent[]): Promise<void> {
+  async start(executorId: string, read?: RecordedEvent[] | null): Promise<void> {
     void (await this.load(executorId, read)).run().catch(() => {});
   }
 
