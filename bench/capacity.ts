@@ -2,6 +2,7 @@ import { availableParallelism, loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
 import { type CapacityFloor, measureCapacityFloor } from "./capacityFloor.ts";
 import { type CapacityStep, runCapacityStep } from "./capacityRun.ts";
+import { mainWorkers, workersOptions } from "./capacityWorkers.ts";
 import { openBenchPostgres } from "./overheadEngines.ts";
 import { f, table } from "./overheadReport.ts";
 import { CHILDREN, CHILD_TURNS } from "./overheadScenario.ts";
@@ -24,6 +25,11 @@ import { CHILDREN, CHILD_TURNS } from "./overheadScenario.ts";
  * step needs the pools' connections whatever its size (the "db connections"
  * column shows it; it grew as runs + 12 while each run listened on its own).
  *   npm run bench -- capacity --runs=50,200 --latency-ms=10000
+ *
+ * With --workers=K the runs are hosted by worker processes instead, one against
+ * K on the same database, each pinned to its own core (bench/capacityWorkers.ts):
+ *   npm run bench -- capacity --workers=2            quick: 10 and 20 runs per process
+ *   npm run bench -- capacity --workers=2 --size=full
  */
 const SIZES = { quick: [10, 25], full: [25, 50, 75] } as const;
 /** What a step must meet: the issue's aim for one worker (#19). */
@@ -48,6 +54,8 @@ export function capacityOptions(argv: readonly string[]): CapacityOptions {
 
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   const { runs, latencyMs } = capacityOptions(argv);
+  const workers = workersOptions(argv, latencyMs);
+  if (workers) return mainWorkers(workers);
   const started = performance.now();
   const cpus = availableParallelism();
   const load = loadavg()[0];

@@ -16,6 +16,8 @@ export interface CapacityStep {
   liveExecutors: number;
   /** Per Child turn: the gap between its model calls minus the model's latency (ms). */
   overheadMs: { p50: number; p99: number; samples: number };
+  /** Every Child turn's overhead (ms), for a caller that pools several processes' samples. */
+  overheadSamplesMs: number[];
   /** Peak RSS over the step, less what the process held before it, per live executor (bytes). */
   rssPerExecutor: number;
   /** Heap reachable after a full collection once every Child is live and mid-way, less before the step, per live executor (bytes). */
@@ -29,12 +31,14 @@ export interface CapacityStep {
  * One capacity step: `runs` overhead-scenario runs (Main delegates CHILDREN
  * Children, each takes CHILD_TURNS turns) submitted at once and hosted by one
  * worker as `ariadne worker` hosts them (lease, heartbeat, fenced store, the
- * run governance), the scripted model answering after `latencyMs`.
+ * run governance), the scripted model answering after `latencyMs`. With
+ * `submit: false` the runs are already submitted (by a parent that shares them
+ * among worker processes) and this worker takes `runs` of them.
  */
 export async function runCapacityStep(
   database: Database,
   store: EventStore,
-  { runs, latencyMs, sampleMs = 250 }: { runs: number; latencyMs: number; sampleMs?: number },
+  { runs, latencyMs, sampleMs = 250, submit = true }: { runs: number; latencyMs: number; sampleMs?: number; submit?: boolean },
 ): Promise<CapacityStep> {
   const marks = new TurnMarks();
   const model = new ScriptedModel({ name: "capacity-bench", policy: overheadPolicy(marks), latencyMs, keepRequests: false });
@@ -47,7 +51,7 @@ export async function runCapacityStep(
       tools,
       governance: ({ post }) => createRunGovernance({ db: fenced.database, post, epoch: lease.epoch }),
     });
-  for (let i = 0; i < runs; i++) await submitRun(store, { question: `Capacity bench ${process.pid} ${runs}/${i}` });
+  if (submit) for (let i = 0; i < runs; i++) await submitRun(store, { question: `Capacity bench ${process.pid} ${runs}/${i}` });
 
   const heapBefore = retainedHeap();
   const before = process.memoryUsage();
@@ -76,6 +80,7 @@ export async function runCapacityStep(
     runs,
     liveExecutors: live,
     overheadMs: { p50: percentile(overheads, 50), p99: percentile(overheads, 99), samples: overheads.length },
+    overheadSamplesMs: overheads,
     rssPerExecutor: (peak.rss - before.rss) / live,
     heapPerExecutor: ((retained.bytes() ?? Number.NaN) - heapBefore) / live,
     connections,

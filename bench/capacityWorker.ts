@@ -1,0 +1,81 @@
+import { createInterface } from "node:readline";
+import { pathToFileURL } from "node:url";
+import { openStore } from "../events/openStore.ts";
+import { runCapacityStep } from "./capacityRun.ts";
+
+/**
+ * One worker process of `npm run bench -- capacity --workers=K` (spawned by
+ * bench/capacityWorkers.ts, not a bench itself: it exports no main()).
+ *
+ *   node --import tsx bench/capacityWorker.ts --url=postgres://... --runs=N --latency-ms=L
+ *
+ * Opens the store on the parent's scratch database, says it is ready on
+ * stdout, waits for "go" on stdin (the parent has submitted every process's
+ * runs by then), hosts N of them with runWorker at concurrency N as
+ * runCapacityStep does, and writes its report, every Child turn's overhead
+ * sample included, as one JSON line on stdout. Lines it writes start with
+ * REPORT_PREFIX; anything else on stdout is not the protocol.
+ */
+export const REPORT_PREFIX = "@capacity-worker ";
+
+export interface WorkerReport {
+  pid: number;
+  runs: number;
+  /** Every Child turn's overhead: gap between its model calls minus the latency (ms). */
+  overheadSamplesMs: number[];
+  heapPerExecutor: number;
+  rssPerExecutor: number;
+  /** process.resourceUsage().maxRSS at the end (KB). */
+  maxRssKb: number;
+  /** CPU time of this process over the step (user + system, ms). */
+  cpuMs: number;
+  connections: number;
+  wallMs: number;
+}
+
+export type WorkerMessage = { ready: true; pid: number } | { report: WorkerReport } | { error: string };
+
+function send(message: WorkerMessage): void {
+  process.stdout.write(`${REPORT_PREFIX}${JSON.stringify(message)}\n`);
+}
+
+async function child(argv: readonly string[]): Promise<void> {
+  const flag = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const url = flag("url");
+  const runs = Number(flag("runs"));
+  const latencyMs = Number(flag("latency-ms"));
+  if (!url || !Number.isInteger(runs) || runs < 1 || !Number.isFinite(latencyMs)) throw new Error(`capacityWorker: needs --url, --runs and --latency-ms, got ${argv.join(" ")}`);
+  const { store, database, close } = await openStore({ url });
+  try {
+    const lines = createInterface({ input: process.stdin });
+    const go = new Promise<void>((resolve) => lines.on("line", (l) => l.trim() === "go" && resolve()));
+    send({ ready: true, pid: process.pid });
+    await go;
+    lines.close();
+    const cpu = process.cpuUsage();
+    const step = await runCapacityStep(database, store, { runs, latencyMs, submit: false });
+    const used = process.cpuUsage(cpu);
+    send({
+      report: {
+        pid: process.pid,
+        runs,
+        overheadSamplesMs: step.overheadSamplesMs,
+        heapPerExecutor: step.heapPerExecutor,
+        rssPerExecutor: step.rssPerExecutor,
+        maxRssKb: process.resourceUsage().maxRSS,
+        cpuMs: (used.user + used.system) / 1000,
+        connections: step.connections,
+        wallMs: step.wallMs,
+      },
+    });
+  } finally {
+    await close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  child(process.argv.slice(2)).catch((e) => {
+    send({ error: (e as Error).stack ?? String(e) });
+    process.exitCode = 1;
+  });
+}

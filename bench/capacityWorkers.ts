@@ -1,0 +1,250 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import type { EventStore } from "../events/index.ts";
+import { submitRun } from "../runs/index.ts";
+import { REPORT_PREFIX, type WorkerMessage, type WorkerReport } from "./capacityWorker.ts";
+import { openBenchPostgres } from "./overheadEngines.ts";
+import { percentile } from "./overheadProbe.ts";
+import { f, table } from "./overheadReport.ts";
+import { CHILDREN, CHILD_TURNS } from "./overheadScenario.ts";
+
+/**
+ * `npm run bench -- capacity --workers=K`: the capacity of K worker processes
+ * on one PostgreSQL against one worker process, measured in the same run.
+ *
+ * For each size N (runs per process, `--runs` or the size's list), two steps:
+ * one worker process hosting N runs, then K worker processes hosting N runs
+ * each (K x N at once). Every worker is a child process
+ * (bench/capacityWorker.ts), pinned with `taskset -c k` to core k (mod the
+ * machine's cores) when taskset is there, so one worker has one core's budget
+ * and K workers have K. PostgreSQL is not pinned: its backends run on any core,
+ * beside the workers. This parent submits the step's runs to the shared
+ * scratch database, releases the workers together, and pools their per-Child-
+ * turn overhead samples (gap between a Child's model calls minus the model
+ * latency, as TurnMarks measures) into one p50/p99.
+ *
+ * Capacity, for a configuration: the most live Children at once, among the
+ * sizes tried, whose pooled p99 overhead is <= 50 ms. The capacity ratio is K
+ * workers' capacity over one worker's (aim, issue 19: >= 1.8 for K = 2). Each
+ * size's row also sets K workers' p99 at K x N beside one worker's at N.
+ */
+const WORKER_SIZES = { quick: [10, 20], full: [10, 15, 20, 25, 30] } as const;
+const P99_AIM_MS = 50;
+const RATIO_AIM = 1.8;
+
+export interface WorkersOptions {
+  workers: number;
+  /** Runs per worker process, one step per entry. */
+  runs: number[];
+  latencyMs: number;
+}
+
+/** `--workers=K` (K >= 2); `--size=quick|full` or `--runs=N[,N...]` as runs per process; `--latency-ms=N`. */
+export function workersOptions(argv: readonly string[], latencyMs: number): WorkersOptions | null {
+  const flag = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const given = flag("workers");
+  if (given === undefined) return null;
+  const workers = Number(given);
+  if (!Number.isInteger(workers) || workers < 2) throw new Error(`capacity: --workers must be an integer >= 2 (it is compared with one worker), not "${given}"`);
+  const size = flag("size") ?? "quick";
+  if (!(size in WORKER_SIZES)) throw new Error(`capacity: --size must be quick or full, not "${size}"`);
+  const runs = flag("runs")?.split(",").map(Number) ?? [...WORKER_SIZES[size as keyof typeof WORKER_SIZES]];
+  if (runs.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`capacity: --runs must be positive integers, comma-separated, not "${flag("runs")}"`);
+  return { workers, runs, latencyMs };
+}
+
+interface WorkersStep {
+  processes: number;
+  runsPerProcess: number;
+  live: number;
+  reports: WorkerReport[];
+  p50: number;
+  p99: number;
+  samples: number;
+  wallMs: number;
+  /** CPU the PostgreSQL server used over the step (ms), or NaN when /proc cannot tell. */
+  postgresCpuMs: number;
+}
+
+export async function mainWorkers({ workers, runs, latencyMs }: WorkersOptions): Promise<void> {
+  const started = performance.now();
+  const cpus = availableParallelism();
+  const load = loadavg()[0];
+  const pinned = spawnSync("taskset", ["-c", "0", "true"]).status === 0;
+  const cores = (k: number) => Array.from({ length: k }, (_, i) => i % cpus);
+  progress(`capacity bench, worker processes: runs of Main + ${CHILDREN} Children x ${CHILD_TURNS} turns; per size N, 1 worker process at N runs, then ${workers} at N runs each; model latency ${latencyMs} ms`);
+  progress(`machine: ${cpus} CPUs, load average ${load.toFixed(2)}${load > cpus / 2 ? " (busy: other processes will skew these numbers)" : ""}`);
+  progress(
+    pinned
+      ? `pinning: each worker process with taskset -c to its own core (1 worker: core 0; ${workers} workers: cores ${cores(workers).join(", ")}); PostgreSQL and this parent are not pinned and share every core`
+      : "pinning: taskset is not available, worker processes are NOT pinned (each may use any core); PostgreSQL shares every core",
+  );
+  if (workers > cpus) progress(`note: ${workers} workers on ${cpus} cores: some share a core`);
+  const bench = await openBenchPostgres();
+  const rows: { n: number; one: WorkersStep; many: WorkersStep }[] = [];
+  try {
+    progress(`postgres: ${bench.describe}`);
+    for (const n of runs) {
+      progress(`${n} runs (${n * CHILDREN} live Children) on 1 worker process`);
+      const one = await workersStep(bench.store, bench.url!, { processes: 1, runsPerProcess: n, latencyMs, pinned, cores: cores(1) });
+      progress(`  p99 ${f(one.p99, 1)} ms`);
+      progress(`${workers} x ${n} runs (${workers * n * CHILDREN} live Children) on ${workers} worker processes`);
+      const many = await workersStep(bench.store, bench.url!, { processes: workers, runsPerProcess: n, latencyMs, pinned, cores: cores(workers) });
+      progress(`  p99 ${f(many.p99, 1)} ms`);
+      rows.push({ n, one, many });
+    }
+  } finally {
+    await bench.close();
+  }
+
+  console.log(`\nCapacity of ${workers} worker processes against 1, one PostgreSQL (aim: ${workers} carry >= ${RATIO_AIM}x one's live Children at p99 <= ${P99_AIM_MS} ms)`);
+  console.log(`  overhead: gap between a Child's model calls minus the ${latencyMs} ms model latency, pooled over the step's processes`);
+  console.log(
+    `  ${pinned ? `each worker process pinned to one core (taskset -c); ` : "worker processes NOT pinned (no taskset); "}PostgreSQL unpinned on all ${cpus} cores; worker CPU: each process's user+system over its wall time\n`,
+  );
+  const cell = (s: WorkersStep) => [s.processes, s.runsPerProcess * s.processes, s.live, s.samples, f(s.p50, 1), f(s.p99, 1), f(Math.max(...s.reports.map((r) => percentile(r.overheadSamplesMs, 99))), 1)];
+  table(
+    ["worker procs", "runs", "live Children", "turns", "p50 ms", "p99 ms", "worst proc p99 ms", "turns/s", "worker CPU %", "postgres CPU %", "heap KB/exec", "max RSS MB/proc", "wall s", "p99 <= 50"],
+    rows.flatMap(({ one, many }) =>
+      [one, many].map((s) => [
+        ...cell(s),
+        f(s.samples / (s.wallMs / 1000), 0),
+        s.reports.map((r) => f((100 * r.cpuMs) / r.wallMs, 0)).join("/"),
+        f((100 * s.postgresCpuMs) / s.wallMs, 0),
+        f(mean(s.reports.map((r) => r.heapPerExecutor)) / 1024, 1),
+        f(Math.max(...s.reports.map((r) => r.maxRssKb)) / 1024, 0),
+        f(s.wallMs / 1000, 1),
+        s.p99 <= P99_AIM_MS ? "yes" : "no",
+      ]),
+    ),
+  );
+  console.log(`\n  Same runs per process: ${workers} processes at ${workers} x N against 1 process at N`);
+  table(
+    ["N runs/proc", "1 proc p99 ms", `${workers} procs p99 ms`, "p99 ratio", "1 proc turns/s", `${workers} procs turns/s`, "turns/s ratio"],
+    rows.map(({ n, one, many }) => {
+      const t1 = one.samples / (one.wallMs / 1000);
+      const tk = many.samples / (many.wallMs / 1000);
+      return [n, f(one.p99, 1), f(many.p99, 1), `${f(many.p99 / one.p99, 2)}x`, f(t1, 0), f(tk, 0), `${f(tk / t1, 2)}x`];
+    }),
+  );
+  const capacity = (pick: (r: (typeof rows)[number]) => WorkersStep) =>
+    Math.max(0, ...rows.map(pick).filter((s) => s.p99 <= P99_AIM_MS).map((s) => s.live));
+  const c1 = capacity((r) => r.one);
+  const ck = capacity((r) => r.many);
+  const ratio = c1 > 0 ? ck / c1 : Number.NaN;
+  console.log(
+    `\n  Capacity (most live Children at pooled p99 <= ${P99_AIM_MS} ms among the sizes tried): 1 process ${c1 || "none"}, ${workers} processes ${ck || "none"}` +
+      `; ratio ${c1 > 0 ? `${f(ratio, 2)}x` : "n/a (one process met the p99 at no size tried)"} (aim >= ${RATIO_AIM}x: ${c1 > 0 && ratio >= RATIO_AIM ? "met" : c1 > 0 ? "MISSED" : "not decided"})`,
+  );
+  console.log(`  sizes tried: ${runs.join(", ")} runs per process at ${latencyMs} ms model latency; a size grid bounds the ratio's resolution (try --runs=...)`);
+  console.log(`  machine: ${cpus} CPUs, 1-min load average ${load.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at the end (the bench itself adds about 1)`);
+  console.log(`  total bench time ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+async function workersStep(
+  store: EventStore,
+  url: string,
+  { processes, runsPerProcess, latencyMs, pinned, cores }: { processes: number; runsPerProcess: number; latencyMs: number; pinned: boolean; cores: number[] },
+): Promise<WorkersStep> {
+  const script = fileURLToPath(new URL("./capacityWorker.ts", import.meta.url));
+  const children = cores.map((core) => {
+    const node = [process.execPath, "--import", "tsx", script, `--url=${url}`, `--runs=${runsPerProcess}`, `--latency-ms=${latencyMs}`];
+    const [command, ...args] = pinned ? ["taskset", "-c", String(core), ...node] : node;
+    return watch(spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] }));
+  });
+  try {
+    await Promise.all(children.map((c) => c.ready));
+    const total = processes * runsPerProcess;
+    for (let i = 0; i < total; i++) await submitRun(store, { question: `Capacity bench workers ${process.pid} ${processes}x${runsPerProcess}/${i}` });
+    const cpuBefore = postgresCpuMs();
+    const started = performance.now();
+    for (const c of children) c.process.stdin!.write("go\n");
+    const reports = await Promise.all(children.map((c) => c.report));
+    const wallMs = performance.now() - started;
+    await Promise.all(children.map((c) => c.exited));
+    const hosted = reports.reduce((n, r) => n + r.runs, 0);
+    if (hosted !== total) throw new Error(`capacity bench: ${hosted} of ${total} runs hosted`);
+    const samples = reports.flatMap((r) => r.overheadSamplesMs);
+    return {
+      processes,
+      runsPerProcess,
+      live: total * CHILDREN,
+      reports,
+      p50: percentile(samples, 50),
+      p99: percentile(samples, 99),
+      samples: samples.length,
+      wallMs,
+      postgresCpuMs: postgresCpuMs() - cpuBefore,
+    };
+  } finally {
+    for (const c of children) if (c.process.exitCode === null && c.process.signalCode === null) c.process.kill();
+  }
+}
+
+/** A worker child's protocol on stdout: ready, then its report (or an error). */
+function watch(child: ChildProcess) {
+  let onReady: () => void;
+  let onReport: (r: WorkerReport) => void;
+  let fail: (e: Error) => void;
+  const ready = new Promise<void>((resolve, reject) => ((onReady = resolve), (fail = reject)));
+  const report = new Promise<WorkerReport>((resolve, reject) => {
+    onReport = resolve;
+    const before = fail;
+    fail = (e) => (before(e), reject(e));
+  });
+  // Whichever is not awaited when a child fails must not be an unhandled rejection.
+  ready.catch(() => {});
+  report.catch(() => {});
+  createInterface({ input: child.stdout! }).on("line", (line) => {
+    if (!line.startsWith(REPORT_PREFIX)) return void console.log(`  [worker ${child.pid}] ${line}`);
+    const message = JSON.parse(line.slice(REPORT_PREFIX.length)) as WorkerMessage;
+    if ("ready" in message) onReady();
+    else if ("report" in message) onReport(message.report);
+    else fail(new Error(`worker ${child.pid} failed: ${message.error}`));
+  });
+  const exited = new Promise<void>((resolve) =>
+    child.on("exit", (code, signal) => {
+      fail(new Error(`worker ${child.pid} exited (${signal ?? code}) before it reported`));
+      resolve();
+    }),
+  );
+  child.on("error", (e) => fail(e));
+  return { process: child, ready, report, exited };
+}
+
+/**
+ * CPU the PostgreSQL server has used (ms): the postmaster's own and its reaped
+ * children's (backends that ended), plus every live postgres process's. Read
+ * from /proc; NaN where that is not readable.
+ */
+function postgresCpuMs(): number {
+  try {
+    const tick = 1000 / 100; // USER_HZ is 100 on Linux
+    let ms = 0;
+    for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      } catch {
+        continue;
+      }
+      if (!stat.includes("(postgres)")) continue;
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((i) => Number(fields[i]));
+      const postmaster = fields[1] === "1" || !readFileSync(`/proc/${fields[1]}/stat`, "utf8").includes("(postgres)");
+      ms += (utime + stime + (postmaster ? cutime + cstime : 0)) * tick;
+    }
+    return ms;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+function progress(message: string): void {
+  console.log(`· ${message}`);
+}
