@@ -260,8 +260,9 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
     case "tool_completed": {
       const d = event.data;
       const quotable = quotableBlobs(d);
-      s.toolResults = { ...state.toolResults, [d.toolUseId]: { tool: d.tool, eventId: event.eventId, ...(quotable.length ? { quotable } : {}) } };
-      s.citationsSeen = withNew(state.citationsSeen, extractCitationMarkers(d.output));
+      s.toolResults = withEntry(state.toolResults, d.toolUseId, quotable.length ? { tool: d.tool, eventId: event.eventId, quotable } : { tool: d.tool, eventId: event.eventId });
+      // No marker without "[[": most outputs skip the scan.
+      if (d.output.includes("[[")) s.citationsSeen = withNew(state.citationsSeen, extractCitationMarkers(d.output));
       if (d.artifacts.length) {
         s.artifacts = { ...state.artifacts, ...Object.fromEntries(d.artifacts.map((a) => [a.id, { path: a.path, sha256: a.sha256 }])) };
       }
@@ -387,14 +388,22 @@ function updateCall(state: ExecutorState, toolUseId: string, change: (c: Call) =
   return state.calls.map((c) => (c.toolUseId === toolUseId ? change(c) : c));
 }
 
-/** Records a result; when the turn's last call resolves, the results (and any deliveries) become the next user message. */
+/**
+ * Records a result in `s`, evolve's own fresh copy (so it is changed in place,
+ * keeping nextState's shape); when the turn's last call resolves, the results
+ * (and any deliveries) become the next user message.
+ */
 function resolve(s: ExecutorState, toolUseId: string, result: ToolResultBlock): ExecutorState {
   const calls = updateCall(s, toolUseId, (c) => ({ ...c, phase: "resolved", result }));
   if (calls.every((c) => c.phase === "resolved")) {
     const content: UserBlock[] = [...calls.map((c) => c.result!), ...s.inbox];
-    return { ...s, calls: [], inbox: [], messages: [...s.messages, { role: "user", content }] };
+    s.calls = [];
+    s.inbox = [];
+    s.messages = [...s.messages, { role: "user", content }];
+    return s;
   }
-  return { ...s, calls };
+  s.calls = calls;
+  return s;
 }
 
 /**
@@ -409,8 +418,21 @@ function deliver(s: ExecutorState, block: UserBlock): ExecutorState {
   return { ...s, messages: [...s.messages.slice(0, -1), { role: "user", content }], idleForChildren: false };
 }
 
+/**
+ * A copy of `record` with one more entry. Tool use ids are fresh keys, so each
+ * record has a hidden class of its own and a spread copies it slowly; a
+ * dictionary filled by a loop is the cheaper copy at every size seen.
+ */
+function withEntry<V>(record: Record<string, V>, key: string, value: V): Record<string, V> {
+  const copy: Record<string, V> = {};
+  for (const k in record) copy[k] = record[k];
+  copy[key] = value;
+  return copy;
+}
+
 /** What a quote citing this call may come from: the text of each source it read, then each artifact it wrote, once each. */
 function quotableBlobs(d: EventData<"tool_completed">): QuotableBlob[] {
+  if (!d.sources?.length && d.artifacts.length === 0) return [];
   const blobs = [
     ...(d.sources ?? []).map((src) => ({ sha256: src.textSha256, label: `source ${src.url}` })),
     ...d.artifacts.map((a) => ({ sha256: a.sha256, label: `artifact ${a.path}` })),
