@@ -130,6 +130,9 @@ async function bundle(): Promise<{ dir: string; script: string }> {
     outbase: root,
     outExtension: { ".js": ".mjs" },
     bundle: true,
+    // Split, so each mode's dynamic imports load their own chunks (and packages) only when the mode asks.
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
     format: "esm",
     platform: "node",
     target: "node20",
