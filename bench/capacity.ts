@@ -28,7 +28,7 @@ import { CHILDREN, CHILD_TURNS } from "./overheadScenario.ts";
  *
  * With --workers=K the runs are hosted by worker processes instead, one against
  * K on the same database, each pinned to its own core (bench/capacityWorkers.ts):
- *   npm run bench -- capacity --workers=2            quick: 10 and 20 runs per process
+ *   npm run bench -- capacity --workers=2            quick: 10 and 15 runs per process
  *   npm run bench -- capacity --workers=2 --size=full
  */
 const SIZES = { quick: [10, 25], full: [25, 50, 75] } as const;

@@ -27,11 +27,12 @@ import { CHILDREN, CHILD_TURNS } from "./overheadScenario.ts";
  * latency, as TurnMarks measures) into one p50/p99.
  *
  * Capacity, for a configuration: the most live Children at once, among the
- * sizes tried, whose pooled p99 overhead is <= 50 ms. The capacity ratio is K
+ * sizes tried, whose pooled p99 overhead is <= 50 ms with every smaller size
+ * tried meeting it as well. The capacity ratio is K
  * workers' capacity over one worker's (aim, issue 19: >= 1.8 for K = 2). Each
  * size's row also sets K workers' p99 at K x N beside one worker's at N.
  */
-const WORKER_SIZES = { quick: [10, 20], full: [10, 15, 20, 25, 30] } as const;
+const WORKER_SIZES = { quick: [10, 15], full: [5, 10, 15, 20, 25] } as const;
 const P99_AIM_MS = 50;
 const RATIO_AIM = 1.8;
 
@@ -130,14 +131,24 @@ export async function mainWorkers({ workers, runs, latencyMs }: WorkersOptions):
       return [n, f(one.p99, 1), f(many.p99, 1), `${f(many.p99 / one.p99, 2)}x`, f(t1, 0), f(tk, 0), `${f(tk / t1, 2)}x`];
     }),
   );
-  const capacity = (pick: (r: (typeof rows)[number]) => WorkersStep) =>
-    Math.max(0, ...rows.map(pick).filter((s) => s.p99 <= P99_AIM_MS).map((s) => s.live));
+  // Sizes in increasing order, up to the first that misses: a smaller size missing where a larger met is noise, not capacity.
+  const capacity = (pick: (r: (typeof rows)[number]) => WorkersStep) => {
+    let live = 0;
+    for (const s of rows.map(pick).sort((a, b) => a.live - b.live)) {
+      if (s.p99 > P99_AIM_MS) break;
+      live = s.live;
+    }
+    return live;
+  };
   const c1 = capacity((r) => r.one);
   const ck = capacity((r) => r.many);
   const ratio = c1 > 0 ? ck / c1 : Number.NaN;
   console.log(
-    `\n  Capacity (most live Children at pooled p99 <= ${P99_AIM_MS} ms among the sizes tried): 1 process ${c1 || "none"}, ${workers} processes ${ck || "none"}` +
+    `\n  Capacity (most live Children at pooled p99 <= ${P99_AIM_MS} ms, every smaller size tried meeting it too): 1 process ${c1 || "none"}, ${workers} processes ${ck || "none"}` +
       `; ratio ${c1 > 0 ? `${f(ratio, 2)}x` : "n/a (one process met the p99 at no size tried)"} (aim >= ${RATIO_AIM}x: ${c1 > 0 && ratio >= RATIO_AIM ? "met" : c1 > 0 ? "MISSED" : "not decided"})`,
+  );
+  console.log(
+    "  one slow moment (a checkpoint's fsync, a collection) lands on every Child waiting then: the runs start together, so their turns come in bursts once a latency; repeat a step before reading much into one p99",
   );
   console.log(`  sizes tried: ${runs.join(", ")} runs per process at ${latencyMs} ms model latency; a size grid bounds the ratio's resolution (try --runs=...)`);
   console.log(`  machine: ${cpus} CPUs, 1-min load average ${load.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at the end (the bench itself adds about 1)`);
