@@ -104,7 +104,8 @@ export async function mainWorkers({ workers, runs, latencyMs }: WorkersOptions):
   console.log(`\nCapacity of ${workers} worker processes against 1, one PostgreSQL (aim: ${workers} carry >= ${RATIO_AIM}x one's live Children at p99 <= ${P99_AIM_MS} ms)`);
   console.log(`  overhead: gap between a Child's model calls minus the ${latencyMs} ms model latency, pooled over the step's processes`);
   console.log(
-    `  ${pinned ? `each worker process pinned to one core (taskset -c); ` : "worker processes NOT pinned (no taskset); "}PostgreSQL unpinned on all ${cpus} cores; worker CPU: each process's user+system over its wall time\n`,
+    `  ${pinned ? `each worker process pinned to one core (taskset -c); ` : "worker processes NOT pinned (no taskset); "}PostgreSQL unpinned on all ${cpus} cores; worker CPU: each process's user+system over its wall time;` +
+      ` postgres CPU: the whole server's (every database, from /proc), so other work on the server counts too\n`,
   );
   const cell = (s: WorkersStep) => [s.processes, s.runsPerProcess * s.processes, s.live, s.samples, f(s.p50, 1), f(s.p99, 1), f(Math.max(...s.reports.map((r) => percentile(r.overheadSamplesMs, 99))), 1)];
   table(
