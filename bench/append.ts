@@ -141,8 +141,9 @@ function rawWriter(query: RawQuery, batch: number, stream: string): Writer {
   const run = `run-${stream}`;
   const event = turn(run, stream, 1);
   const data = JSON.stringify(event.data);
-  const metadata = JSON.stringify({ runId: run, executorId: stream, causationId: null, correlationId: run });
-  const hash = "f".repeat(64);
+  // As the store writes them (migration 0018): the ids in their columns only, hashes as 32 bytes.
+  const metadata = JSON.stringify({ causationId: null, correlationId: run });
+  const hash = new Uint8Array(32).fill(0xff);
   const values = Array.from({ length: batch }, (_, r) => `(${COLUMNS.map((_, c) => `$${r * COLUMNS.length + c + 1}`).join(", ")})`);
   const text = `INSERT INTO bench_raw_events (${COLUMNS.join(", ")}) VALUES ${values.join(", ")}`;
   let version = 0;

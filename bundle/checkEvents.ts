@@ -42,7 +42,7 @@ export function readEventLines(text: string, runId: string): ReadEvents {
   const events: RecordedEvent[] = [];
   for (const l of links) {
     try {
-      events.push(rowToEvent({ global_position: l.globalPosition, event_id: l.eventId, stream_id: l.streamId, stream_version: l.streamVersion, type: l.type, schema_version: l.schemaVersion, data: l.data, metadata: l.metadata, recorded_at: l.recordedAt, prev_hash: l.prevHash, hash: l.hash }));
+      events.push(rowToEvent({ global_position: l.globalPosition, event_id: l.eventId, stream_id: l.streamId, stream_version: l.streamVersion, run_id: String((l.metadata as { runId?: unknown }).runId), executor_id: String((l.metadata as { executorId?: unknown }).executorId), type: l.type, schema_version: l.schemaVersion, data: l.data, metadata: l.metadata, recorded_at: l.recordedAt, prev_hash: l.prevHash, hash: l.hash }));
     } catch (e) {
       problems.push(`events.jsonl: ${(e as Error).message}`);
     }

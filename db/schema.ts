@@ -13,8 +13,9 @@ export interface EventsTable {
   data: ColumnType<unknown, string, never>;
   metadata: ColumnType<unknown, string, never>;
   recorded_at: ColumnType<Date, string, never>;
-  prev_hash: string;
-  hash: string;
+  /** 32 bytes since migration 0018; reads select them as hex (events/rowToEvent.ts). */
+  prev_hash: Uint8Array;
+  hash: Uint8Array;
   tx_id: Generated<string>;
 }
 
@@ -23,7 +24,8 @@ export interface StreamsTable {
   run_id: string;
   stream_id: string;
   version: number;
-  last_hash: string;
+  /** 32 bytes since migration 0018. */
+  last_hash: Uint8Array;
 }
 
 export interface CheckpointsTable {

@@ -1,11 +1,11 @@
 import { readOrDamage } from "../core/damage.ts";
 import type { Database } from "../db/openDatabase.ts";
 import { NotFoundError } from "../core/errors.ts";
-import { rowToEvent } from "./rowToEvent.ts";
+import { type EventRow, metadataOf, rowToEvent } from "./rowToEvent.ts";
 import { executorStreamId, listRunStreams } from "./runStreams.ts";
 import type { RecordedEvent } from "./types.ts";
 import { type RunProblem, referenceProblems } from "./runProblems.ts";
-import { type StoredRow, readStoredRows, verifyStreamRows } from "./verifyStream.ts";
+import { readStoredRows, verifyStreamRows } from "./verifyStream.ts";
 
 export { type RunProblem, problemAt } from "./runProblems.ts";
 
@@ -23,7 +23,7 @@ export interface RunInspection {
   /** Parsed events by stream, for what the hash chain cannot say alone. */
   events: Map<string, RecordedEvent[]>;
   /** The rows exactly as stored (payloads not upcast), by stream: what an export writes and its hashes cover. */
-  rows: Map<string, StoredRow[]>;
+  rows: Map<string, EventRow[]>;
   problems: RunProblem[];
 }
 
@@ -43,7 +43,7 @@ export async function inspectRun(database: Database, runId: string): Promise<Run
     if (queue.length === 0) throw new NotFoundError(`no run ${runId} in the log`);
     const streams: StreamFound[] = [];
     const events = new Map<string, RecordedEvent[]>();
-    const stored = new Map<string, StoredRow[]>();
+    const stored = new Map<string, EventRow[]>();
     const problems: RunProblem[] = [];
     const seen = new Set(queue);
     for (let i = 0; i < queue.length; i++) {
@@ -58,8 +58,9 @@ export async function inspectRun(database: Database, runId: string): Promise<Run
       const parsed = rows.flatMap(parseOrSkip);
       events.set(streamId, parsed);
       const first = rows[0];
-      if ((first.metadata as { runId?: unknown }).runId !== runId) {
-        problems.push(at(first, `belongs to run ${String((first.metadata as { runId?: unknown }).runId)}, but run ${runId} delegated to it`));
+      const firstRun = metadataOf(first).runId;
+      if (firstRun !== runId) {
+        problems.push(at(first, `belongs to run ${String(firstRun)}, but run ${runId} delegated to it`));
       }
       for (const e of parsed) {
         // A delegation names its Child; a review request names its Reviewer.
@@ -75,7 +76,7 @@ export async function inspectRun(database: Database, runId: string): Promise<Run
   });
 }
 
-function parseOrSkip(row: StoredRow): RecordedEvent[] {
+function parseOrSkip(row: EventRow): RecordedEvent[] {
   try {
     return [rowToEvent(row)];
   } catch {
@@ -84,7 +85,7 @@ function parseOrSkip(row: StoredRow): RecordedEvent[] {
   }
 }
 
-const at = (row: StoredRow, reason: string): RunProblem => ({
+const at = (row: EventRow, reason: string): RunProblem => ({
   streamId: row.stream_id,
   streamVersion: row.stream_version,
   eventId: row.event_id,

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Database } from "../db/openDatabase.ts";
-import { type EventRow, rowToEvent } from "./rowToEvent.ts";
+import { type EventRow, eventColumnsSql, rowToEvent } from "./rowToEvent.ts";
 import type { RecordedEvent } from "./types.ts";
 
 /**
@@ -35,8 +35,7 @@ export interface Batch {
  */
 export async function readFromCheckpoint(database: Database, after: Checkpoint, limit = 500): Promise<Batch> {
   const result = await sql<EventRow & { tx: string }>`
-    SELECT global_position, event_id, stream_id, stream_version, type, schema_version, data, metadata,
-           recorded_at, prev_hash, hash, tx_id::text AS tx
+    SELECT ${eventColumnsSql}, tx_id::text AS tx
     FROM ariadne_events
     WHERE (tx_id, global_position) > (${after.txId}::xid8, ${after.position})
       AND tx_id < pg_snapshot_xmin(pg_current_snapshot())

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Database } from "../db/openDatabase.ts";
 import type { Checkpoint } from "./readFromCheckpoint.ts";
-import { type EventRow, rowToEvent } from "./rowToEvent.ts";
+import { type EventRow, eventColumnsSql, rowToEvent } from "./rowToEvent.ts";
 import type { RecordedEvent } from "./types.ts";
 
 /** After every checkpoint: as `upTo`, no horizon at all (for a run that has stopped, whose events are all committed). */
@@ -23,8 +23,7 @@ export async function readRunEvents(
     ? sql`(tx_id, global_position) <= (${options.upTo.txId}::xid8, ${options.upTo.position})`
     : sql`tx_id < pg_snapshot_xmin(pg_current_snapshot())`;
   const result = await sql<EventRow & { tx: string }>`
-    SELECT global_position, event_id, stream_id, stream_version, type, schema_version, data, metadata,
-           recorded_at, prev_hash, hash, tx_id::text AS tx
+    SELECT ${eventColumnsSql}, tx_id::text AS tx
     FROM ariadne_events
     WHERE run_id = ${runId} AND (tx_id, global_position) > (${after.txId}::xid8, ${after.position}) AND ${bound}
     ORDER BY tx_id, global_position

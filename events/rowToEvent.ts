@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { AriadneError, formatZodIssues } from "../core/errors.ts";
 import { type EventType, currentSchemaVersion, isEventType, payloadSchema, upcast } from "./catalogue.ts";
 import type { RecordedEvent } from "./types.ts";
@@ -7,29 +8,58 @@ export interface EventRow {
   event_id: string;
   stream_id: string;
   stream_version: number;
+  run_id: string;
+  executor_id: string;
   type: string;
   schema_version: number;
   data: unknown;
+  /** As stored: without the run and executor ids since migration 0018 (see metadataOf). */
   metadata: unknown;
   recorded_at: Date | string;
+  /** Hex, as every read selects it (stored as 32 bytes since migration 0018). */
   prev_hash: string;
   hash: string;
 }
 
-/** The columns every read selects. */
+const hex = (column: "prev_hash" | "hash") => sql<string>`encode(${sql.ref(column)}, 'hex')`.as(column);
+
+/** The columns every read selects, hashes as hex. */
 export const eventColumns = [
   "global_position",
   "event_id",
   "stream_id",
   "stream_version",
+  "run_id",
+  "executor_id",
   "type",
   "schema_version",
   "data",
   "metadata",
   "recorded_at",
-  "prev_hash",
-  "hash",
+  hex("prev_hash"),
+  hex("hash"),
 ] as const;
+
+/** The same columns for reads written as SQL text. */
+export const eventColumnsSql = sql.raw(
+  "global_position, event_id, stream_id, stream_version, run_id, executor_id, type, schema_version, data, metadata, " +
+    "recorded_at, encode(prev_hash, 'hex') AS prev_hash, encode(hash, 'hex') AS hash",
+);
+
+/**
+ * An event's metadata as it was hashed. Since migration 0018 a row stores only
+ * what its columns do not hold: the run and executor ids come from the columns,
+ * and a correlation id left out is the run id. A row written before (its stored
+ * metadata names its run) is whole as stored; verifyStream checks that its
+ * columns agree with it.
+ */
+export function metadataOf(row: Pick<EventRow, "run_id" | "executor_id" | "metadata">): Record<string, unknown> {
+  const stored = row.metadata as Record<string, unknown>;
+  if ("runId" in stored) return stored;
+  const metadata: Record<string, unknown> = { runId: row.run_id, executorId: row.executor_id, ...stored };
+  if (!("correlationId" in stored)) metadata.correlationId = row.run_id;
+  return metadata;
+}
 
 /**
  * Parses a stored row back into a typed event: the payload is checked against
@@ -54,7 +84,7 @@ export function rowToEvent(row: EventRow): RecordedEvent {
     streamVersion: row.stream_version,
     globalPosition: Number(row.global_position),
     recordedAt: row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at),
-    metadata: row.metadata,
+    metadata: metadataOf(row),
     prevHash: row.prev_hash,
     hash: row.hash,
   } as RecordedEvent;

@@ -51,6 +51,11 @@ export async function up(db: Kysely<any>): Promise<void> {
       END IF;
       RETURN NEW;
     END $$`.execute(db);
+  await upAppendBatch(db);
+}
+
+/** This migration's ariadne_append_batch (also what 0018's down restores). */
+export async function upAppendBatch(db: Kysely<any>): Promise<void> {
   await sql`
     CREATE OR REPLACE FUNCTION ariadne_append_batch(p_streams text[], p_expected integer[], p_runs text[], p_epochs bigint[],
                                          p_counts integer[], p_events text[])

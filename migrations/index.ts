@@ -15,6 +15,7 @@ import * as budgetOps from "./0014_budget_ops.ts";
 import * as runMetadata from "./0015_run_metadata.ts";
 import * as runKeyedStreams from "./0016_run_keyed_streams.ts";
 import * as checkpointLeases from "./0017_checkpoint_leases.ts";
+import * as compactEvents from "./0018_compact_events.ts";
 
 /**
  * Migrations are listed in code rather than read from disk, so the same
@@ -37,6 +38,7 @@ export const migrations: Record<string, Migration> = {
   "0015_run_metadata": runMetadata,
   "0016_run_keyed_streams": runKeyedStreams,
   "0017_checkpoint_leases": checkpointLeases,
+  "0018_compact_events": compactEvents,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -24,10 +24,10 @@ export async function rewriteFrom(ctx: EngineContext, streamId: string, version:
   for (const e of events.slice(version - 1)) {
     const data = e.streamVersion === version ? change(e.data) : e.data;
     const hash = chainHash(prev, canonicalEvent(hashed(e, data)));
-    statements.push(sql`UPDATE ariadne_events SET data = ${JSON.stringify(data)}::jsonb, prev_hash = ${prev}, hash = ${hash} WHERE event_id = ${e.eventId}`);
+    statements.push(sql`UPDATE ariadne_events SET data = ${JSON.stringify(data)}::jsonb, prev_hash = decode(${prev}, 'hex'), hash = decode(${hash}, 'hex') WHERE event_id = ${e.eventId}`);
     prev = hash;
   }
-  statements.push(sql`UPDATE ariadne_streams SET last_hash = ${prev} WHERE stream_id = ${streamId}`);
+  statements.push(sql`UPDATE ariadne_streams SET last_hash = decode(${prev}, 'hex') WHERE stream_id = ${streamId}`);
   await tamper(ctx, statements);
 }
 
@@ -39,7 +39,7 @@ export async function deleteLast(ctx: EngineContext, streamId: string) {
   await tamper(ctx, [
     sql`DELETE FROM ariadne_events WHERE event_id = ${last.eventId}`,
     before
-      ? sql`UPDATE ariadne_streams SET version = ${before.streamVersion}, last_hash = ${before.hash} WHERE stream_id = ${streamId}`
+      ? sql`UPDATE ariadne_streams SET version = ${before.streamVersion}, last_hash = decode(${before.hash}, 'hex') WHERE stream_id = ${streamId}`
       : sql`DELETE FROM ariadne_streams WHERE stream_id = ${streamId}`,
   ]);
 }

@@ -1,9 +1,10 @@
+import { Buffer } from "node:buffer";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { sql } from "kysely";
+import { Migrator, sql } from "kysely";
 import { type Database, migrateToLatest, openDatabase } from "../../db/index.ts";
 import { createEventStore } from "../../events/index.ts";
-import { migrations } from "../../migrations/index.ts";
+import { migrationProvider, migrations } from "../../migrations/index.ts";
 import { forEachEngine, uniqueId } from "../support/forEachEngine.ts";
 import { ADMIN_URL, ENGINES, adminQuery as admin } from "../support/testDatabase.ts";
 import { turnEvent } from "./fixtures.ts";
@@ -55,6 +56,45 @@ if (ENGINES.includes("postgres")) describe("migrations on a fresh PostgreSQL dat
     const store = createEventStore(opened[5]);
     await store.append("exec-1", 0, [turnEvent("run-1", "exec-1", 1)]);
     assert.equal((await store.verify("exec-1")).ok, true);
+  });
+});
+
+if (ENGINES.includes("postgres")) describe("the compact stored form (migration 0018) over a log written before it", () => {
+  const name = `ariadne_test_${process.pid}_compact_${Math.random().toString(36).slice(2, 8)}`;
+  const url = Object.assign(new URL(ADMIN_URL), { pathname: `/${name}` }).toString();
+  let database: Database | undefined;
+  before(() => admin(`CREATE DATABASE ${name}`));
+  after(async () => {
+    await database?.close();
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  });
+
+  test("rows written before keep their hashes and metadata, and one chain runs on across the two forms", async () => {
+    // Given a log at migration 0017: hashes stored as hex text, the whole metadata in every row
+    database = await openDatabase({ url, poolSize: 2 });
+    const migrator = new Migrator({ db: database.db, provider: migrationProvider, migrationTableName: "ariadne_migrations", migrationLockTableName: "ariadne_migrations_lock" });
+    assert.equal((await migrator.migrateTo("0017_checkpoint_leases")).error, undefined);
+    const store = createEventStore(database);
+    const before = await store.append("exec-old", 0, [1, 2, 3].map((t) => turnEvent("run-old", "exec-old", t)));
+    const stored = async (version: number) =>
+      (await sql<{ metadata: Record<string, unknown>; hash: unknown }>`
+        SELECT metadata, hash FROM ariadne_events WHERE stream_id = 'exec-old' AND stream_version = ${version}`.execute(database!.db)).rows[0];
+    assert.equal((await stored(1)).metadata.runId, "run-old");
+
+    // When 0018 converts it and the stream goes on
+    assert.deepEqual((await migrateToLatest(database)).map((r) => r.migrationName), ["0018_compact_events"]);
+    const after = await store.append("exec-old", 3, [4, 5].map((t) => turnEvent("run-old", "exec-old", t)));
+
+    // Then the old rows read back as they were appended, hashes and metadata alike, and keep their whole metadata
+    const events = await store.readStream("exec-old");
+    assert.deepEqual(events.map((e) => [e.hash, e.prevHash, e.metadata]), [...before.events, ...after.events].map((e) => [e.hash, e.prevHash, e.metadata]));
+    assert.equal((await stored(1)).metadata.runId, "run-old");
+    // The new rows store only what the columns do not hold, and hashes as their 32 bytes
+    assert.deepEqual((await stored(4)).metadata, { causationId: null });
+    assert.equal(Buffer.from((await stored(4)).hash as Uint8Array).toString("hex"), after.events[0].hash);
+    assert.equal(after.events[0].prevHash, before.events[2].hash);
+    // And the one chain verifies, head included
+    assert.deepEqual(await store.verify("exec-old"), { ok: true, streamId: "exec-old", count: 5, lastHash: after.events[1].hash });
   });
 });
 

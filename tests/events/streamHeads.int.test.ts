@@ -13,7 +13,7 @@ forEachEngine("stream heads are guarded like the events", (ctx) => {
       await sql`ALTER TABLE ariadne_events DISABLE TRIGGER ariadne_events_append_only`.execute(trx);
       await sql`DELETE FROM ariadne_events WHERE stream_id = ${stream} AND stream_version > 3`.execute(trx);
       // When the head is rewound to match what is left
-      await sql`UPDATE ariadne_streams SET version = 3, last_hash = ${events[2].hash} WHERE stream_id = ${stream}`.execute(trx);
+      await sql`UPDATE ariadne_streams SET version = 3, last_hash = decode(${events[2].hash}, 'hex') WHERE stream_id = ${stream}`.execute(trx);
     });
     // Then the database refuses, and the stream is as it was
     assert.match(String(error), /may not move from version 5 to 3/);
@@ -24,11 +24,11 @@ forEachEngine("stream heads are guarded like the events", (ctx) => {
   test("a head cannot be given another hash, moved past its events, deleted or truncated", async () => {
     const { stream, events } = await givenStream(ctx);
     const refusals = [
-      sql`UPDATE ariadne_streams SET last_hash = ${"f".repeat(64)} WHERE stream_id = ${stream}`,
+      sql`UPDATE ariadne_streams SET last_hash = decode(${"f".repeat(64)}, 'hex') WHERE stream_id = ${stream}`,
       sql`UPDATE ariadne_streams SET version = 6 WHERE stream_id = ${stream}`,
       sql`UPDATE ariadne_streams SET stream_id = 'elsewhere' WHERE stream_id = ${stream}`,
       sql`DELETE FROM ariadne_streams WHERE stream_id = ${stream}`,
-      sql`INSERT INTO ariadne_streams (stream_id, version, last_hash) VALUES (${uniqueId("forged")}, 1, ${events[0].hash})`,
+      sql`INSERT INTO ariadne_streams (stream_id, version, last_hash) VALUES (${uniqueId("forged")}, 1, decode(${events[0].hash}, 'hex'))`,
       sql`TRUNCATE ariadne_streams`,
     ];
     for (const statement of refusals) {

@@ -45,7 +45,7 @@ forEachEngine("tamper detection", (ctx) => {
     const { eventId, streamId, streamVersion, type, schemaVersion, data, metadata, recordedAt, prevHash } = events[2];
     const forged = { eventId, streamId, streamVersion, type, schemaVersion, data: { ...data, latencyMs: 7 }, metadata, recordedAt: recordedAt.toISOString() };
     const forgedHash = chainHash(prevHash, canonicalEvent(forged));
-    await tamper(ctx, sql`UPDATE ariadne_events SET data = jsonb_set(data, '{latencyMs}', '7'), hash = ${forgedHash}
+    await tamper(ctx, sql`UPDATE ariadne_events SET data = jsonb_set(data, '{latencyMs}', '7'), hash = decode(${forgedHash}, 'hex')
                           WHERE stream_id = ${stream} AND stream_version = 3`);
 
     assert.deepEqual(await ctx.store.verify(stream), {
@@ -59,7 +59,7 @@ forEachEngine("tamper detection", (ctx) => {
 
   test("a rewritten link, or a rewritten stored hash, names that event", async () => {
     const { stream, events } = await givenStreams(ctx);
-    await tamper(ctx, sql`UPDATE ariadne_events SET prev_hash = ${GENESIS_HASH} WHERE stream_id = ${stream} AND stream_version = 2`);
+    await tamper(ctx, sql`UPDATE ariadne_events SET prev_hash = decode(${GENESIS_HASH}, 'hex') WHERE stream_id = ${stream} AND stream_version = 2`);
     assert.deepEqual(await ctx.store.verify(stream), {
       ok: false,
       streamId: stream,
@@ -68,7 +68,7 @@ forEachEngine("tamper detection", (ctx) => {
     });
 
     const other = await givenStreams(ctx);
-    await tamper(ctx, sql`UPDATE ariadne_events SET hash = ${"f".repeat(64)} WHERE stream_id = ${other.stream} AND stream_version = 4`);
+    await tamper(ctx, sql`UPDATE ariadne_events SET hash = decode(${"f".repeat(64)}, 'hex') WHERE stream_id = ${other.stream} AND stream_version = 4`);
     assert.deepEqual(await ctx.store.verify(other.stream), {
       ok: false,
       streamId: other.stream,
@@ -88,8 +88,38 @@ forEachEngine("tamper detection", (ctx) => {
     });
   });
 
-  test("an event moved to another run through its unhashed column is named", async () => {
+  test("an event moved to another run through its column is named: the run and executor columns are what is hashed", async () => {
     const { stream, events } = await givenStreams(ctx);
+    // The stored metadata does not repeat the ids, nor the correlation id that is the run id (migration 0018).
+    const [stored] = (await sql<{ metadata: Record<string, unknown> }>`SELECT metadata FROM ariadne_events WHERE stream_id = ${stream} AND stream_version = 4`.execute(ctx.db.database.db)).rows;
+    assert.deepEqual(stored.metadata, { causationId: null });
+    assert.deepEqual(events[3].metadata, { runId: events[3].metadata.runId, executorId: events[3].metadata.executorId, causationId: null, correlationId: events[3].metadata.runId });
+    await tamper(ctx, sql`UPDATE ariadne_events SET run_id = 'another-run' WHERE stream_id = ${stream} AND stream_version = 4`);
+    assert.deepEqual(await ctx.store.verify(stream), {
+      ok: false,
+      streamId: stream,
+      firstBad: firstBad(events[3]),
+      reason: "content does not match its stored hash",
+    });
+
+    const other = await givenStreams(ctx);
+    await tamper(ctx, sql`UPDATE ariadne_events SET executor_id = 'another-executor' WHERE stream_id = ${other.stream} AND stream_version = 2`);
+    assert.deepEqual(await ctx.store.verify(other.stream), {
+      ok: false,
+      streamId: other.stream,
+      firstBad: firstBad(other.events[1]),
+      reason: "content does not match its stored hash",
+    });
+  });
+
+  test("a row written before migration 0018 (ids in its stored metadata too) still verifies, and its columns must agree with that copy", async () => {
+    const { stream, events } = await givenStreams(ctx);
+    // What the append of 0016 stored: the whole metadata, ids included.
+    await tamper(ctx, sql`UPDATE ariadne_events SET metadata = metadata || jsonb_build_object('runId', run_id, 'executorId', executor_id, 'correlationId', run_id)
+                          WHERE stream_id = ${stream} AND stream_version = 4`);
+    assert.equal((await ctx.store.verify(stream)).ok, true);
+    assert.deepEqual((await ctx.store.readStream(stream))[3].metadata, events[3].metadata);
+
     await tamper(ctx, sql`UPDATE ariadne_events SET run_id = 'another-run' WHERE stream_id = ${stream} AND stream_version = 4`);
     assert.deepEqual(await ctx.store.verify(stream), {
       ok: false,
@@ -97,6 +127,14 @@ forEachEngine("tamper detection", (ctx) => {
       firstBad: firstBad(events[3]),
       reason: "run_id or executor_id column differs from the event's hashed metadata",
     });
+  });
+
+  test("a hash that is not 32 bytes is refused by the table", async () => {
+    const { stream } = await givenStreams(ctx);
+    await assert.rejects(
+      tamper(ctx, sql`UPDATE ariadne_events SET hash = convert_to(${"f".repeat(64)}, 'UTF8') WHERE stream_id = ${stream} AND stream_version = 2`),
+      /ariadne_events_hash_bytes/,
+    );
   });
 
   test("a deleted tail is noticed against the stream head", async () => {

@@ -9,6 +9,8 @@ const row = (schemaVersion: number, data: unknown) => ({
   event_id: "00000000-0000-4000-8000-000000000007",
   stream_id: "executor-x",
   stream_version: 3,
+  run_id: "r",
+  executor_id: "x",
   type: "tool_completed",
   schema_version: schemaVersion,
   data,

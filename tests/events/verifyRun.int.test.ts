@@ -39,7 +39,7 @@ forEachEngine("run verification", (ctx) => {
     const last = stream.at(-1)!;
     await tamper(ctx, [
       sql`DELETE FROM ariadne_events WHERE stream_id = ${child} AND stream_version = ${last.streamVersion}`,
-      sql`UPDATE ariadne_streams SET version = ${last.streamVersion - 1}, last_hash = ${stream.at(-2)!.hash} WHERE stream_id = ${child}`,
+      sql`UPDATE ariadne_streams SET version = ${last.streamVersion - 1}, last_hash = decode(${stream.at(-2)!.hash}, 'hex') WHERE stream_id = ${child}`,
     ]);
 
     assert.equal((await ctx.store.verify(child)).ok, true, "the stream alone looks intact");
@@ -142,10 +142,10 @@ async function rewriteFrom(ctx: EngineContext, streamId: string, version: number
   for (const e of events.slice(version - 1)) {
     const data = e.streamVersion === version ? change(e.data) : e.data;
     const hash = chainHash(prev, canonicalEvent(hashed(e, data)));
-    statements.push(sql`UPDATE ariadne_events SET data = ${JSON.stringify(data)}::jsonb, prev_hash = ${prev}, hash = ${hash} WHERE event_id = ${e.eventId}`);
+    statements.push(sql`UPDATE ariadne_events SET data = ${JSON.stringify(data)}::jsonb, prev_hash = decode(${prev}, 'hex'), hash = decode(${hash}, 'hex') WHERE event_id = ${e.eventId}`);
     prev = hash;
   }
-  statements.push(sql`UPDATE ariadne_streams SET last_hash = ${prev} WHERE stream_id = ${streamId}`);
+  statements.push(sql`UPDATE ariadne_streams SET last_hash = decode(${prev}, 'hex') WHERE stream_id = ${streamId}`);
   await tamper(ctx, statements);
 }
 

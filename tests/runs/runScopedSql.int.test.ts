@@ -37,11 +37,11 @@ const GLOBAL_STATEMENTS: { pattern: RegExp; reason: string }[] = [
   {
     // events/verifyStream.ts: verification reads a stream whole by stream_id, so a row whose run_id
     // column was rewritten is still read and named (not silently left out); once per run, at its seal.
-    pattern: /^select .*"run_id", "executor_id" from "ariadne_events" where "stream_id" = \$1 order by "stream_version"$/,
+    pattern: /^select .*"run_id", "executor_id", .*encode\("hash", 'hex'\) as "hash" from "ariadne_events" where "stream_id" = \$1 order by "stream_version"$/,
     reason: "verify: a stream's rows as stored, whatever their run_id column says",
   },
   {
-    pattern: /^select "version", "last_hash" from "ariadne_streams" where "stream_id" = \$1$/,
+    pattern: /^select "version", encode\(last_hash, 'hex'\) as "last_hash" from "ariadne_streams" where "stream_id" = \$1$/,
     reason: "verify: the stream head a deleted tail is noticed against",
   },
 ];
