@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Database } from "../db/openDatabase.ts";
-import { type EventRow, eventColumnsSql, rowToEvent } from "./rowToEvent.ts";
+import { eventColumnsSql } from "./eventColumns.ts";
+import { type EventRow, rowToEvent } from "./rowToEvent.ts";
 import type { RecordedEvent } from "./types.ts";
 
 /**

@@ -1,7 +1,8 @@
 import { sql } from "kysely";
 import type { Database } from "../db/openDatabase.ts";
 import type { Checkpoint } from "./readFromCheckpoint.ts";
-import { type EventRow, eventColumnsSql, rowToEvent } from "./rowToEvent.ts";
+import { eventColumnsSql } from "./eventColumns.ts";
+import { type EventRow, rowToEvent } from "./rowToEvent.ts";
 import type { RecordedEvent } from "./types.ts";
 
 /** After every checkpoint: as `upTo`, no horizon at all (for a run that has stopped, whose events are all committed). */

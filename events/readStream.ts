@@ -1,5 +1,6 @@
 import type { Database } from "../db/openDatabase.ts";
-import { eventColumns, rowToEvent } from "./rowToEvent.ts";
+import { eventColumns } from "./eventColumns.ts";
+import { rowToEvent } from "./rowToEvent.ts";
 import type { RecordedEvent } from "./types.ts";
 
 /**

@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import { AriadneError, formatZodIssues } from "../core/errors.ts";
 import { type EventType, currentSchemaVersion, isEventType, payloadSchema, upcast } from "./catalogue.ts";
 import type { RecordedEvent } from "./types.ts";
@@ -20,31 +19,6 @@ export interface EventRow {
   prev_hash: string;
   hash: string;
 }
-
-const hex = (column: "prev_hash" | "hash") => sql<string>`encode(${sql.ref(column)}, 'hex')`.as(column);
-
-/** The columns every read selects, hashes as hex. */
-export const eventColumns = [
-  "global_position",
-  "event_id",
-  "stream_id",
-  "stream_version",
-  "run_id",
-  "executor_id",
-  "type",
-  "schema_version",
-  "data",
-  "metadata",
-  "recorded_at",
-  hex("prev_hash"),
-  hex("hash"),
-] as const;
-
-/** The same columns for reads written as SQL text. */
-export const eventColumnsSql = sql.raw(
-  "global_position, event_id, stream_id, stream_version, run_id, executor_id, type, schema_version, data, metadata, " +
-    "recorded_at, encode(prev_hash, 'hex') AS prev_hash, encode(hash, 'hex') AS hash",
-);
 
 /**
  * An event's metadata as it was hashed. Since migration 0018 a row stores only

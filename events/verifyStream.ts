@@ -1,7 +1,8 @@
 import { sql } from "kysely";
 import type { Database } from "../db/openDatabase.ts";
 import { type ChainLink, type VerifyResult, verifyChain } from "./hashChain.ts";
-import { type EventRow, eventColumns, metadataOf } from "./rowToEvent.ts";
+import { eventColumns } from "./eventColumns.ts";
+import { type EventRow, metadataOf } from "./rowToEvent.ts";
 
 /**
  * Verifies a stream's hash chain from its rows as stored: no schema parsing and
