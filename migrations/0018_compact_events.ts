@@ -33,6 +33,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     ALTER TABLE ariadne_streams
       ALTER COLUMN last_hash TYPE bytea USING decode(last_hash, 'hex'),
       ADD CONSTRAINT ariadne_streams_hash_bytes CHECK (octet_length(last_hash) = 32)`.execute(db);
+  // The head guard (0003) runs after the row is written: a BEFORE UPDATE row trigger locks the head first,
+  // one more WAL record (Heap/LOCK, 66 bytes a turn) on every append. It refuses just the same.
+  await sql`DROP TRIGGER ariadne_streams_forward_only ON ariadne_streams`.execute(db);
+  await sql`
+    CREATE TRIGGER ariadne_streams_forward_only AFTER INSERT OR UPDATE OR DELETE ON ariadne_streams
+    FOR EACH ROW EXECUTE FUNCTION ariadne_guard_stream_head()`.execute(db);
   await sql`
     CREATE OR REPLACE FUNCTION ariadne_append_batch(p_streams text[], p_expected integer[], p_runs text[], p_epochs bigint[],
                                          p_counts integer[], p_events text[])
@@ -196,5 +202,9 @@ export async function down(db: Kysely<any>): Promise<void> {
     ALTER TABLE ariadne_streams
       DROP CONSTRAINT IF EXISTS ariadne_streams_hash_bytes,
       ALTER COLUMN last_hash TYPE text USING encode(last_hash, 'hex')`.execute(db);
+  await sql`DROP TRIGGER ariadne_streams_forward_only ON ariadne_streams`.execute(db);
+  await sql`
+    CREATE TRIGGER ariadne_streams_forward_only BEFORE INSERT OR UPDATE OR DELETE ON ariadne_streams
+    FOR EACH ROW EXECUTE FUNCTION ariadne_guard_stream_head()`.execute(db);
   await runKeyedStreams.upAppendBatch(db);
 }

@@ -22,13 +22,13 @@ forEachEngine("stream heads are guarded like the events", (ctx) => {
   });
 
   test("a head cannot be given another hash, moved past its events, deleted or truncated", async () => {
-    const { stream, events } = await givenStream(ctx);
+    const { stream, events, run } = await givenStream(ctx);
     const refusals = [
       sql`UPDATE ariadne_streams SET last_hash = decode(${"f".repeat(64)}, 'hex') WHERE stream_id = ${stream}`,
       sql`UPDATE ariadne_streams SET version = 6 WHERE stream_id = ${stream}`,
       sql`UPDATE ariadne_streams SET stream_id = 'elsewhere' WHERE stream_id = ${stream}`,
       sql`DELETE FROM ariadne_streams WHERE stream_id = ${stream}`,
-      sql`INSERT INTO ariadne_streams (stream_id, version, last_hash) VALUES (${uniqueId("forged")}, 1, decode(${events[0].hash}, 'hex'))`,
+      sql`INSERT INTO ariadne_streams (run_id, stream_id, version, last_hash) VALUES (${run}, ${uniqueId("forged")}, 1, decode(${events[0].hash}, 'hex'))`,
       sql`TRUNCATE ariadne_streams`,
     ];
     for (const statement of refusals) {
