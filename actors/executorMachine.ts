@@ -171,23 +171,41 @@ const frozen = (s: ExecutorSnapshot): ExecutorSnapshot => (Object.freeze(s.conte
  * express (see cacheable) always goes through XState.
  */
 export function foldEvent(snapshot: ExecutorSnapshot, event: RecordedEvent): ExecutorSnapshot {
-  if (snapshot.status === "done") {
-    const executorId = snapshot.context.state?.executorId ?? "an unadmitted executor";
-    throw new Error(`${event.type} (v${event.streamVersion}) cannot happen to ${executorId}: it is already ${String(snapshot.value)}`);
-  }
-  const step = stepOf(snapshot, event);
-  if (!step) return machineTransition(snapshot, event);
-  let state = snapshot.context.state;
-  for (const update of step.updates) state = updates[update](state, event);
-  if (step.refuse) throw refusal(snapshot, event);
-  const settledBy = step.then ? step.then.findIndex((t) => t.guard === undefined || predicates[t.guard](state!)) : -1;
-  const known = step.settled[settledBy + 1];
-  if (known) return { ...known, context: { state } };
-  // The first time: XState itself transitions, and where it settled is kept.
-  const next = machineTransition(snapshot, event);
-  step.settled[settledBy + 1] = { ...next, context: { state: null } };
-  return next;
+  const next = advance(snapshot, snapshot.context.state, event);
+  return withState(next.settled, next.state);
 }
+
+/**
+ * One event folded into `state`, the executor's current state (whatever the
+ * context of `settled` says): where the machine settled, and the new state.
+ * The snapshot itself is only built when asked for (withState), so a fold over
+ * many events (foldEvents) builds one, not one an event.
+ */
+function advance(settled: ExecutorSnapshot, state: ExecutorState | null, event: RecordedEvent): { settled: ExecutorSnapshot; state: ExecutorState | null } {
+  if (settled.status === "done") {
+    const executorId = state?.executorId ?? "an unadmitted executor";
+    throw new Error(`${event.type} (v${event.streamVersion}) cannot happen to ${executorId}: it is already ${String(settled.value)}`);
+  }
+  const step = stepOf(settled, event);
+  if (!step) {
+    const next = machineTransition(withState(settled, state), event);
+    return { settled: next, state: next.context.state };
+  }
+  let folded = state;
+  for (const update of step.updates) folded = updates[update](folded, event);
+  if (step.refuse) throw refusal(withState(settled, state), event);
+  const settledBy = step.then ? step.then.findIndex((t) => t.guard === undefined || predicates[t.guard](folded!)) : -1;
+  const known = step.settled[settledBy + 1];
+  if (known) return { settled: known, state: folded };
+  // The first time: XState itself transitions, and where it settled is kept.
+  const next = machineTransition(withState(settled, state), event);
+  step.settled[settledBy + 1] = { ...next, context: { state: null } };
+  return { settled: next, state: next.context.state };
+}
+
+/** `settled` with `state` as its context, unless it already has it. */
+const withState = (settled: ExecutorSnapshot, state: ExecutorState | null): ExecutorSnapshot =>
+  settled.context.state === state ? settled : { ...settled, context: { state } };
 
 /**
  * XState's own transition, with the machine's refusals and errors named: what
@@ -278,8 +296,12 @@ const plainMachine = [executorMachine.root, ...Object.values(executorMachine.roo
     (i === 0 || Object.keys(n.states).length === 0),
 );
 
-/** The snapshot of an executor after its events, from the start. */
-export const foldEvents = (events: readonly RecordedEvent[]): ExecutorSnapshot => events.reduce(foldEvent, (initial ??= frozen(initialExecutorSnapshot())));
+/** The snapshot of an executor after its events, from the start: one snapshot built, at the end. */
+export function foldEvents(events: readonly RecordedEvent[]): ExecutorSnapshot {
+  let next = { settled: (initial ??= frozen(initialExecutorSnapshot())), state: null as ExecutorState | null };
+  for (const event of events) next = advance(next.settled, next.state, event);
+  return withState(next.settled, next.state);
+}
 
 /**
  * A running fold over `foldEvent`: feed it recorded events, read its status
