@@ -2,8 +2,8 @@ import { isConcurrencyError } from "../core/errors.ts";
 import type { EventStore, RecordedEvent, TaskSpec } from "../events/index.ts";
 import { loadProfile, profileBinding } from "../profiles/index.ts";
 import { type Capability, DELEGATE_TOOL, type ToolEffect, computeGrant } from "../tools/index.ts";
-import { type ExecutorState, streamIdOf } from "./executorState.ts";
-import { type Limits, OWNED_TOOLS, ROLES, type Role, roleOf } from "./roles.ts";
+import { type ExecutorState, streamIdOf } from "./fold/executorState.ts";
+import { type Limits, OWNED_TOOLS, ROLES, type Role, roleOf } from "./request/roles.ts";
 
 /** What admission needs of the runtime: the store, the tools a run may grant, and the role settings frozen into each executor. */
 export interface AdmissionOptions {

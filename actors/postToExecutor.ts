@@ -1,5 +1,5 @@
 import { type Draft, type EventStore, type NewEvent, type RecordedEvent, appendWithRetry } from "../events/index.ts";
-import { streamIdOf } from "./executorState.ts";
+import { streamIdOf } from "./fold/executorState.ts";
 
 export type PostResult = { ok: true; events: RecordedEvent[] } | { ok: false; reason: "not_found" | "final"; message: string };
 

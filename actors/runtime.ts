@@ -9,19 +9,19 @@ import { DELEGATE_TOOL, type ToolEffect, ToolRegistry } from "../tools/index.ts"
 import { type AdmissionOptions, admit } from "./admission.ts";
 import { cancelRequest } from "./decide/cancel.ts";
 import { reviewerTask } from "./decide/review.ts";
-import type { DelegateInput } from "./delegation.ts";
-import { type Outcome, type Role, streamIdOf } from "./executorState.ts";
+import type { DelegateInput } from "./request/delegation.ts";
+import { type Outcome, type Role, streamIdOf } from "./fold/executorState.ts";
 import { limitsGovernance } from "./governance.ts";
 import { watchInboxes } from "./inboxWatch.ts";
 import { type PostResult, postToExecutor } from "./postToExecutor.ts";
-import { readTranscript } from "./readTranscript.ts";
-import { checkDelegation, requestContextOf } from "./requestContext.ts";
-import { type ReviewMode, type ReviewPolicy, defaultReviewPolicy } from "./reviewPolicy.ts";
-import { type Limits, roleFor } from "./roles.ts";
+import { readTranscript } from "./request/readTranscript.ts";
+import { checkDelegation, requestContextOf } from "./request/requestContext.ts";
+import { type ReviewMode, type ReviewPolicy, defaultReviewPolicy } from "./decide/reviewPolicy.ts";
+import { type Limits, roleFor } from "./request/roles.ts";
 import { ExecutorRunner } from "./runner.ts";
 import type { RuntimeServices } from "./runtimeServices.ts";
 import { Supervision } from "./supervision.ts";
-import type { Transcript } from "./transcript.ts";
+import type { Transcript } from "./request/transcript.ts";
 
 type CancelledBy = EventData<"cancelled">["by"];
 

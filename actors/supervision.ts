@@ -1,7 +1,7 @@
 import { NotFoundError } from "../core/errors.ts";
 import type { Draft, EventData, EventStore, RecordedEvent } from "../events/index.ts";
 import { cancelRequest } from "./decide/cancel.ts";
-import { streamIdOf, type Outcome } from "./executorState.ts";
+import { streamIdOf, type Outcome } from "./fold/executorState.ts";
 import type { PostResult } from "./postToExecutor.ts";
 import type { ExecutorRunner } from "./runner.ts";
 

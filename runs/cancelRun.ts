@@ -1,5 +1,5 @@
 import type { KeyObject } from "node:crypto";
-import { streamIdOf } from "../actors/executorState.ts";
+import { streamIdOf } from "../actors/fold/executorState.ts";
 import { AriadneError, NotFoundError } from "../core/errors.ts";
 import type { Database } from "../db/openDatabase.ts";
 import { type EventStore, sealRun } from "../events/index.ts";
@@ -7,9 +7,9 @@ import { postToExecutor } from "../actors/postToExecutor.ts";
 import { cancelRequest } from "../actors/decide/cancel.ts";
 import { appendRunFact } from "./appendRunFact.ts";
 import { findRun } from "./findRun.ts";
-import { forceLease } from "./forceLease.ts";
-import { leaseOwner } from "./leaseOwner.ts";
-import { releaseLease } from "./releaseLease.ts";
+import { forceLease } from "./lease/forceLease.ts";
+import { leaseOwner } from "./lease/leaseOwner.ts";
+import { releaseLease } from "./lease/releaseLease.ts";
 import { type ExecutorNode, runStatus } from "./runStatus.ts";
 
 export interface CancelRequest {

@@ -1,8 +1,8 @@
 import { Runtime, type Transcript, readTranscript, streamIdOf } from "../actors/index.ts";
-import { RunOptions } from "./runLease.ts";
+import { RunOptions } from "./lease/runLease.ts";
 import type { EventStore } from "../events/index.ts";
 import type { Model } from "../models/types.ts";
-import { runTools } from "./runTools.ts";
+import { runTools } from "./host/runTools.ts";
 
 // Reading the log never calls a model; one that is called anyway says so instead of answering.
 const noModel: Model = {

@@ -1,7 +1,7 @@
 import type { EventData, EventStore, EventType, RecordedEvent } from "../../events/index.ts";
 import assert from "node:assert/strict";
 import { type Answer, type Outcome, type RuntimeOptions, Runtime, streamIdOf } from "../../actors/index.ts";
-import type { DelegateInput } from "../../actors/delegation.ts";
+import type { DelegateInput } from "../../actors/request/delegation.ts";
 import { ScriptedModel, type ScriptPolicy, type ScriptedReply } from "../../models/index.ts";
 import type { Message, ModelRequest } from "../../models/types.ts";
 import { exchanges, resultsOf } from "../../scenarios/requestView.ts";

@@ -1,7 +1,7 @@
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { type Outcome, type RunHandle, type Runtime, requestDigest, streamIdOf } from "../../actors/index.ts";
-import { MAIN_SYSTEM } from "../../actors/prompts.ts";
+import { MAIN_SYSTEM } from "../../actors/request/prompts.ts";
 import type { RecordedEvent } from "../../events/index.ts";
 import { ScriptedModel, type ScriptPolicy } from "../../models/index.ts";
 import { DELEGATIONS, OFFLINE_QUESTION, offlineResearchPolicy } from "../../scenarios/etfOverlap/etfOverlapScenario.ts";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RecordedEvent } from "../../events/index.ts";
 import { openStore } from "../../events/openStore.ts";
-import { streamIdOf } from "../../actors/executorState.ts";
+import { streamIdOf } from "../../actors/fold/executorState.ts";
 import { STACK_LINE, type CliStore, ariadne, cliStore } from "./ariadneProcess.ts";
 
 describe("ariadne check RUN [--out FILE] [--json]", () => {

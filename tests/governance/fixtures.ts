@@ -1,4 +1,4 @@
-import { type ExecutorState, admittedState, evolve, streamIdOf } from "../../actors/executorState.ts";
+import { type ExecutorState, admittedState, evolve, streamIdOf } from "../../actors/fold/executorState.ts";
 import { isConcurrencyError } from "../../core/errors.ts";
 import type { EventStore, NewEvent, RecordedEvent } from "../../events/index.ts";
 import type { Draft } from "../../governance/index.ts";

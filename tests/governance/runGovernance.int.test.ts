@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { type ExecutorState, streamIdOf } from "../../actors/executorState.ts";
+import { type ExecutorState, streamIdOf } from "../../actors/fold/executorState.ts";
 import { manualClock } from "../../core/clock.ts";
 import { type EventStore, type RecordedEvent, createEventStore } from "../../events/index.ts";
 import {
