@@ -1,4 +1,4 @@
-export { Runtime, type CancelRequest, type GovernancePorts, type RunHandle, type RuntimeOptions } from "./runtime.ts";
+export { Runtime, type GovernancePorts, type RunHandle, type RuntimeOptions } from "./runtime.ts";
 export { defaultReviewPolicy, reviewSubject, type ReviewContext, type ReviewMode, type ReviewPolicy } from "./decide/reviewPolicy.ts";
 export { ExecutorRunner } from "./runner.ts";
 export { ExecutorActor, liveExecutorLogic, type ExecutorActorOptions } from "./fold/executorActor.ts";
@@ -12,7 +12,7 @@ export {
   type ExecutorSnapshot,
   type ExecutorStatus,
 } from "./fold/executorMachine.ts";
-export { evolve, streamIdOf, type Call, type ExecutorState, type Outcome, type Role, type Stop } from "./fold/executorState.ts";
+export { evolve, type Call, type ExecutorState, type Outcome, type Role, type Stop } from "./fold/executorState.ts";
 export { AnswerSchema, ANSWER_TOOL, validateAnswer, type Answer } from "./request/answer.ts";
 export { DelegateInput } from "./request/delegation.ts";
 export { buildRequest, requestDigest } from "./request/buildRequest.ts";

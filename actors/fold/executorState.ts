@@ -110,7 +110,6 @@ export interface Stop {
   reason: string;
 }
 
-export const streamIdOf = (executorId: string) => `executor-${executorId}`;
 
 /** A delegate call whose Child works in the background (its call is answered at once). */
 export const isBackgroundDelegation = (c: Call) => (c.input as { wait?: unknown } | null)?.wait === false;

@@ -4,12 +4,12 @@ import { type CheckResult, type Reread, checkAnswer, sourceKey } from "../../che
 import { isDiskFull } from "../../core/diskFull.ts";
 import { isFencedError } from "../../core/errors.ts";
 import type { EventStore, RecordedEvent, TaskSpec } from "../../events/index.ts";
-import { streamIdOf } from "../../actors/fold/executorState.ts";
 import { type AnswerToCheck, answerToCheck } from "./answerToCheck.ts";
 import { appendRunFact } from "../appendRunFact.ts";
 import type { RecordedReread } from "./checkerTools.ts";
 import { isConnectionError } from "../host/reconnectingStore.ts";
 import type { SourceReaders } from "./rereadSources.ts";
+import { executorStreamId, runStreamId } from "../../events/index.ts";
 
 type Checker = NonNullable<CheckResult["checker"]>;
 
@@ -25,7 +25,7 @@ export function checkerTask(input: AnswerToCheck): TaskSpec {
 
 /** The sources as the Checker's last reread_sources call read them, the texts from the blobs it kept. */
 async function recordedRereads(store: EventStore, checkerId: string, readers: SourceReaders): Promise<Map<string, Reread>> {
-  const call = (await store.readStream(streamIdOf(checkerId))).findLast((e): e is RecordedEvent<"tool_completed"> => e.type === "tool_completed" && e.data.tool === "reread_sources");
+  const call = (await store.readStream(executorStreamId(checkerId))).findLast((e): e is RecordedEvent<"tool_completed"> => e.type === "tool_completed" && e.data.tool === "reread_sources");
   const out = new Map<string, Reread>();
   if (!call) return out;
   const { sources } = JSON.parse(call.data.output) as { sources: { reread: RecordedReread | null }[] };
@@ -75,7 +75,7 @@ const incomplete = (input: AnswerToCheck, checker: Checker): CheckResult => ({
  * limit or the budget leaves the check incomplete, and the run is sealed anyway.
  */
 export async function checkBeforeSeal(store: EventStore, runtime: Runtime, ids: { runId: string; mainExecutorId: string }, readers: SourceReaders): Promise<void> {
-  const done = (await store.readStream(`run-${ids.runId}`)).some((e) => e.type === "check_completed" && e.data.checker);
+  const done = (await store.readStream(runStreamId(ids.runId))).some((e) => e.type === "check_completed" && e.data.checker);
   if (done) return;
   const input = await answerToCheck(store, readers.blobs, ids.runId);
   let result: CheckResult;

@@ -3,7 +3,8 @@ import type { Database } from "../../db/openDatabase.ts";
 import type { EventStore, RecordedEvent } from "../../events/index.ts";
 import type { BuildRuntime } from "../host/hostRun.ts";
 import type { SourceReaders } from "./rereadSources.ts";
-import { type RunLease, RunOptions, runStreamId } from "../lease/runLease.ts";
+import { type RunLease, RunOptions } from "../lease/runLease.ts";
+import { runStreamId } from "../../events/index.ts";
 
 /**
  * How `ariadne check` reads a run's sources again: as the host that ran it would, from the options its

@@ -1,7 +1,6 @@
 import type { KeyObject } from "node:crypto";
 import type { Runtime } from "../../actors/index.ts";
 import type { Outcome } from "../../actors/fold/executorState.ts";
-import { streamIdOf } from "../../actors/fold/executorState.ts";
 import { isFencedError } from "../../core/errors.ts";
 import { retryOnConnectionLoss } from "../../core/connectionLoss.ts";
 import { isDiskFull } from "../../core/diskFull.ts";
@@ -19,6 +18,7 @@ import type { RunLease } from "../lease/runLease.ts";
 import { verifyRun } from "../verifyRun.ts";
 import { checkBeforeSeal } from "../check/checkBeforeSeal.ts";
 import type { SourceReaders } from "../check/rereadSources.ts";
+import { executorStreamId } from "../../events/index.ts";
 
 /**
  * Builds the runtime for a run over the store it must write through (fenced, drainable). With
@@ -111,7 +111,7 @@ export function hostRun(hostDeps: HostDeps, lease: RunLease): HostedRun {
       }
     }
     const runtime = await deps.buildRuntime(gate, lease);
-    const started = (await deps.store.streamVersion(streamIdOf(lease.mainExecutorId), lease.runId)) > 0;
+    const started = (await deps.store.streamVersion(executorStreamId(lease.mainExecutorId), lease.runId)) > 0;
     // A cancel request posted by another process reaches this run's executors at once.
     unwatch = await runtime.watchInboxes(lease.runId);
     if (ended) await release(); // lost while the watch was being set up

@@ -55,5 +55,3 @@ export type RunRowState = "submitted" | "running" | "interrupted" | "finished";
 
 export const RUNS_CHANNEL = "ariadne_runs";
 
-/** The stream of a run's run-level facts (submitted, interrupted, sealed). */
-export const runStreamId = (runId: string) => `run-${runId}`;
