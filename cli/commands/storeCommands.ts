@@ -37,7 +37,7 @@ web source again and reports it unchanged, changed or unreachable.
 
 Exit 0 intact, 1 not intact (the first problem named), 2 bad usage.`,
   flags: VERIFY_FLAGS,
-  positionals: { min: 0, max: 1, problem: "verify takes one run id or bundle directory" },
+  positionals: { min: 0, max: 1, problem: (count) => `verify takes one run id or bundle directory, got ${count}` },
   run: async ({ flags, positionals, storeOptions, config, out }) => {
     const target = positionals[0];
     const v = { root: flags.string("root"), key: flags.string("key"), claim: flags.string("claim"), refetch: flags.bool("refetch"), json: flags.bool("json") };
