@@ -7,6 +7,7 @@ import { armCrashPoint } from "../core/crashPoint.ts";
 import { scenarioNames } from "../scenarios/index.ts";
 import { parseUsage } from "./usage.ts";
 import { type LiveTerminal, liveTerminalOf } from "./live/liveTerminal.ts";
+import { commaList, httpAccess } from "./httpAccess.ts";
 export { forcedExitCode } from "./exitNow.ts";
 
 // Each command's module is imported when that command runs: `status` or `verify` then loads the store
@@ -51,6 +52,7 @@ commands:
                      drawn in place on a terminal)
   cancel RUN         cancel a run, or one executor with --executor ID
   serve              the HTTP API [--port 8787] [--host 127.0.0.1] [--no-workers] [--concurrency N] [--no-auth]
+                     [--cors-origin ORIGIN,...] [--trusted-proxy ADDRESS|CIDR,...]
   keys create        an API key: --role client|auditor|admin --tenant T (printed once)
   keys revoke ID     revoke an API key
   tools list         the tools runs are hosted with (name, effect, description)
@@ -130,6 +132,8 @@ export async function main(
         "no-workers": { type: "boolean", default: false },
         concurrency: { type: "string" },
         "no-auth": { type: "boolean", default: false },
+        "cors-origin": { type: "string" },
+        "trusted-proxy": { type: "string" },
         role: { type: "string" },
         tenant: { type: "string" },
         out: { type: "string" },
@@ -246,7 +250,12 @@ export async function main(
           console.error(`ariadne: --concurrency must be a positive integer (got "${parsed.values.concurrency}")`);
           return 2;
         }
-        const flags = { port, host: parsed.values.host!, workers: !parsed.values["no-workers"], auth: !parsed.values["no-auth"], concurrency };
+        const access = httpAccess(commaList(parsed.values["cors-origin"]) ?? config.http.corsOrigins, commaList(parsed.values["trusted-proxy"]) ?? config.http.trustedProxies);
+        if (typeof access === "string") {
+          console.error(`ariadne: ${access}`);
+          return 2;
+        }
+        const flags = { port, host: parsed.values.host!, workers: !parsed.values["no-workers"], auth: !parsed.values["no-auth"], concurrency, ...access };
         return await (await import("./serve.ts")).serve({ ...storeOptions, ...flags, config, out });
       }
       case "keys":
