@@ -8,6 +8,7 @@ import { scenarioNames } from "../scenarios/index.ts";
 import { parseUsage } from "./usage.ts";
 import { type LiveTerminal, liveTerminalOf } from "./live/liveTerminal.ts";
 import { commaList, httpAccess } from "./httpAccess.ts";
+import { terminalText } from "../core/sanitizeText.ts";
 export { forcedExitCode } from "./exitNow.ts";
 
 // Each command's module is imported when that command runs: `status` or `verify` then loads the store
@@ -110,6 +111,9 @@ export async function main(
   terminal: LiveTerminal | null = out === console.log ? liveTerminalOf(process.stdout, config) : null,
 ): Promise<number> {
   armCrashPoint(config.crashAt);
+  // Every line printed may quote recorded text (a question over the API, a page, a model's reply): control sequences are shown, never acted on.
+  const print = out;
+  out = (line: string) => print(terminalText(line));
   const reportError = (e: unknown) => report(e, config.debug);
   const lifecycle = RUN_LIFECYCLE[argv[0]];
   if (lifecycle) return lifecycle().then((command) => command(argv.slice(1), out, config, terminal)).catch(reportError);
@@ -282,6 +286,6 @@ const USAGE_ERRORS = new Set(["USAGE", "VALIDATION", "RUN_REQUEST", "MODEL_NOT_C
 /** One clear line by default; the stack only when asked for. Bad usage exits 2, anything else 1. */
 function report(e: unknown, debug: boolean): number {
   if (debug) console.error(e);
-  else console.error(`ariadne: ${isAriadneError(e) ? e.message : (e as Error)?.message ?? String(e)}`);
+  else console.error(terminalText(`ariadne: ${isAriadneError(e) ? e.message : (e as Error)?.message ?? String(e)}`));
   return isAriadneError(e) && USAGE_ERRORS.has(e.code) ? 2 : 1;
 }
