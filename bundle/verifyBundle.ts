@@ -4,7 +4,7 @@ import { relative, resolve, sep } from "node:path";
 import { canonicalJson } from "../core/canonicalJson.ts";
 import { type SealSignatureCheck, checkSealSignature } from "../events/checkSealSignature.ts";
 import { rootHashOf } from "../events/rootHash.ts";
-import { currentHeads, describeProblem, lastSeal, referenceProblems, sealProblems } from "../events/runProblems.ts";
+import { currentHeads, describeProblem, finalityProblems, lastSeal, referenceProblems, sealProblems } from "../events/runProblems.ts";
 import { quoteProblemsIn, quotedBlobs } from "../events/quoteProblemsIn.ts";
 import { runStreamId } from "../events/streamIds.ts";
 import type { RecordedEvent } from "../events/types.ts";
@@ -134,9 +134,11 @@ export function verifyBundle(dir: string, options: VerifyBundleOptions): BundleV
     if (read.links.length > 0) problems.push(`${runStreamId(manifest.runId)}: the run has no run_sealed event: the bundle commits to no root hash`);
   } else {
     problems.push(...sealProblems(seal, heads, byStream).map(describeProblem));
+    problems.push(...(attempt(problems, "the run's end cannot be read", () => finalityProblems(byStream).map(describeProblem)) ?? []));
     if (seal.data.rootHash !== root) problems.push(`the root hash over events.jsonl's heads is ${root}, but the seal records ${seal.data.rootHash}`);
     if (seal.eventId !== manifest.sealEventId) problems.push(`manifest.json names seal ${manifest.sealEventId}, but the run's last run_sealed is ${seal.eventId}`);
-    result.seal = checkSealSignature({ runId: manifest.runId, rootHash: seal.data.rootHash, signature: seal.data.signature }, seal.data.signature ? options.publicKey : null);
+    // With a key given, a seal's claim to be unsigned is checked too (a forger drops the signature rather than forge one).
+    result.seal = checkSealSignature({ runId: manifest.runId, rootHash: seal.data.rootHash, signature: seal.data.signature }, options.publicKey);
     if (result.seal.state === "invalid") problems.push(describeProblem({ streamId: seal.streamId, streamVersion: seal.streamVersion, eventId: seal.eventId, globalPosition: seal.globalPosition, reason: result.seal.reason }));
   }
   if (manifest.rootHash !== root && read.links.length > 0) problems.push(`manifest.json: root hash ${manifest.rootHash}, but the heads in events.jsonl hash to ${root}`);
