@@ -137,8 +137,9 @@ export function verifyBundle(dir: string, options: VerifyBundleOptions): BundleV
     problems.push(...(attempt(problems, "the run's end cannot be read", () => finalityProblems(byStream).map(describeProblem)) ?? []));
     if (seal.data.rootHash !== root) problems.push(`the root hash over events.jsonl's heads is ${root}, but the seal records ${seal.data.rootHash}`);
     if (seal.eventId !== manifest.sealEventId) problems.push(`manifest.json names seal ${manifest.sealEventId}, but the run's last run_sealed is ${seal.eventId}`);
-    // With a key given, a seal's claim to be unsigned is checked too (a forger drops the signature rather than forge one).
-    result.seal = checkSealSignature({ runId: manifest.runId, rootHash: seal.data.rootHash, signature: seal.data.signature }, options.publicKey);
+    // A bundle's authenticity is the manifest's signature (over every file, events.jsonl included): a seal written
+    // before the host had a key is unsigned, and the publisher's signature on the export vouches for it.
+    result.seal = checkSealSignature({ runId: manifest.runId, rootHash: seal.data.rootHash, signature: seal.data.signature }, seal.data.signature ? options.publicKey : null);
     if (result.seal.state === "invalid") problems.push(describeProblem({ streamId: seal.streamId, streamVersion: seal.streamVersion, eventId: seal.eventId, globalPosition: seal.globalPosition, reason: result.seal.reason }));
   }
   if (manifest.rootHash !== root && read.links.length > 0) problems.push(`manifest.json: root hash ${manifest.rootHash}, but the heads in events.jsonl hash to ${root}`);
