@@ -1,11 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
-import { streamIdOf } from "../../actors/index.ts";
 import { verifyCommand } from "../../cli/verifyCommand.ts";
 import { describeVerification } from "../../events/describeVerification.ts";
 import { keyFingerprint } from "../../core/keyFingerprint.ts";
-import { type RecordedEvent, runStreamId, sealRun, verifyRun } from "../../events/index.ts";
+import { type RecordedEvent, runStreamId, sealRun, verifyRun, executorStreamId } from "../../events/index.ts";
 import { signSeal } from "../../events/signSeal.ts";
 import { OFFLINE_QUESTION, offlineResearchModel } from "../../scenarios/etfOverlap/etfOverlapScenario.ts";
 import { childrenOf, ofType, runtimeWith } from "../actors/fixtures.ts";
@@ -92,10 +91,10 @@ forEachEngine("a forged run does not verify against the seal's signing key", (ct
 
   test("a whole handoff removed (the Child's handoff and end, Main's handoff_consumed), streams re-chained, the seal recomputed: caught with no key", async () => {
     const run = await sealedRun(ctx);
-    const child = streamIdOf(run.children[0]);
+    const child = executorStreamId(run.children[0]);
     const committed = (await ctx.store.readStream(child)).find((e) => e.type === "handoff_committed")!;
     await removeEvents(ctx, child, (e) => e.streamVersion >= committed.streamVersion);
-    await removeEvents(ctx, streamIdOf(run.mainExecutorId), (e) => e.type === "handoff_consumed" && (e.data as { handoffEventId: string }).handoffEventId === committed.eventId);
+    await removeEvents(ctx, executorStreamId(run.mainExecutorId), (e) => e.type === "handoff_consumed" && (e.data as { handoffEventId: string }).handoffEventId === committed.eventId);
     await resealUnsigned(ctx, run);
     const result = await verifyRun(ctx.db.database, run.runId);
     assert.equal(result.ok, false, "chains, references and the recomputed seal all agree; the run's end does not");
@@ -105,8 +104,8 @@ forEachEngine("a forged run does not verify against the seal's signing key", (ct
 
   test("only Main's handoff_consumed removed and re-chained, the seal recomputed: the Child's committed handoff was never consumed", async () => {
     const run = await sealedRun(ctx);
-    const committed = (await ctx.store.readStream(streamIdOf(run.children[0]))).find((e) => e.type === "handoff_committed")!;
-    await removeEvents(ctx, streamIdOf(run.mainExecutorId), (e) => e.type === "handoff_consumed" && (e.data as { handoffEventId: string }).handoffEventId === committed.eventId);
+    const committed = (await ctx.store.readStream(executorStreamId(run.children[0]))).find((e) => e.type === "handoff_committed")!;
+    await removeEvents(ctx, executorStreamId(run.mainExecutorId), (e) => e.type === "handoff_consumed" && (e.data as { handoffEventId: string }).handoffEventId === committed.eventId);
     await resealUnsigned(ctx, run);
     const result = await verifyRun(ctx.db.database, run.runId);
     assert.equal(result.ok, false);
@@ -188,11 +187,11 @@ async function rewriteSeal(ctx: EngineContext, run: { runId: string }, change: (
 
 /** Edits the first Child's handoff summary, re-chains the Child, then Main's handoff_consumed (its copy and hash) and Main. */
 async function forgeHandoff(ctx: EngineContext, run: { mainExecutorId: string; children: string[] }, summary: string) {
-  const child = streamIdOf(run.children[0]);
+  const child = executorStreamId(run.children[0]);
   const committed = (await ctx.store.readStream(child)).find((e): e is RecordedEvent<"handoff_committed"> => e.type === "handoff_committed")!;
   await rewriteFrom(ctx, child, committed.streamVersion, (data) => ({ ...(data as object), handoff: { ...committed.data.handoff, summary } }));
   const newHash = (await ctx.store.readStream(child)).find((e) => e.eventId === committed.eventId)!.hash;
-  const main = streamIdOf(run.mainExecutorId);
+  const main = executorStreamId(run.mainExecutorId);
   const consumed = (await ctx.store.readStream(main)).find((e): e is RecordedEvent<"handoff_consumed"> => e.type === "handoff_consumed" && e.data.handoffEventId === committed.eventId)!;
   await rewriteFrom(ctx, main, consumed.streamVersion, (data) => ({ ...(data as object), handoff: { ...consumed.data.handoff, summary }, handoffHash: newHash }));
 }
