@@ -36,7 +36,12 @@ signature (only against --key), every file against the manifest, the chains, the
 blobs, quotes, claims (--claim C prints one claim's chain) and derived files; --refetch fetches each
 web source again and reports it unchanged, changed or unreachable.
 
-Exit 0 intact, 1 not intact (the first problem named), 2 bad usage.`,
+A seal it cannot authenticate is never called intact: without a public key (or --root) it says
+"structure intact, authenticity not checked: pass --key", and what it checked and what it could not.
+A sealed run must also be over: every executor ended, every committed handoff consumed.
+
+Exit 0 intact and authenticated (the seal's or manifest's signature checked, or --root matched), 1 not
+intact (the first problem named), 2 bad usage, 4 structure intact but authenticity not checked.`,
   flags: VERIFY_FLAGS,
   positionals: { min: 0, max: 1, problem: "verify takes one run id or bundle directory" },
   run: async ({ flags, positionals, storeOptions, config, out }) => {
