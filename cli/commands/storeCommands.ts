@@ -95,7 +95,7 @@ are released through their leases once their tool calls in flight record.`,
     { name: "concurrency", arg: "N", ...CONCURRENCY, expects: "a positive integer", shownDefault: "4", help: "runs the server's worker hosts at once" },
     { name: "no-auth", type: "boolean", help: "every caller is an admin of tenant \"default\"; never beyond loopback" },
     { name: "cors-origin", type: "string", arg: "ORIGIN,...", env: "ARIADNE_CORS_ORIGINS", shownDefault: "none: CORS off", help: "browser origins allowed to call the API (https://app.example.com); the preflight is answered before auth" },
-    { name: "trusted-proxy", type: "string", arg: "ADDRESS|CIDR,...", env: "ARIADNE_TRUSTED_PROXIES", shownDefault: "none", help: "reverse proxies whose X-Forwarded-For names the client (for the failed-login limit and the log)" },
+    { name: "trusted-proxy", type: "string", arg: "ADDRESS|CIDR,...", env: "ARIADNE_TRUSTED_PROXIES", shownDefault: "none", help: "reverse proxies whose X-Forwarded-For names the client (the failed-login limit counts per client)" },
   ],
   positionals: { min: 0, max: 0, problem: "serve takes no arguments" },
   run: async ({ flags, storeOptions, config, out }) =>
