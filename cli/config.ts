@@ -35,6 +35,8 @@ export interface AriadneConfig {
   telemetry: TelemetrySettings;
   /** ARIADNE_CORPUS_DIR: the shared corpus eval cases read; unset means ../shared/corpus beside the repository. */
   corpusDir: string | undefined;
+  /** ARIADNE_CORS_ORIGINS, ARIADNE_TRUSTED_PROXIES: comma-separated; `serve --cors-origin` / `--trusted-proxy` replace them. */
+  http: { corsOrigins: string[]; trustedProxies: string[] };
 }
 
 export interface TelemetrySettings {
@@ -56,6 +58,8 @@ export interface SealKeySettings {
 }
 
 type Environment = Record<string, string | undefined>;
+
+const commaList = (value: string | undefined): string[] => (value ?? "").split(",").map((v) => v.trim()).filter(Boolean);
 
 /**
  * The numeric variables, with the bounds of the flags they stand for (cli/bounds.ts): a value outside them,
@@ -102,6 +106,7 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
       deno: "Deno" in globalThis && set("OTEL_DENO")?.toLowerCase() === "true",
     },
     corpusDir: set("ARIADNE_CORPUS_DIR"),
+    http: { corsOrigins: commaList(set("ARIADNE_CORS_ORIGINS")), trustedProxies: commaList(set("ARIADNE_TRUSTED_PROXIES")) },
   };
 }
 

@@ -12,6 +12,10 @@ export interface ServeOptions extends OpenOptions {
   /** Runs the server's worker hosts at once (as `ariadne worker --concurrency`). */
   concurrency?: number;
   auth: boolean;
+  /** Browser origins allowed to call the API (CORS); none: off. */
+  corsOrigins?: string[];
+  /** Proxies whose X-Forwarded-For names the client. */
+  trustedProxies?: string[];
   config: AriadneConfig;
   out: (line: string) => void;
   /** Resolves when the server should stop; default SIGTERM or SIGINT. */
@@ -46,6 +50,8 @@ export async function serve(options: ServeOptions): Promise<number> {
       leaseMs: config.leaseMs,
       workers: options.workers,
       auth: options.auth ? "keys" : "none",
+      corsOrigins: options.corsOrigins,
+      trustedProxies: options.trustedProxies,
       log: options.out,
       workerLog: (line) => log({ msg: line }),
       worker: { concurrency: options.concurrency },

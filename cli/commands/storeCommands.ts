@@ -5,6 +5,7 @@ import { sealPublicKey, sealSigningKey } from "../sealKeys.ts";
 import { UsageError } from "../usage.ts";
 import { VERIFY_FLAGS } from "../verifyFlags.ts";
 import { JSON_FLAG } from "./commonFlags.ts";
+import { commaList, httpAccess } from "../httpAccess.ts";
 
 /** `ariadne migrate`: pending migrations, applied. */
 export const migrate: Command = {
@@ -35,7 +36,12 @@ signature (only against --key), every file against the manifest, the chains, the
 blobs, quotes, claims (--claim C prints one claim's chain) and derived files; --refetch fetches each
 web source again and reports it unchanged, changed or unreachable.
 
-Exit 0 intact, 1 not intact (the first problem named), 2 bad usage.`,
+A seal it cannot authenticate is never called intact: without a public key (or --root) it says
+"structure intact, authenticity not checked: pass --key", and what it checked and what it could not.
+A sealed run must also be over: every executor ended, every committed handoff consumed.
+
+Exit 0 intact and authenticated (the seal's or manifest's signature checked, or --root matched), 1 not
+intact (the first problem named), 2 bad usage, 4 structure intact but authenticity not checked.`,
   flags: VERIFY_FLAGS,
   positionals: { min: 0, max: 1, problem: "verify takes one run id or bundle directory" },
   run: async ({ flags, positionals, storeOptions, config, out }) => {
@@ -68,6 +74,13 @@ or be empty. Verify it anywhere with ariadne verify DIR --key PUBKEY_FILE.`,
     (await import("../exportCommand.ts")).exportCommand({ ...storeOptions, runId: positionals[0], dir: positionals[1], signingKey: sealSigningKey(config.sealKeys), json: flags.bool("json"), out }),
 };
 
+/** CORS origins and trusted proxies: the flag, else the variable; a bad value is bad usage, one line. */
+function serveAccess(cors: string | undefined, proxies: string | undefined, fromEnv: { corsOrigins: string[]; trustedProxies: string[] }) {
+  const access = httpAccess(commaList(cors) ?? fromEnv.corsOrigins, commaList(proxies) ?? fromEnv.trustedProxies);
+  if (typeof access === "string") throw new UsageError(access);
+  return access;
+}
+
 /** `ariadne serve`: the HTTP API, with a worker. */
 export const serve: Command = {
   name: "serve",
@@ -81,11 +94,14 @@ are released through their leases once their tool calls in flight record.`,
     { name: "no-workers", type: "boolean", help: "serve the API only; runs are hosted by ariadne worker elsewhere" },
     { name: "concurrency", arg: "N", ...CONCURRENCY, expects: "a positive integer", shownDefault: "4", help: "runs the server's worker hosts at once" },
     { name: "no-auth", type: "boolean", help: "every caller is an admin of tenant \"default\"; never beyond loopback" },
+    { name: "cors-origin", type: "string", arg: "ORIGIN,...", env: "ARIADNE_CORS_ORIGINS", shownDefault: "none: CORS off", help: "browser origins allowed to call the API (https://app.example.com); the preflight is answered before auth" },
+    { name: "trusted-proxy", type: "string", arg: "ADDRESS|CIDR,...", env: "ARIADNE_TRUSTED_PROXIES", shownDefault: "none", help: "reverse proxies whose X-Forwarded-For names the client (the failed-login limit counts per client)" },
   ],
   positionals: { min: 0, max: 0, problem: "serve takes no arguments" },
   run: async ({ flags, storeOptions, config, out }) =>
     (await import("../serve.ts")).serve({
       ...storeOptions,
+      ...serveAccess(flags.string("cors-origin"), flags.string("trusted-proxy"), config.http),
       port: flags.number("port")!,
       host: flags.string("host")!,
       workers: !flags.bool("no-workers"),
