@@ -2,6 +2,7 @@ import type { ModelSettings } from "../models/index.ts";
 // Leaf modules, not the rooms' indexes: every command reads the configuration, and most never host a run.
 import type { HostSettings } from "../runs/runtimeFactory.ts";
 import { DEFAULT_LEASE_MS } from "../runs/workerOptionProblem.ts";
+import { DEFAULT_DATABASE_WAIT_MS } from "../core/connectionLoss.ts";
 import { openblasEnv } from "../tools/compute/computeOptions.ts";
 
 /**
@@ -14,6 +15,8 @@ export interface AriadneConfig {
   databaseUrl: string | undefined;
   /** ARIADNE_DEBUG: print stack traces. */
   debug: boolean;
+  /** ARIADNE_DATABASE_WAIT_MS: how long a command waits for an unreachable PostgreSQL before giving up (default 60 s). */
+  databaseWaitMs: number;
   /** ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ARIADNE_MODEL_*: the configured model, if any. */
   model: ModelSettings;
   /** ARIADNE_LEASE_MS: lease time to live for runs this process hosts. */
@@ -62,6 +65,7 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
   return {
     databaseUrl: set("DATABASE_URL"),
     debug: !!set("ARIADNE_DEBUG"),
+    databaseWaitMs: milliseconds(set("ARIADNE_DATABASE_WAIT_MS")) ?? DEFAULT_DATABASE_WAIT_MS,
     model: {
       ANTHROPIC_API_KEY: set("ANTHROPIC_API_KEY"),
       ANTHROPIC_BASE_URL: set("ANTHROPIC_BASE_URL"),
@@ -104,6 +108,7 @@ export const modelConfigured = (config: AriadneConfig): boolean => !!config.mode
 export const storeOptionsOf = (config: AriadneConfig, dataDir: unknown) => ({
   url: config.databaseUrl,
   dataDir: typeof dataDir === "string" ? dataDir : undefined,
+  wait: { ms: config.databaseWaitMs },
 });
 
 /** A delay in milliseconds; anything that is not a positive number means none (as before this file read it). */

@@ -2,7 +2,7 @@ import { isAriadneError } from "../core/errors.ts";
 import { CAP_FLAG_OPTIONS, askedCapsFromFlags, capFlagsUsage } from "./capFlags.ts";
 import { isDirectory } from "./isDirectory.ts";
 import { sealPublicKey, sealSigningKey } from "./sealKeys.ts";
-import { type AriadneConfig, hostSettings, readConfig } from "./config.ts";
+import { type AriadneConfig, hostSettings, readConfig, storeOptionsOf } from "./config.ts";
 import { armCrashPoint } from "../core/crashPoint.ts";
 import { scenarioNames } from "../scenarios/index.ts";
 import { parseUsage } from "./usage.ts";
@@ -162,7 +162,7 @@ export async function main(
     out(USAGE);
     return command || parsed.values.help ? 0 : 2;
   }
-  const storeOptions = { url: config.databaseUrl, dataDir: parsed.values["data-dir"] };
+  const storeOptions = storeOptionsOf(config, parsed.values["data-dir"]);
   try {
     switch (command) {
       case "migrate": {

@@ -7,6 +7,7 @@ import { parseCommand } from "./parseCommand.ts";
 import { UsageError } from "./usage.ts";
 import { sealSigningKey } from "./sealKeys.ts";
 import { renderRunResult } from "./renderRunResult.ts";
+import { lostDatabase } from "./lostDatabase.ts";
 import { installTelemetry } from "./installTelemetry.ts";
 
 const USAGE = `usage: ariadne resume RUN [--json] [--wait-ms MS]
@@ -39,6 +40,8 @@ export async function resumeCommand(argv: string[], out: (line: string) => void,
     const hosted = await resumeRun({ database, store, buildRuntime: runtimeFactory(hostSettings(config), { progress: () => progressPrinter(log) }), ttlMs, waitMs, log, sealKey }, runId);
     const result = await hostInForeground(hosted, log);
     return await renderRunResult(result, { store, location: database.location, lease: hosted.lease, json: values.json, out });
+  } catch (e) {
+    throw lostDatabase(e, runId);
   } finally {
     // The run's last spans are exported before the store closes.
     await telemetry?.stop();

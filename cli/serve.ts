@@ -29,7 +29,8 @@ export interface ServeOptions extends OpenOptions {
 export async function serve(options: ServeOptions): Promise<number> {
   const { config } = options;
   const log = (fields: Record<string, unknown>) => options.out(JSON.stringify({ time: new Date().toISOString(), level: "info", ...fields }));
-  const { store, database, close } = await openStore(options);
+  // Started while the database is down: waits for it, however long, saying so in the log, rather than exit.
+  const { store, database, close } = await openStore({ ...options, wait: { ...options.wait, atOpenMs: Infinity, log: (line) => log({ level: "warn", msg: line }) } });
   // The log's spans, for runs hosted here or by any worker on this store (cli/installTelemetry.ts).
   const telemetry = await installTelemetry(config.telemetry, store, (line) => log({ level: "warn", msg: line }));
   try {

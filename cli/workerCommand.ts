@@ -52,7 +52,9 @@ export async function workerCommand(argv: string[], out: (line: string) => void,
   const leaseName = values["lease-ms"] === undefined ? "ARIADNE_LEASE_MS" : "--lease-ms";
   const problem = workerOptionProblem({ ttlMs, concurrency }, { ttlMs: leaseName, concurrency: "--concurrency" });
   if (problem) return (console.error(`ariadne: ${problem}`), 2);
-  const { store, database, close } = await openStore(storeOptionsOf(config, values["data-dir"]));
+  // A worker started while the database is down waits for it, however long (saying so), rather than exit.
+  const storeOptions = storeOptionsOf(config, values["data-dir"]);
+  const { store, database, close } = await openStore({ ...storeOptions, wait: { ...storeOptions.wait, atOpenMs: Infinity } });
   // The log's spans, when OTEL_EXPORTER_OTLP_ENDPOINT is set (cli/installTelemetry.ts).
   const telemetry = await installTelemetry(config.telemetry, store, out);
   const stop = new AbortController();
