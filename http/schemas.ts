@@ -5,6 +5,13 @@ import { METADATA_BOUNDS } from "../runs/index.ts";
 import { AnswerSchema } from "../actors/index.ts";
 import { HandoffSchema } from "../handoff/index.ts";
 import { currentSchemaVersion, eventTypes, payloadSchema } from "../events/index.ts";
+import type { Outcome } from "../actors/executorState.ts";
+
+/** Every kind an executor's outcome takes (actors/executorState.ts); the compiler refuses a kind missing here. */
+const OUTCOME_KINDS = ["handoff", "answer", "cancelled", "failed", "check"] as const satisfies readonly Outcome["kind"][];
+type MissingKind = Exclude<Outcome["kind"], (typeof OUTCOME_KINDS)[number]>;
+const _everyOutcomeKind: [MissingKind] extends [never] ? true : MissingKind = true;
+
 
 /** Ids are UUIDs today; anything outside this alphabet is refused before it reaches SQL. */
 const Id = z.string().min(1).max(128).regex(/^[A-Za-z0-9_-]+$/, "an id is letters, digits, '-' or '_'");
@@ -180,7 +187,14 @@ export const TranscriptSchema = z
     ),
     toolEvents: z.array(z.record(z.string(), z.unknown())).openapi({ description: "Every recorded tool outcome (completed, failed, unknown, consumed handoffs), as stored" }),
     outcome: z
-      .object({ kind: z.enum(["handoff", "answer", "cancelled", "failed"]), reason: z.string().optional(), answer: z.record(z.string(), z.unknown()).optional(), handoff: z.record(z.string(), z.unknown()).optional() })
+      .object({
+        kind: z.enum(OUTCOME_KINDS),
+        reason: z.string().optional(),
+        answer: z.record(z.string(), z.unknown()).optional(),
+        handoff: z.record(z.string(), z.unknown()).optional(),
+        check: z.record(z.string(), z.unknown()).optional().openapi({ description: "A Checker's submitted check (kind check)" }),
+        eventId: z.string().optional(),
+      })
       .passthrough()
       .nullable(),
   })
