@@ -37,7 +37,14 @@ export interface AriadneConfig {
   telemetry: TelemetrySettings;
   /** ARIADNE_CORPUS_DIR: the shared corpus eval cases read; unset means ../shared/corpus beside the repository. */
   corpusDir: string | undefined;
+  /**
+   * ARIADNE_STREAMS_PER_KEY, ARIADNE_STREAMS_PER_TENANT, ARIADNE_QUEUED_PER_KEY, ARIADNE_QUEUED_PER_TENANT:
+   * `serve`'s caps, as given (checked by cli/serveCaps.ts, where the flags win over them).
+   */
+  serveCaps: Record<ServeCapVariable, string | undefined>;
 }
+
+export type ServeCapVariable = "ARIADNE_STREAMS_PER_KEY" | "ARIADNE_STREAMS_PER_TENANT" | "ARIADNE_QUEUED_PER_KEY" | "ARIADNE_QUEUED_PER_TENANT";
 
 export interface TelemetrySettings {
   /** OTEL_EXPORTER_OTLP_ENDPOINT: set, the SDK and the OTLP/HTTP exporters are installed; unset, nothing is. */
@@ -90,6 +97,12 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
       deno: "Deno" in globalThis && set("OTEL_DENO")?.toLowerCase() === "true",
     },
     corpusDir: set("ARIADNE_CORPUS_DIR"),
+    serveCaps: {
+      ARIADNE_STREAMS_PER_KEY: set("ARIADNE_STREAMS_PER_KEY"),
+      ARIADNE_STREAMS_PER_TENANT: set("ARIADNE_STREAMS_PER_TENANT"),
+      ARIADNE_QUEUED_PER_KEY: set("ARIADNE_QUEUED_PER_KEY"),
+      ARIADNE_QUEUED_PER_TENANT: set("ARIADNE_QUEUED_PER_TENANT"),
+    },
   };
 }
 

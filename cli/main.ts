@@ -1,4 +1,5 @@
 import { isAriadneError } from "../core/errors.ts";
+import { SERVE_CAP_OPTIONS, SERVE_CAPS_USAGE, serveCaps } from "./serveCaps.ts";
 import { CAP_FLAG_OPTIONS, askedCapsFromFlags, capFlagsUsage } from "./capFlags.ts";
 import { isDirectory } from "./isDirectory.ts";
 import { sealPublicKey, sealSigningKey } from "./sealKeys.ts";
@@ -51,6 +52,8 @@ commands:
                      drawn in place on a terminal)
   cancel RUN         cancel a run, or one executor with --executor ID
   serve              the HTTP API [--port 8787] [--host 127.0.0.1] [--no-workers] [--concurrency N] [--no-auth]
+                     ${SERVE_CAPS_USAGE}
+                     (or ARIADNE_STREAMS_PER_KEY, ARIADNE_STREAMS_PER_TENANT, ARIADNE_QUEUED_PER_KEY, ARIADNE_QUEUED_PER_TENANT)
   keys create        an API key: --role client|auditor|admin --tenant T (printed once)
   keys revoke ID     revoke an API key
   tools list         the tools runs are hosted with (name, effect, description)
@@ -130,6 +133,7 @@ export async function main(
         "no-workers": { type: "boolean", default: false },
         concurrency: { type: "string" },
         "no-auth": { type: "boolean", default: false },
+        ...SERVE_CAP_OPTIONS,
         role: { type: "string" },
         tenant: { type: "string" },
         out: { type: "string" },
@@ -246,7 +250,8 @@ export async function main(
           console.error(`ariadne: --concurrency must be a positive integer (got "${parsed.values.concurrency}")`);
           return 2;
         }
-        const flags = { port, host: parsed.values.host!, workers: !parsed.values["no-workers"], auth: !parsed.values["no-auth"], concurrency };
+        const limits = serveCaps(parsed.values, config);
+        const flags = { port, host: parsed.values.host!, workers: !parsed.values["no-workers"], auth: !parsed.values["no-auth"], concurrency, limits };
         return await (await import("./serve.ts")).serve({ ...storeOptions, ...flags, config, out });
       }
       case "keys":

@@ -3,6 +3,7 @@ import { openStore } from "../events/openStore.ts";
 import { sealSigningKey } from "./sealKeys.ts";
 import { installTelemetry } from "./installTelemetry.ts";
 import { openApiServer } from "../http/openApiServer.ts";
+import type { Limits } from "../http/middleware/limits.ts";
 import { type AriadneConfig, hostSettings, modelConfigured } from "./config.ts";
 
 export interface ServeOptions extends OpenOptions {
@@ -12,6 +13,8 @@ export interface ServeOptions extends OpenOptions {
   /** Runs the server's worker hosts at once (as `ariadne worker --concurrency`). */
   concurrency?: number;
   auth: boolean;
+  /** Per-key and per-tenant caps (--streams-per-key …, cli/serveCaps.ts); the rest default. */
+  limits?: Partial<Limits>;
   config: AriadneConfig;
   out: (line: string) => void;
   /** Resolves when the server should stop; default SIGTERM or SIGINT. */
@@ -47,6 +50,7 @@ export async function serve(options: ServeOptions): Promise<number> {
       leaseMs: config.leaseMs,
       workers: options.workers,
       auth: options.auth ? "keys" : "none",
+      limits: options.limits,
       log: options.out,
       workerLog: (line) => log({ msg: line }),
       worker: { concurrency: options.concurrency },

@@ -11,6 +11,7 @@ import { queueAdmission } from "./middleware/queueCaps.ts";
 import { requestLog } from "./middleware/requestLog.ts";
 import { HttpProblem, problemBody, problemResponse } from "./problem.ts";
 import { bodyLimit } from "./middleware/bodyLimit.ts";
+import { singleQueryValues } from "./middleware/singleQueryValues.ts";
 import { createRateLimiter, rateLimitPerKey } from "./middleware/rateLimit.ts";
 import { docsRoutes } from "./routes/docsRoutes.ts";
 import { eventRoutes } from "./routes/eventRoutes.ts";
@@ -40,6 +41,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       if (!result.success) {
         const where = WHERE[result.target] ?? result.target;
         const issues = fromZodIssues(result.error.issues, [where]);
+        // Well-formed but refused on its meaning (a reserved metadata key): 422, as the use case's own checks answer.
+        const unprocessable = result.error.issues.every((i) => (i as { params?: { status?: number } }).params?.status === 422);
+        if (unprocessable) return problemResponse(c, problemBody(422, "UNPROCESSABLE", `unprocessable ${where}: ${formatIssues(issues)}`, issues));
         return problemResponse(c, problemBody(400, "VALIDATION", `invalid ${where}: ${formatIssues(issues)}`, issues));
       }
     },
@@ -63,6 +67,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     admitQueued: queueAdmission(deps.database, { perKey: limits.queuedRunsPerKey, perTenant: limits.queuedRunsPerTenant }),
   };
   app.use("/v1/*", bodyLimit({ maxBytes: deps.maxBodyBytes ?? 64 * 1024 }));
+  app.use("/v1/*", singleQueryValues());
 
   runRoutes(deps, app, guards);
   eventRoutes(deps, app, guards);

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { REVIEWER_MODES, RUN_STATES } from "./runs/runsPort.ts";
 import { UNSTORABLE_TEXT, isStorableText } from "../core/sanitizeText.ts";
 import { METADATA_BOUNDS } from "../runs/index.ts";
+import { RESERVED_METADATA_KEYS, refuseReservedKeys } from "../runs/runMetadata.ts";
 import { AnswerSchema } from "../actors/index.ts";
 import { HandoffSchema } from "../handoff/index.ts";
 import { currentSchemaVersion, eventTypes, payloadSchema } from "../events/index.ts";
@@ -31,10 +32,10 @@ const Text = () => z.string().refine(isStorableText, UNSTORABLE_TEXT);
  * A string map; its bounds are checked by runs/planRun (the command line's check too), so a map over
  * them is a 422 naming `body.metadata.<key>`, not a 400. The document states them all the same.
  */
-const MetadataMap = z.record(z.string(), z.string()).openapi("Metadata", {
+const MetadataMap = z.preprocess(refuseReservedKeys, z.record(z.string(), z.string())).openapi("Metadata", {
   description:
     `Your own string map, stored with the run, returned with it and filterable in the list (\`metadata[key]=value\`): at most ${METADATA_BOUNDS.maxKeys} keys, ` +
-    `each 1-${METADATA_BOUNDS.maxKeyLength} of letters, digits, \`_\`, \`-\`, \`.\`, \`:\`; values at most ${METADATA_BOUNDS.maxValueLength} characters. Over a bound: 422.`,
+    `each 1-${METADATA_BOUNDS.maxKeyLength} of letters, digits, \`_\`, \`-\`, \`.\`, \`:\` (not ${RESERVED_METADATA_KEYS.map((k) => `\`${k}\``).join(", ")}); values at most ${METADATA_BOUNDS.maxValueLength} characters. Over a bound: 422.`,
   maxProperties: METADATA_BOUNDS.maxKeys,
   example: { customer: "acme", ticket: "T-1234" },
 });
