@@ -23,7 +23,7 @@ export interface ServeOptions extends OpenOptions {
 
 /**
  * `ariadne serve`: the HTTP API on the configured store, and a worker that
- * executes submitted runs under leases (runs/worker.ts, runtimes built as
+ * executes submitted runs under leases (runs/host/worker.ts, runtimes built as
  * `ariadne worker` builds them) unless --no-workers. Until SIGTERM/SIGINT, then
  * a graceful stop: no new connections, live streams ended, the worker's runs
  * released through their leases for another worker (or this server, restarted)
@@ -50,7 +50,8 @@ export async function serve(options: ServeOptions): Promise<number> {
       leaseMs: config.leaseMs,
       workers: options.workers,
       auth: options.auth ? "keys" : "none",
-      limits: options.limits,
+      // Only the caps given: an absent one keeps the app's default.
+      limits: Object.fromEntries(Object.entries(options.limits ?? {}).filter(([, v]) => v !== undefined)),
       log: options.out,
       workerLog: (line) => log({ msg: line }),
       worker: { concurrency: options.concurrency },

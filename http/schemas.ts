@@ -6,9 +6,9 @@ import { RESERVED_METADATA_KEYS, refuseReservedKeys } from "../runs/runMetadata.
 import { AnswerSchema } from "../actors/index.ts";
 import { HandoffSchema } from "../handoff/index.ts";
 import { currentSchemaVersion, eventTypes, payloadSchema } from "../events/index.ts";
-import type { Outcome } from "../actors/executorState.ts";
+import type { Outcome } from "../actors/fold/executorState.ts";
 
-/** Every kind an executor's outcome takes (actors/executorState.ts); the compiler refuses a kind missing here. */
+/** Every kind an executor's outcome takes (actors/fold/executorState.ts); the compiler refuses a kind missing here. */
 const OUTCOME_KINDS = ["handoff", "answer", "cancelled", "failed", "check"] as const satisfies readonly Outcome["kind"][];
 type MissingKind = Exclude<Outcome["kind"], (typeof OUTCOME_KINDS)[number]>;
 const _everyOutcomeKind: [MissingKind] extends [never] ? true : MissingKind = true;
@@ -143,7 +143,7 @@ function named<T extends z.ZodType>(schema: T, id: string): T {
   return (openapi as (this: T, id: string) => T).call(schema, id);
 }
 
-/** Main's structured answer (actors/answer.ts); `partial` answers built from the handoffs held when a limit stopped Main have the same shape. */
+/** Main's structured answer (actors/request/answer.ts); `partial` answers built from the handoffs held when a limit stopped Main have the same shape. */
 export const Answer = named(AnswerSchema as unknown as z.ZodType<z.output<typeof AnswerSchema>>, "Answer");
 
 /** A Child's committed handoff (handoff/handoffSchema.ts), with where it was recorded. */
