@@ -51,7 +51,7 @@ export async function main(argv: string[], out: (line: string) => void = console
       terminal: terminal !== undefined ? terminal : out === console.log ? liveTerminalOf(process.stdout, config) : null,
       // Every line printed may quote recorded text (a question over the API, a page, a model's reply): control sequences are shown, never acted on.
       out: (printed: string) => out(terminalText(printed)),
-      storeOptions: { url: config.databaseUrl, dataDir: path.command.store === false ? undefined : values.string("data-dir") },
+      storeOptions: { url: config.databaseUrl, dataDir: path.command.store === false ? undefined : values.string("data-dir"), wait: { ms: config.databaseWaitMs } },
       help: commandHelp(path),
     });
   } catch (e) {

@@ -8,6 +8,7 @@ import { scenarioNote } from "./scenarioNote.ts";
 import { hostInForeground } from "./hostInForeground.ts";
 import { sealSigningKey } from "./sealKeys.ts";
 import { renderRunResult } from "./renderRunResult.ts";
+import { lostDatabase } from "./lostDatabase.ts";
 import { installTelemetry } from "./installTelemetry.ts";
 import type { LiveTerminal } from "./live/liveTerminal.ts";
 import { liveView } from "./live/liveView.ts";
@@ -70,6 +71,14 @@ export async function runResearch(options: RunOptions): Promise<number> {
     // On a terminal, the executor tree drawn in place (the run's events folded as they are recorded); else a line per step.
     const view = options.terminal && !options.json ? liveView(options.terminal.stream, { color: options.terminal.color }) : null;
     try {
+      return await hostHere();
+    } catch (e) {
+      // Recorded, then the database went away for longer than this command waits: say so, and how to finish it.
+      throw lostDatabase(e, runId);
+    } finally {
+      view?.close();
+    }
+    async function hostHere(): Promise<number> {
       view?.applyAll(await store.readRun(runId));
       const progress = view ? () => view.apply : () => progressPrinter(log);
       const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(hostSettings(options.config), { progress }), ttlMs, sealKey: sealSigningKey(options.config.sealKeys) }, lease!);
@@ -78,8 +87,6 @@ export async function runResearch(options: RunOptions): Promise<number> {
       if (view) await store.readRun(runId).then(view.reset, () => undefined);
       view?.close();
       return await renderRunResult(result, { store, location: database.location, lease: lease!, json: options.json, out: options.out });
-    } finally {
-      view?.close();
     }
   } finally {
     // The run's last spans are exported before the store closes.

@@ -1,4 +1,4 @@
-import { CONCURRENCY, PORT, TRIALS } from "../bounds.ts";
+import { CONCURRENCY, PORT, SERVE_CAP, TRIALS } from "../bounds.ts";
 import type { Command } from "../command.ts";
 import { isDirectory } from "../isDirectory.ts";
 import { sealPublicKey, sealSigningKey } from "../sealKeys.ts";
@@ -96,6 +96,10 @@ are released through their leases once their tool calls in flight record.`,
     { name: "no-auth", type: "boolean", help: "every caller is an admin of tenant \"default\"; never beyond loopback" },
     { name: "cors-origin", type: "string", arg: "ORIGIN,...", env: "ARIADNE_CORS_ORIGINS", shownDefault: "none: CORS off", help: "browser origins allowed to call the API (https://app.example.com); the preflight is answered before auth" },
     { name: "trusted-proxy", type: "string", arg: "ADDRESS|CIDR,...", env: "ARIADNE_TRUSTED_PROXIES", shownDefault: "none", help: "reverse proxies whose X-Forwarded-For names the client (the failed-login limit counts per client)" },
+    { name: "streams-per-key", arg: "N", ...SERVE_CAP, env: "ARIADNE_STREAMS_PER_KEY", shownDefault: "20", help: "live event streams one API key may hold at once" },
+    { name: "streams-per-tenant", arg: "N", ...SERVE_CAP, env: "ARIADNE_STREAMS_PER_TENANT", shownDefault: "100", help: "live event streams one tenant may hold at once" },
+    { name: "queued-per-key", arg: "N", ...SERVE_CAP, env: "ARIADNE_QUEUED_PER_KEY", shownDefault: "50", help: "queued runs (submitted, not yet taken) one API key may have" },
+    { name: "queued-per-tenant", arg: "N", ...SERVE_CAP, env: "ARIADNE_QUEUED_PER_TENANT", shownDefault: "200", help: "queued runs one tenant may have" },
   ],
   positionals: { min: 0, max: 0, problem: "serve takes no arguments" },
   run: async ({ flags, storeOptions, config, out }) =>
@@ -107,6 +111,13 @@ are released through their leases once their tool calls in flight record.`,
       workers: !flags.bool("no-workers"),
       auth: !flags.bool("no-auth"),
       concurrency: flags.number("concurrency"),
+      // The flag, else the variable, else the app's default (http/middleware/limits.ts).
+      limits: {
+        streamsPerKey: flags.number("streams-per-key") ?? config.serveCaps.streamsPerKey,
+        streamsPerTenant: flags.number("streams-per-tenant") ?? config.serveCaps.streamsPerTenant,
+        queuedRunsPerKey: flags.number("queued-per-key") ?? config.serveCaps.queuedRunsPerKey,
+        queuedRunsPerTenant: flags.number("queued-per-tenant") ?? config.serveCaps.queuedRunsPerTenant,
+      },
       config,
       out,
     }),
