@@ -8,6 +8,7 @@ export {
 } from "./classifyReference.ts";
 export type { HandoffFacts, QuotableBlob } from "./handoffFacts.ts";
 export { locateQuote, textAtCodePoints, type QuoteVerdict } from "./locateQuote.ts";
+export { findQuote, normaliseQuote, normaliseWithOffsets, sameQuote } from "./normaliseQuote.ts";
 export {
   ArtifactRefSchema,
   Confidence,
