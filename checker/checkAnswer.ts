@@ -5,7 +5,7 @@ import { pageAt, pagesOf } from "../handoff/locateQuote.ts";
 import { adviceIn } from "./adviceLanguage.ts";
 import { type ArtifactCheck, type PublishedArtifact, checkArtifacts } from "./checkArtifacts.ts";
 import { type Derivation, deriveFigure } from "./derivedFigures.ts";
-import { indexUnits, standsBySubject, statedAnywhere, subjectAround } from "./numberUnits.ts";
+import { indexUnits, isDatePart, standsBySubject, statedAnywhere, subjectAround, wordedAsDerived } from "./numberUnits.ts";
 import { type StatedNumber, pagesNamed, statedNumbers as allNumbers, supportedBy, withoutPageLocators } from "./numbers.ts";
 import { quotedPhrases, withoutQuotedPhrases } from "./quotedPhrases.ts";
 
@@ -183,11 +183,17 @@ export function checkAnswer(input: CheckInput): CheckResult {
     const derived: Derivation[] = [];
     if (!unchecked) {
       const ownNumbers = allNumbers(own);
-      const standing = ownNumbers.filter((n) => standsBySubject(n, subjectAround(claim.text, n.offset), units));
-      const operands = [...standing, ...[...located.filter((l) => l.at).map((l) => l.phrase.text), ...basis.quoteTexts].flatMap(allNumbers)];
+      // A number stands when a quote the claim rests on states it (the quote is its unit), when a cited unit
+      // states it beside the claim's subject, or, for a date, when a cited text states it anywhere.
+      const quoted = [...located.filter((l) => l.at).map((l) => l.phrase.text), ...basis.quoteTexts].flatMap(allNumbers);
+      const standing = ownNumbers.filter(
+        (n) => supportedBy(n, quoted) || standsBySubject(n, subjectAround(own, n, ownNumbers), units) || (isDatePart(own, n.offset) && statedAnywhere(n, units)),
+      );
+      const operands = [...standing, ...quoted];
       for (const n of ownNumbers) {
         if (standing.includes(n)) continue;
-        const d = deriveFigure(n, dedupe(operands));
+        // Only a figure the claim words as computed ("a cut of 9 bps") is looked for among the derivations.
+        const d = wordedAsDerived(own, n.offset) ? deriveFigure(n, dedupe(operands)) : null;
         if (d) {
           derived.push(d);
           notes.push(`derived: ${d.formula}`);

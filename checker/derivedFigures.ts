@@ -19,19 +19,19 @@ export function deriveFigure(claimed: StatedNumber, operands: readonly StatedNum
     Number.isFinite(x) && claimed.values.some((v, i) => Math.abs(Math.abs(v) - Math.abs(x)) <= claimed.tolerances[i] + 1e-12 * Math.max(1, Math.abs(v)));
   for (let i = 0; i < operands.length; i++) {
     for (let j = 0; j < operands.length; j++) {
-      if (i === j) continue;
       const a = operands[i];
       const b = operands[j];
-      for (const x of a.values) {
-        for (const y of b.values) {
-          if (x === 0 && y === 0) continue;
-          if (i < j && near(x - y)) return { number: claimed.text, formula: `${claimed.text} = ${fmt(a)} − ${fmt(b)}` };
-          if (i < j && near(x + y)) return { number: claimed.text, formula: `${claimed.text} = ${fmt(a)} + ${fmt(b)}` };
-          if (y !== 0 && near(x / y)) return { number: claimed.text, formula: `${claimed.text} = ${fmt(a)} / ${fmt(b)}` };
-          if (x !== 0 && near(((y - x) / x) * 100)) return { number: claimed.text, formula: `${claimed.text} = (${fmt(b)} − ${fmt(a)}) / ${fmt(a)} × 100` };
-          if (x !== 0 && near((y - x) / x)) return { number: claimed.text, formula: `${claimed.text} = (${fmt(b)} − ${fmt(a)}) / ${fmt(a)}` };
-        }
+      if (i === j || a.text === claimed.text || b.text === claimed.text) continue;
+      // Operands read in the same form (both as written, or both as fractions), never one of each.
+      for (let k = 0; k < Math.min(a.values.length, b.values.length); k++) {
+        const x = a.values[k];
+        const y = b.values[k];
+        if (i < j && near(x - y)) return { number: claimed.text, formula: `${claimed.text} = ${fmt(a)} − ${fmt(b)}` };
+        if (i < j && near(x + y)) return { number: claimed.text, formula: `${claimed.text} = ${fmt(a)} + ${fmt(b)}` };
+        if (y !== 0 && near(x / y)) return { number: claimed.text, formula: `${claimed.text} = ${fmt(a)} / ${fmt(b)}` };
       }
+      const [x, y] = [a.values[0], b.values[0]];
+      if (x !== 0 && near(((y - x) / x) * 100)) return { number: claimed.text, formula: `${claimed.text} = (${fmt(b)} − ${fmt(a)}) / ${fmt(a)} × 100` };
     }
   }
   return null;

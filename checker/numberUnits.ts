@@ -20,20 +20,40 @@ const COMMON = new Set(
     .filter(Boolean),
 );
 
+/** A word as compared: lowercased, a plural "s" dropped ("validators" is "validator"). */
+const stem = (w: string) => (w.length > 4 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w);
+
 /** The subject terms of a text: lowercased words of 3+ letters, not common words. */
 export function termsOf(text: string): Set<string> {
   const out = new Set<string>();
   for (const [w] of text.matchAll(/\p{L}[\p{L}\p{N}]*/gu)) {
     const word = w.toLowerCase();
-    if (word.length >= 3 && !COMMON.has(word)) out.add(word);
+    if (word.length >= 3 && !COMMON.has(word)) out.add(stem(word));
   }
   return out;
 }
 
-/** The units of a text: its lines, and its sentences with single line breaks joined (a PDF wraps its lines). */
+/** The names of a text: capitalised words after its first, all-capitals tickers ("Bitcoin", "ADIV"). */
+export function namesOf(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/\p{Lu}[\p{L}\p{N}]+/gu)) {
+    const word = m[0].toLowerCase();
+    if (m.index! > 0 && word.length >= 3 && !COMMON.has(word)) out.add(stem(word));
+  }
+  return out;
+}
+
+/**
+ * The units of a text: its lines (a table row, a list item), and its sentences with single line breaks
+ * joined (a PDF wraps its lines), table rows and list items kept apart.
+ */
 export function unitsOf(text: string): string[] {
   const lines = text.split(/\n/).map((l) => l.trim()).filter(Boolean);
-  const sentences = text
+  // A table row or list item is a unit of its own: it is never joined to the next line as a wrapped sentence.
+  // An HTML page read as raw text: a table cell ends with a column bar, a block element ends its unit.
+  const blocks = text.replace(/<\/t[dh]>/gi, " | ").replace(/<\/(?:p|tr|li|h\d|div|dd|dt|caption|title|table|thead|tbody|pre|blockquote)>|<br\s*\/?>/gi, "\n\n");
+  const separated = blocks.replace(/^.*(?:\||\t).*$|^\s*(?:[-*•]|\d+[.)])\s.*$/gm, (row) => `\n\n${row}\n\n`);
+  const sentences = separated
     .split(/\n\s*\n|(?<=[.!?])\s+(?=[A-Z(“"])/)
     .map((s) => s.replace(/\s+/g, " ").trim())
     .filter(Boolean);
@@ -54,22 +74,55 @@ const shares = (a: Set<string>, b: Set<string>): boolean => {
   return false;
 };
 
-/** The subject terms of a claim for the number at `offset`: its clause's terms and its lead's. */
-export function subjectAround(claim: string, offset: number): Set<string> {
-  const start = Math.max(claim.lastIndexOf(";", offset), claim.lastIndexOf(". ", offset)) + 1;
-  const ends = [claim.indexOf(";", offset), claim.indexOf(". ", offset)].filter((i) => i >= 0);
-  const clause = claim.slice(start, ends.length ? Math.min(...ends) : claim.length);
-  const colon = claim.indexOf(":");
-  const lead = colon > 0 && colon < offset ? claim.slice(0, colon) : "";
-  return new Set([...termsOf(clause), ...termsOf(lead)]);
+/** What a number of a claim is said of: the words around it, and the names of the claim's lead. */
+export interface Subject {
+  /** Terms between the number and its neighbours in the same clause (the previous and next number, or the clause's ends). */
+  around: Set<string>;
+  /** Names before the claim's first colon, when the number comes after it ("Bitcoin" in "…, Bitcoin: active addresses 712,480"). */
+  lead: Set<string>;
 }
 
-/** Whether some unit that states the number also holds the claim's subject. */
-export function standsBySubject(n: StatedNumber, subject: Set<string>, index: UnitIndex): boolean {
-  return index.units.some((u) => supportedBy(n, u.numbers) && shares(subject, u.terms));
+/** The subject of the number at `at` of a claim, given the claim's numbers. */
+export function subjectAround(claim: string, at: { offset: number; text: string }, numbers: readonly { offset: number; text: string }[]): Subject {
+  const clauseStart = Math.max(claim.lastIndexOf(";", at.offset), claim.lastIndexOf(". ", at.offset)) + 1;
+  const ends = [claim.indexOf(";", at.offset), claim.indexOf(". ", at.offset)].filter((i) => i >= 0);
+  const clauseEnd = ends.length ? Math.min(...ends) : claim.length;
+  const before = numbers.filter((n) => n.offset < at.offset && n.offset >= clauseStart).at(-1);
+  const after = numbers.find((n) => n.offset > at.offset && n.offset < clauseEnd);
+  const from = before ? before.offset + before.text.length : clauseStart;
+  let around = termsOf(claim.slice(from, after ? after.offset : clauseEnd));
+  // A number right after another ("2026-06-30") is said of what the first is said of.
+  if (around.size === 0) around = termsOf(claim.slice(clauseStart, clauseEnd));
+  const colon = claim.indexOf(":");
+  return { around, lead: colon > 0 && colon < at.offset ? namesOf(claim.slice(0, colon)) : new Set() };
+}
+
+/** Whether some unit that states the number also holds the claim's subject: a word around it, or a name of its lead. */
+export function standsBySubject(n: StatedNumber, subject: Subject, index: UnitIndex): boolean {
+  return index.units.some((u) => supportedBy(n, u.numbers) && (shares(subject.around, u.terms) || shares(subject.lead, u.terms)));
 }
 
 /** Whether any unit states the number (anywhere in the cited texts). */
 export function statedAnywhere(n: StatedNumber, index: UnitIndex): boolean {
   return index.units.some((u) => supportedBy(n, u.numbers));
+}
+
+const MONTH = "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+const DATE = new RegExp(`\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d{1,2}\\s+${MONTH}(?:\\s+\\d{4})?\\b|\\b${MONTH}\\s+\\d{1,2}(?:,\\s*\\d{4})?\\b|\\b${MONTH}\\s+\\d{4}\\b`, "gi");
+
+/**
+ * Whether the number at `offset` is part of a date ("2026-06-30", "29 November 2026", "June 2026"): a date
+ * says when, not how much, and is held against the whole cited text, not a subject's unit.
+ */
+export function isDatePart(text: string, offset: number): boolean {
+  for (const m of text.matchAll(DATE)) if (m.index! <= offset && offset < m.index! + m[0].length) return true;
+  return false;
+}
+
+// Words that say a figure is computed from others: "a cut of 9 bps", "up 1.8%", "twice", "the gap".
+const DERIVATION = /\b(?:cut|cuts|fall|fell|falls|drop|dropped|drops|decline[sd]?|rise|rises|rose|increase[sd]?|decrease[sd]?|reduction|reduced|lower(?:ed)?|higher|change[sd]?|difference|differs?|gap|spread|up|down|ratio|times|twice|total(?:led|s)?|sum|combined|together|more|less|fewer|gain(?:ed|s)?|loss|lost|shrank|grew|widened|narrowed|saving|saves?)\b/i;
+
+/** Whether the claim words the number at `offset` as computed (a change, a difference, a ratio, a total). */
+export function wordedAsDerived(text: string, offset: number): boolean {
+  return DERIVATION.test(text.slice(Math.max(0, offset - 40), offset + 20));
 }

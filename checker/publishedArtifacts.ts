@@ -13,7 +13,7 @@ type Completed = RecordedEvent<"tool_completed">;
 const isStdout = (path: string) => /(?:^|\/)stdout\.txt$/.test(path);
 
 /**
- * The CSV and JSON artifacts the run's executors published (publish_artifact), each with the blobs it was
+ * The CSV and JSON artifacts the run's executors published (publish_artifact) or handed on in a handoff, each with the blobs it was
  * derived from: a file a compute run wrote, that run's printed output; a file an executor wrote itself (a
  * table of its Children's results), every compute run's printed output in the run and the text of the
  * sources that executor read. Pure, over the run's events.
@@ -24,9 +24,15 @@ export function publishedArtifacts(events: readonly RecordedEvent[]): PublishedA
   const stdoutOf = (e: Completed) => (e.data.artifacts ?? []).filter((a) => isStdout(a.path)).map((a) => a.sha256);
   const allStdout = computes.flatMap(stdoutOf);
   const out = new Map<string, PublishedArtifactRef>();
-  for (const e of completed) {
-    if (e.data.tool !== "publish_artifact") continue;
-    for (const a of e.data.artifacts ?? []) {
+  // What was handed on: files published with publish_artifact, and artifacts a Child's handoff names.
+  const handedOn: { e: RecordedEvent; artifacts: readonly { id: string; path: string; sha256: string }[] }[] = [
+    ...completed.filter((e) => e.data.tool === "publish_artifact").map((e) => ({ e, artifacts: e.data.artifacts ?? [] })),
+    ...events
+      .filter((e): e is RecordedEvent<"handoff_committed"> => e.type === "handoff_committed")
+      .map((e) => ({ e, artifacts: Array.isArray(e.data.handoff?.artifacts) ? (e.data.handoff.artifacts as { id: string; path: string; sha256: string }[]) : [] })),
+  ];
+  for (const { e, artifacts } of handedOn) {
+    for (const a of artifacts) {
       if (!isTableArtifact(a.path) || out.has(a.id)) continue;
       const computed = computes.find((c) => (c.data.artifacts ?? []).some((x) => x.sha256 === a.sha256 && !isStdout(x.path)));
       const readBy = completed
