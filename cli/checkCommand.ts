@@ -17,7 +17,14 @@ one: unchanged, changed but still supporting (its quotes and numbers still there
 supporting; sentences giving buy/sell recommendations, price targets or position advice are
 flagged; claims without evidence (judgment, not collected, no quote) are marked. The verdicts are
 recorded as a check_completed event in the run's stream and written to FILE (default
-check-report.md). Exit 0 when nothing is flagged, 1 when something is, 2 bad usage.`;
+check-report.md). Quoted phrases must be in a blob the claim cites; a number must stand beside the
+claim's subject; a named page must be one its quotes are on; published CSV and JSON artifacts are
+checked value by value. Exit 0 supported (every observed claim supported, nothing flagged), 1 flagged,
+3 unsupported (nothing flagged, but an observed claim has no evidence, none is observed, or the
+answer is partial), 2 bad usage.`;
+
+/** `ariadne check`'s exit code for each verdict (docs/concepts/checker.md). */
+export const CHECK_EXIT = { supported: 0, flagged: 1, unsupported: 3, incomplete: 3 } as const;
 
 /** `ariadne check RUN`: the checker's verdicts, recorded and written as check-report.md. */
 export async function checkCommand(
@@ -38,11 +45,14 @@ export async function checkCommand(
         `run ${options.runId}: ${result.verdict} · ${result.claims.length} claims: ${count("supported")} supported, ${count("flagged")} flagged, ${count("no_evidence")} without evidence · ${result.advice.length} advice sentences · ${result.sources.length} sources read again`,
       );
       for (const c of result.claims.filter((c) => c.verdict === "flagged")) options.out(`  ${c.claimId} flagged: ${c.notes.join("; ")}`);
+      if (result.verdictReason) options.out(`  ${result.verdict}: ${result.verdictReason}`);
+      for (const a of (result.artifacts ?? []).filter((a) => a.verdict === "flagged")) options.out(`  artifact ${a.path} flagged: ${a.notes.slice(0, 5).join("; ")}`);
+      for (const q of result.summary.unfoundQuotes ?? []) options.out(`  summary quotes "${q}", which no cited source holds`);
       if (result.summary.unsupportedNumbers.length) options.out(`  summary: ${result.summary.unsupportedNumbers.join(", ")} in no cited source`);
       for (const a of result.advice) options.out(`  advice in ${a.where} (${a.rule}): ${a.sentence}`);
       options.out(`report written to ${file} (event ${recorded.eventId})`);
     }
-    return result.verdict === "supported" ? 0 : 1;
+    return CHECK_EXIT[result.verdict];
   } finally {
     await close();
   }
