@@ -41,13 +41,13 @@ export function renderCheckReport(run: { runId: string; checkedAt: string; event
     "",
     "## Claims",
     "",
-    "| claim | basis | verdict | numbers | not found in its sources | notes |",
-    "| --- | --- | --- | --- | --- | --- |",
+    "| claim | basis | verdict | flags | numbers | not found beside its subject | notes |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
     ...check.claims.map((c) => {
       const claim = byId.get(c.claimId);
       const label = claim ? `${c.claimId} (${claim.section}): ${claim.text}` : c.claimId;
       const kinds = [...new Set((c.flags ?? []).map((f) => f.kind.replace("_", " ")))];
-      return `| ${cell(label)} | ${c.basis} | ${VERDICT[c.verdict]}${kinds.length ? ` (${kinds.join(", ")})` : ""} | ${cell(c.numbers.join(", "))} | ${cell(c.unsupportedNumbers.join(", "))} | ${cell(c.notes.join("; "))} |`;
+      return `| ${cell(label)} | ${c.basis} | ${VERDICT[c.verdict]} | ${cell(kinds.join(", "))} | ${cell(c.numbers.join(", "))} | ${cell(c.unsupportedNumbers.join(", "))} | ${cell(c.notes.join("; "))} |`;
     }),
     "",
     "## The answer's summary and headings",
