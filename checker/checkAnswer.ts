@@ -169,11 +169,12 @@ export function checkAnswer(input: CheckInput): CheckResult {
     };
     const numbers = statedNumbers(claim.text);
     // A claim that cites no text rests on none: its numbers are Main's own (a goal, an assumption), not checked.
-    const unchecked = basis.texts.length === 0 && claim.basis !== "observed";
+    // Nor does a claim resting only on gathered material: it is unverified, marked so, its text not held to it.
+    const unchecked = (basis.texts.length === 0 && claim.basis !== "observed") || basis.gatheredOnly;
 
     // Quotes: every phrase the claim quotes is found, under the one normalisation, in a blob it cites.
     const phrases = quotedPhrases(claim.text);
-    const located = phrases.map((p) => ({ phrase: p, at: locatePhrase(p.text, basis.texts) }));
+    const located = unchecked ? [] : phrases.map((p) => ({ phrase: p, at: locatePhrase(p.text, basis.texts) }));
     for (const { phrase, at } of located) if (!at) flag("quote", `quote "${clip(phrase.text)}": in no blob it cites`);
 
     // Numbers outside its quotes: each beside the claim's subject in a cited text, or derived from cited figures.
