@@ -4,26 +4,10 @@ import type { OpenOptions } from "../db/index.ts";
 import { openStore } from "../events/openStore.ts";
 import { projectClaims } from "../projections/index.ts";
 import { checkRun } from "../runs/checkRun.ts";
-import { readersForRun } from "../runs/readersForRun.ts";
-import { type HostSettings, runtimeFactory } from "../runs/runtimeFactory.ts";
+import { readersForRun } from "../runs/check/readersForRun.ts";
+import { type HostSettings, runtimeFactory } from "../runs/host/runtimeFactory.ts";
 
-export const CHECK_USAGE = `usage: ariadne check RUN [--out FILE] [--json] [--data-dir DIR]
-
-Checks a settled run's answer: every number of each claim (and of the summary and headings) must
-be stated by the text of a source or artifact the claim cites (1,200 = 1200 = 1.2k; 12% = 0.12;
-45 bps = 0.45%; a rounded figure matches); each cited source is read again (a web page fetched as
-web_fetch fetches it, a workspace file or blob reopened) and its hash compared with the recorded
-one: unchanged, changed but still supporting (its quotes and numbers still there), or no longer
-supporting; sentences giving buy/sell recommendations, price targets or position advice are
-flagged; claims without evidence (judgment, not collected, no quote) are marked. The verdicts are
-recorded as a check_completed event in the run's stream and written to FILE (default
-check-report.md). Quoted phrases must be in a blob the claim cites; a number must stand beside the
-claim's subject; a named page must be one its quotes are on; published CSV and JSON artifacts are
-checked value by value. Exit 0 supported (every observed claim supported, nothing flagged), 1 flagged,
-3 unsupported (nothing flagged, but an observed claim has no evidence, none is observed, or the
-answer is partial), 2 bad usage.`;
-
-/** `ariadne check`'s exit code for each verdict (docs/concepts/checker.md). */
+/** `ariadne check`'s exit code for each verdict (docs/concepts/checker.md); 2 is bad usage. */
 export const CHECK_EXIT = { supported: 0, flagged: 1, unsupported: 3, incomplete: 3 } as const;
 
 /** `ariadne check RUN`: the checker's verdicts, recorded and written as check-report.md. */

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { type CheckResult, checkAnswer, sourceKey } from "../../checker/checkAnswer.ts";
 import { CHECK_EXIT } from "../../cli/checkCommand.ts";
 import type { ClaimChain, RunClaims, SourceRef } from "../../projections/claimTypes.ts";
-import { mergeVerdicts } from "../../runs/checkBeforeSeal.ts";
+import { mergeVerdicts } from "../../runs/check/checkBeforeSeal.ts";
 
 const SHA = (c: string) => c.repeat(64);
 const ref = { eventId: "e", streamId: "s", streamVersion: 1, globalPosition: 1, hash: SHA("0") };
