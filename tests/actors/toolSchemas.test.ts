@@ -129,7 +129,8 @@ function handoffOracle(f: HandoffFacts) {
   const produced = [...f.artifacts].map(([id, a]) => ArtifactRefSchema.extend({ id: z.literal(id), path: z.literal(a.path), sha256: z.literal(a.sha256) }));
   const artifact = produced.length === 0 ? null : produced.length === 1 ? produced[0] : z.union(produced);
   return HandoffSchema.extend({
-    findings: z.array(FindingSchema.extend({ evidence })),
+    // The model writes findings without the runtime's gathered mark.
+    findings: z.array(FindingSchema.omit({ gathered: true }).extend({ evidence })),
     artifacts: (artifact ? z.array(artifact) : z.array(ArtifactRefSchema).max(0)).describe(HandoffSchema.shape.artifacts.description!),
   });
 }
