@@ -8,7 +8,7 @@ import { renderComparison, renderTable } from "../eval/renderTable.ts";
 import { summarize, summaryLine } from "../eval/summarize.ts";
 import { type Lane, runSuite } from "../eval/runSuite.ts";
 import { createModel, resolveModels } from "../models/index.ts";
-import { SHARED_CORPUS_DIR } from "../runs/scenarioCorpus.ts";
+import { CORPUS_DIR } from "../runs/scenarioCorpus.ts";
 import { type AriadneConfig, hostSettings } from "./config.ts";
 import { parseCommand } from "./parseCommand.ts";
 import { UsageError } from "./usage.ts";
@@ -18,8 +18,8 @@ export const EVAL_USAGE = `usage: ariadne eval [SUITE] [--baseline FILE] [--json
 
 Runs a suite's cases and scores each run from its log and the checker. SUITE is a folder of cases,
 one folder each with a case.json (question, scenario or corpus lookup, expected and forbidden
-items); with none, the shipped offline suite (eval/suites/offline: corpus lookups over the shared
-corpus and the three scenarios). Each case is run in this process on the configured store, one
+items); with none, the shipped offline suite (eval/suites/offline: corpus lookups over the
+repository's corpus/ and the three scenarios). Each case is run in this process on the configured store, one
 after another; its runs stay in the store (ariadne audit RUN, report RUN).
 
 lanes:
@@ -52,8 +52,8 @@ options:
                    or a baseline case is not scored; coverage may rise freely
   --json           print the result as one JSON object (then the last line)
   --out FILE       also write the JSON result to FILE (e.g. a new baseline)
-  --corpus DIR     the shared corpus the cases read (default ARIADNE_CORPUS_DIR, else ../shared/corpus
-                   beside the repository)
+  --corpus DIR     the corpus the cases read (default ARIADNE_CORPUS_DIR, else the repository's
+                   corpus/)
 
 Prints a Markdown table of the scores, then \`N passed, N failed\` as its last line. Exit 0 when every
 case passed and the baseline holds, 1 otherwise, 2 on bad usage.`;
@@ -101,7 +101,7 @@ export async function evalCommand(argv: string[], out: (line: string) => void, c
       judge: lane === "live" ? { model: realModel()!, name: resolveModels(config.model).main } : undefined,
       trials,
       singleAgent: values["single-agent"],
-      corpusDir: resolve(values.corpus ?? config.corpusDir ?? SHARED_CORPUS_DIR),
+      corpusDir: resolve(values.corpus ?? config.corpusDir ?? CORPUS_DIR),
       settings: hostSettings(config),
       // Progress on stderr, so stdout keeps the table (or the JSON) and the last line.
       onCase: (c) => console.error(`eval: ${c.caseId} (${c.variant}) ${c.failures.length ? `FAIL: ${c.failures.join("; ")}` : "pass"} · run ${c.runId}`),

@@ -83,7 +83,7 @@ ${capFlagsUsage()}
 environment:
   DATABASE_URL       postgres://user@host:port/db; unset means the embedded PGlite store
   ARIADNE_DEBUG=1    print stack traces on errors
-  ARIADNE_CORPUS_DIR the shared corpus eval cases read (default ../shared/corpus beside the repository)
+  ARIADNE_CORPUS_DIR the corpus offline scenarios and eval cases read (default the repository's corpus/)
   ARIADNE_MODEL_IDLE_TIMEOUT_MS
                      as --model-idle-timeout, in milliseconds (the flag wins)`;
 

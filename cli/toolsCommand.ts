@@ -9,7 +9,7 @@ import { type WebToolOptions, corpusSearchBackend, corpusUrlMap, parseToolInput,
 import type { AriadneConfig } from "./config.ts";
 import { parseCommand } from "./parseCommand.ts";
 
-// The repository's scenario corpora (hostile and briefing pages) are served beside the shared corpus.
+// The repository's scenario corpora (hostile and briefing pages) are served beside the corpus.
 const SCENARIOS_DIR = fileURLToPath(new URL("../scenarios/", import.meta.url));
 
 export const TOOLS_USAGE = `usage: ariadne tools list [--json]
@@ -25,7 +25,7 @@ run    runs one tool once, outside any run: no model, no database. It gets a scr
 
 options:
   --input JSON       the tool's input, a JSON object (e.g. '{"url": "https://example.com/"}')
-  --corpus DIR       serve the shared test corpus from DIR (e.g. ../shared/corpus) on a local server
+  --corpus DIR       serve the corpus from DIR (e.g. corpus, the repository's) on a local server
                      and map its hosts to it: https://pages.corpus.test/<name>/ to DIR/web/<name>/source.html,
                      https://docs.corpus.test/<file> to DIR/pdf/<file>, https://data.corpus.test/<file> to
                      DIR/data/<file>, and the scenario corpora: https://hostile.corpus.test/<name>/ and
