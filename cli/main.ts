@@ -22,6 +22,7 @@ const RUN_LIFECYCLE: Record<string, () => Promise<LifecycleCommand>> = {
   cancel: async () => (await import("./cancelCommand.ts")).cancelCommand,
   tools: async () => (await import("./toolsCommand.ts")).toolsCommand,
   eval: async () => (await import("./evalCommand.ts")).evalCommand,
+  doctor: async () => (await import("./doctorCommand.ts")).doctorCommand,
 };
 
 const USAGE = `usage: ariadne <command> [options]
@@ -62,6 +63,8 @@ commands:
                      [--record] [--trials K]; no SUITE: the shipped offline suite; last line "N passed, N failed"
   keys signing create [--out DIR]
                      the Ed25519 key pair run seals are signed with (default .ariadne/keys)
+  doctor             every prerequisite (Node, Deno, the database, bubblewrap, Python's packages,
+                     Chromium), found or missing, with how to install it [--json]
 
 options:
   --data-dir DIR     embedded store directory when DATABASE_URL is unset (default .ariadne/data)
