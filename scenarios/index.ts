@@ -38,7 +38,7 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
     model: offlineResearchModel,
     singleAgentModel: singleAgentModel("offline-research", offlineResearchPolicy, { [HOLDINGS_CSV_URL]: HOLDINGS_PAGE_URL }),
     searchPages: ETF_CORPUS,
-    needsSandbox: "the holdings overlap (the overlap Child's compute)",
+    needsSandbox: "holdings overlap (the overlap Child's compute)",
   },
   "pc-measures": {
     name: "pc-measures",
@@ -47,7 +47,7 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
     model: pcMeasuresModel,
     singleAgentModel: singleAgentModel("pc-measures", pcMeasuresPolicy),
     needsSharedCorpus: true,
-    needsSandbox: "all seven standard-error variants (each Child's compute)",
+    needsSandbox: "seven standard-error variants (each Child's compute)",
   },
   "morning-briefing": {
     name: "morning-briefing",

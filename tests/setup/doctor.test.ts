@@ -37,10 +37,10 @@ test("doctor takes no arguments: exit 2 naming the one given", async () => {
 
 test("ariadne run's start-up note: said only when the scenario computes in the sandbox and it cannot run, naming what and the fix", () => {
   const missing = () => [sandboxPrerequisite("/nonexistent/bwrap")];
-  const note = sandboxNote({ name: "pc-measures", needsSandbox: "all seven standard-error variants" }, missing);
+  const note = sandboxNote({ name: "pc-measures", needsSandbox: "seven standard-error variants" }, missing);
   assert.equal(
     note,
-    "note: compute's sandbox cannot run here (bubblewrap: not installed at /nonexistent/bwrap), so the pc-measures scenario's all seven standard-error variants will not be collected; npm run setup installs what is missing (sudo apt-get install -y bubblewrap); ariadne doctor lists it",
+    "note: compute's sandbox cannot run here (bubblewrap: not installed at /nonexistent/bwrap), so the pc-measures scenario's seven standard-error variants will not be collected; npm run setup installs what is missing (sudo apt-get install -y bubblewrap); ariadne doctor lists it",
   );
   assert.equal(sandboxNote({ name: "morning-briefing" }, missing), null);
   assert.equal(sandboxNote({ name: "pc-measures", needsSandbox: "x" }, () => []), null);
