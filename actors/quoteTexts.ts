@@ -1,6 +1,6 @@
 import { asArray, asRecord } from "../handoff/rawShape.ts";
 import type { BlobStore } from "../sources/types.ts";
-import type { ExecutorState } from "./executorState.ts";
+import type { ExecutorState } from "./fold/executorState.ts";
 
 /**
  * The stored text a handoff's quotes may come from: each blob of each tool

@@ -6,17 +6,17 @@ import { type Draft, type NewEvent, type RecordedEvent, appendWithRetry } from "
 import { checkedAhead } from "../events/validateEvents.ts";
 import type { Model } from "../models/types.ts";
 import { DELEGATE_TOOL } from "../tools/index.ts";
-import type { RequestContext } from "./buildRequest.ts";
+import type { RequestContext } from "./request/buildRequest.ts";
 import { checkCalls } from "./checkCalls.ts";
 import { awaitChildren, collectChildren, startChild } from "./performChildren.ts";
 import { type Fact, type InFlight, decide, decideNext, intentKey, lastHandoffAttempt, liveChildrenOf } from "./decide/index.ts";
-import { ExecutorActor, type ExecutorActorOptions } from "./executorActor.ts";
-import { type ExecutorSnapshot, type ExecutorStatus, foldEvent } from "./executorMachine.ts";
-import type { ExecutorState, Outcome } from "./executorState.ts";
+import { ExecutorActor, type ExecutorActorOptions } from "./fold/executorActor.ts";
+import { type ExecutorSnapshot, type ExecutorStatus, foldEvent } from "./fold/executorMachine.ts";
+import type { ExecutorState, Outcome } from "./fold/executorState.ts";
 import { performTool } from "./performTool.ts";
 import { performTurn } from "./performTurn.ts";
 import { quoteTexts } from "./quoteTexts.ts";
-import type { RoleRecord } from "./roles.ts";
+import type { RoleRecord } from "./request/roles.ts";
 import type { RunnerPort } from "./runnerPort.ts";
 import type { RuntimeServices } from "./runtimeServices.ts";
 

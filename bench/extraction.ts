@@ -1,4 +1,4 @@
-import { CORPUS_DIR } from "../runs/scenarioCorpus.ts";
+import { CORPUS_DIR } from "../runs/host/scenarioCorpus.ts";
 import { measureExtraction } from "./extractionFigures.ts";
 
 /**

@@ -7,7 +7,7 @@ import { costMicros, priceOf } from "../governance/prices.ts";
 import { DEFAULT_MODELS } from "../models/config.ts";
 import { type IsolationFigures, compareIsolation } from "../projections/index.ts";
 import { hostRun, leaseOwner, planRun, runtimeFactory, submitRun, takeLease } from "../runs/index.ts";
-import { CORPUS_DIR } from "../runs/scenarioCorpus.ts";
+import { CORPUS_DIR } from "../runs/host/scenarioCorpus.ts";
 import { scenarioNames } from "../scenarios/index.ts";
 import { openblasEnv } from "../tools/index.ts";
 

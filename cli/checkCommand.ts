@@ -4,8 +4,8 @@ import type { OpenOptions } from "../db/index.ts";
 import { openStore } from "../events/openStore.ts";
 import { projectClaims } from "../projections/index.ts";
 import { checkRun } from "../runs/checkRun.ts";
-import { readersForRun } from "../runs/readersForRun.ts";
-import { type HostSettings, runtimeFactory } from "../runs/runtimeFactory.ts";
+import { readersForRun } from "../runs/check/readersForRun.ts";
+import { type HostSettings, runtimeFactory } from "../runs/host/runtimeFactory.ts";
 
 export const CHECK_USAGE = `usage: ariadne check RUN [--out FILE] [--json] [--data-dir DIR]
 

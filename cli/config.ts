@@ -1,7 +1,7 @@
 import type { ModelSettings } from "../models/index.ts";
 // Leaf modules, not the rooms' indexes: every command reads the configuration, and most never host a run.
-import type { HostSettings } from "../runs/runtimeFactory.ts";
-import { DEFAULT_LEASE_MS } from "../runs/workerOptionProblem.ts";
+import type { HostSettings } from "../runs/host/runtimeFactory.ts";
+import { DEFAULT_LEASE_MS } from "../runs/host/workerOptionProblem.ts";
 import { openblasEnv } from "../tools/compute/computeOptions.ts";
 
 /**
@@ -26,7 +26,7 @@ export interface AriadneConfig {
   sealKeys: SealKeySettings;
   /** OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE: passed into compute's sandbox (some OpenBLAS builds need them to compute correctly). */
   openblas: Record<string, string>;
-  /** ARIADNE_WORKSPACES: where executors' working folders live; unset means beside the store (runs/workspaceRootFor.ts). */
+  /** ARIADNE_WORKSPACES: where executors' working folders live; unset means beside the store (runs/host/workspaceRootFor.ts). */
   workspaceRoot: string | undefined;
   /** NO_COLOR (set and not empty): no colour in the live view; TERM=dumb: no live view (no cursor movement). */
   terminal: { noColor: boolean; dumb: boolean };
@@ -89,7 +89,7 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
   };
 }
 
-/** What a run's host needs of the configuration (runs/runtimeFactory.ts). */
+/** What a run's host needs of the configuration (runs/host/runtimeFactory.ts). */
 export const hostSettings = (config: AriadneConfig): HostSettings => ({
   model: config.model,
   scriptedLatencyMs: config.scriptedLatencyMs,

@@ -8,7 +8,7 @@ import { renderComparison, renderTable } from "../eval/renderTable.ts";
 import { summarize, summaryLine } from "../eval/summarize.ts";
 import { type Lane, runSuite } from "../eval/runSuite.ts";
 import { createModel, resolveModels } from "../models/index.ts";
-import { CORPUS_DIR } from "../runs/scenarioCorpus.ts";
+import { CORPUS_DIR } from "../runs/host/scenarioCorpus.ts";
 import { type AriadneConfig, hostSettings } from "./config.ts";
 import { parseCommand } from "./parseCommand.ts";
 import { UsageError } from "./usage.ts";

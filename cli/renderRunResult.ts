@@ -43,7 +43,7 @@ export async function renderRunResult(
   const rootHash = result.kind === "finished" ? result.rootHash : null;
   // Partial: a limit stopped Main, or its answer cites no finding (projections/runState.ts): exit 3, never 0.
   const partial = outcome?.kind === "answer" && (outcome.partial === true || projected.partial);
-  // The host's check of the answer (runs/hostRun.ts), recorded after the seal in the run's stream.
+  // The host's check of the answer (runs/host/hostRun.ts), recorded after the seal in the run's stream.
   const checked = (await ctx.store.readStream(runStreamId(runId))).findLast((e): e is RecordedEvent<"check_completed"> => e.type === "check_completed");
   const check = checked ? { verdict: checked.data.verdict, eventId: checked.eventId, flagged: checked.data.claims.filter((c) => c.verdict === "flagged").map((c) => c.claimId), advice: checked.data.advice.length } : null;
   if (ctx.json) {

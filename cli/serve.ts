@@ -20,7 +20,7 @@ export interface ServeOptions extends OpenOptions {
 
 /**
  * `ariadne serve`: the HTTP API on the configured store, and a worker that
- * executes submitted runs under leases (runs/worker.ts, runtimes built as
+ * executes submitted runs under leases (runs/host/worker.ts, runtimes built as
  * `ariadne worker` builds them) unless --no-workers. Until SIGTERM/SIGINT, then
  * a graceful stop: no new connections, live streams ended, the worker's runs
  * released through their leases for another worker (or this server, restarted)

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { type RunToolOptions, runTools } from "../runs/runTools.ts";
+import { type RunToolOptions, runTools } from "../runs/host/runTools.ts";
 import { createMemoryBlobStore } from "../sources/index.ts";
 import { type WebToolOptions, corpusSearchBackend, corpusUrlMap, parseToolInput, serveCorpus } from "../tools/index.ts";
 import type { AriadneConfig } from "./config.ts";

@@ -1,4 +1,5 @@
 import { type StreamHead, rootHashOf } from "./rootHash.ts";
+import { isFinalEvent } from "./finalEvents.ts";
 import { executorStreamId, isExecutorStream } from "./streamIds.ts";
 import type { RecordedEvent } from "./types.ts";
 
@@ -102,7 +103,7 @@ export function referenceProblems(events: Map<string, RecordedEvent[]>): RunProb
 export function mainEnded(events: Map<string, RecordedEvent[]>): RecordedEvent | undefined {
   for (const stream of events.values()) {
     if (stream[0]?.type !== "executor_admitted" || (stream[0] as RecordedEvent<"executor_admitted">).data.role !== "main") continue;
-    return stream.find((e) => e.type === "settled" || e.type === "failed" || e.type === "cancelled");
+    return stream.find(isFinalEvent);
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 import type { Database } from "../db/index.ts";
 import type { Principal } from "./auth/principal.ts";
-import type { IdempotencyWindows } from "../runs/idempotencyKeys.ts";
+import type { IdempotencyWindows } from "../db/idempotencyKeys.ts";
 import type { Limits } from "./middleware/limits.ts";
 import type { openStreams } from "./live/openStreams.ts";
 import type { queueAdmission } from "./middleware/queueCaps.ts";

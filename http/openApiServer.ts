@@ -19,7 +19,7 @@ export interface ApiServerOptions extends Pick<AppDeps, "auth" | "rateLimit" | "
   leaseMs?: number;
   /** false (--no-workers): this process executes no runs; `ariadne worker` processes take them. */
   workers?: boolean;
-  /** How a hosted run's runtime is built; default runs/runtimeFactory (as `ariadne worker` builds it). */
+  /** How a hosted run's runtime is built; default runs/host/runtimeFactory (as `ariadne worker` builds it). */
   buildRuntime?: BuildRuntime;
   /** The worker's lease, polling and concurrency; defaults as `ariadne worker`. */
   worker?: Pick<WorkerOptions, "owner" | "ttlMs" | "pollMs" | "concurrency" | "graceMs">;

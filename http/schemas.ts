@@ -135,7 +135,7 @@ function named<T extends z.ZodType>(schema: T, id: string): T {
   return (openapi as (this: T, id: string) => T).call(schema, id);
 }
 
-/** Main's structured answer (actors/answer.ts); `partial` answers built from the handoffs held when a limit stopped Main have the same shape. */
+/** Main's structured answer (actors/request/answer.ts); `partial` answers built from the handoffs held when a limit stopped Main have the same shape. */
 export const Answer = named(AnswerSchema as unknown as z.ZodType<z.output<typeof AnswerSchema>>, "Answer");
 
 /** A Child's committed handoff (handoff/handoffSchema.ts), with where it was recorded. */

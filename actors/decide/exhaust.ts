@@ -1,8 +1,8 @@
 import { type GatheredResult, type Handoff, gatheredFindings, markUnknownEffects, partialHandoff, validateHandoff } from "../../handoff/index.ts";
 import { DELEGATE_TOOL } from "../../tools/index.ts";
-import { AnswerSchema } from "../answer.ts";
-import type { ExecutorState, Stop } from "../executorState.ts";
-import type { RoleRecord } from "../roles.ts";
+import { AnswerSchema } from "../request/answer.ts";
+import type { ExecutorState, Stop } from "../fold/executorState.ts";
+import type { RoleRecord } from "../request/roles.ts";
 import { type Draft, LIMIT_LABELS } from "./draft.ts";
 import { handoffFacts, heldHandoffs, unknownEffectsOf } from "./finish.ts";
 

@@ -1,6 +1,6 @@
 import type { Database } from "../../db/index.ts";
 import { HttpProblem } from "../problem.ts";
-import { findApiKey, hashSecret } from "../../runs/apiKeys.ts";
+import { findApiKey, hashSecret } from "../../db/apiKeys.ts";
 import { lruMap } from "./lru.ts";
 import type { Principal } from "./principal.ts";
 

@@ -1,6 +1,6 @@
 import type { SSEStreamingApi } from "hono/streaming";
 import type { Database } from "../../db/index.ts";
-import { type Checkpoint, type RecordedEvent } from "../../events/index.ts";
+import { type Checkpoint, FINAL_EVENT_TYPES, type RecordedEvent } from "../../events/index.ts";
 import { compareCheckpoints } from "../../events/readFromCheckpoint.ts";
 import type { EventHub } from "./eventHub.ts";
 import { readRunEvents } from "../../events/readRunEvents.ts";
@@ -9,7 +9,7 @@ import type { AnswerDelta, AnswerDeltas } from "../../runs/index.ts";
 import { deltaFrame, endFrame, eventFrame } from "./sseFrame.ts";
 
 // After these the run may have stopped (its row finished once its host sealed it): worth asking.
-const FINAL_TYPES = new Set(["settled", "failed", "cancelled", "run_sealed"]);
+const FINAL_TYPES = new Set([...FINAL_EVENT_TYPES, "run_sealed"]);
 
 export interface StreamOptions {
   database: Database;

@@ -1,9 +1,10 @@
+import { FINAL_EVENT_TYPES } from "../../events/index.ts";
 import type { RecordedEvent } from "../../events/index.ts";
 import { FINAL_STATES, type RunView } from "../runs/runsPort.ts";
 import type { EventHub } from "./eventHub.ts";
 
 /** After these the run may have stopped: Main's end, the run's seal, a whole-run cancel of a queued run. */
-const STOPPING = new Set(["settled", "failed", "cancelled", "run_sealed", "cancel_requested"]);
+const STOPPING = new Set([...FINAL_EVENT_TYPES, "run_sealed", "cancel_requested"]);
 
 /** Looks after a stopping event: the row is finished just after the seal is appended, so a few looks close the gap. */
 const FOLLOW_UP_MS = [20, 50, 100, 200, 400, 800, 1_000, 1_000, 1_000];

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../../core/canonicalJson.ts";
-import type { IdempotencyKeys } from "../../runs/idempotencyKeys.ts";
+import type { IdempotencyKeys } from "../../db/idempotencyKeys.ts";
 import { HttpProblem } from "../problem.ts";
 
-export type { IdempotencyWindows } from "../../runs/idempotencyKeys.ts";
+export type { IdempotencyWindows } from "../../db/idempotencyKeys.ts";
 
 /** The same body however its keys are ordered or spaced: sha256 of its RFC 8785 JSON. */
 export const bodyDigest = (body: unknown): string => createHash("sha256").update(canonicalJson(body) ?? "", "utf8").digest("hex");

@@ -2,7 +2,7 @@ import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
 import { tenantScope } from "../auth/principal.ts";
 import { executorOf, renderRun, requireAction, visibleRun } from "../access.ts";
 import type { AppDeps, AppEnv, Guards } from "../deps.ts";
-import { idempotencyKeysIn } from "../../runs/idempotencyKeys.ts";
+import { idempotencyKeysIn } from "../../db/idempotencyKeys.ts";
 import { idempotency } from "../middleware/idempotency.ts";
 import { HttpProblem } from "../problem.ts";
 import { METADATA_BOUNDS, METADATA_KEY } from "../../runs/index.ts";

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { jcsReference } from "../support/jcsReference.ts";
 import fc from "fast-check";
-import { canonicalRequest } from "../../actors/buildRequest.ts";
+import { canonicalRequest } from "../../actors/request/buildRequest.ts";
 import type { Message, ModelRequest } from "../../models/types.ts";
 
 const text = fc.string({ maxLength: 30, unit: "grapheme" });

@@ -3,9 +3,9 @@ import assert from "node:assert/strict";
 import { jcsReference } from "../support/jcsReference.ts";
 import fc from "fast-check";
 import { z } from "zod";
-import { AnswerSchema, answerToolSpec, answerToolSpecFor, validateAnswer } from "../../actors/answer.ts";
-import { canonicalRequest } from "../../actors/buildRequest.ts";
-import { DelegateInput, delegateInputFor, delegateToolSpec, narrowDelegateTools } from "../../actors/delegation.ts";
+import { AnswerSchema, answerToolSpec, answerToolSpecFor, validateAnswer } from "../../actors/request/answer.ts";
+import { canonicalRequest } from "../../actors/request/buildRequest.ts";
+import { DelegateInput, delegateInputFor, delegateToolSpec, narrowDelegateTools } from "../../actors/request/delegation.ts";
 import {
   ArtifactRefSchema,
   EvidenceSchema,

@@ -1,10 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
-import { streamIdOf } from "../../actors/index.ts";
 import { verifyCommand } from "../../cli/verifyCommand.ts";
 import { keyFingerprint } from "../../core/keyFingerprint.ts";
-import { type RecordedEvent, runStreamId, sealRun, verifyRun } from "../../events/index.ts";
+import { type RecordedEvent, runStreamId, sealRun, verifyRun, executorStreamId } from "../../events/index.ts";
 import { signSeal } from "../../events/signSeal.ts";
 import { OFFLINE_QUESTION, offlineResearchModel } from "../../scenarios/etfOverlap/etfOverlapScenario.ts";
 import { childrenOf, ofType, runtimeWith } from "../actors/fixtures.ts";
@@ -124,11 +123,11 @@ async function rewriteSeal(ctx: EngineContext, run: { runId: string }, change: (
 
 /** Edits the first Child's handoff summary, re-chains the Child, then Main's handoff_consumed (its copy and hash) and Main. */
 async function forgeHandoff(ctx: EngineContext, run: { mainExecutorId: string; children: string[] }, summary: string) {
-  const child = streamIdOf(run.children[0]);
+  const child = executorStreamId(run.children[0]);
   const committed = (await ctx.store.readStream(child)).find((e): e is RecordedEvent<"handoff_committed"> => e.type === "handoff_committed")!;
   await rewriteFrom(ctx, child, committed.streamVersion, (data) => ({ ...(data as object), handoff: { ...committed.data.handoff, summary } }));
   const newHash = (await ctx.store.readStream(child)).find((e) => e.eventId === committed.eventId)!.hash;
-  const main = streamIdOf(run.mainExecutorId);
+  const main = executorStreamId(run.mainExecutorId);
   const consumed = (await ctx.store.readStream(main)).find((e): e is RecordedEvent<"handoff_consumed"> => e.type === "handoff_consumed" && e.data.handoffEventId === committed.eventId)!;
   await rewriteFrom(ctx, main, consumed.streamVersion, (data) => ({ ...(data as object), handoff: { ...consumed.data.handoff, summary }, handoffHash: newHash }));
 }

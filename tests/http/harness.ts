@@ -1,4 +1,4 @@
-import { createApiKey, revokeApiKey } from "../../runs/apiKeys.ts";
+import { createApiKey, revokeApiKey } from "../../db/apiKeys.ts";
 import type { Role } from "../../http/auth/principal.ts";
 import { createApp } from "../../http/app.ts";
 import type { AppDeps } from "../../http/deps.ts";

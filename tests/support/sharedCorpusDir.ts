@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { CORPUS_DIR } from "../../runs/scenarioCorpus.ts";
+import { CORPUS_DIR } from "../../runs/host/scenarioCorpus.ts";
 
 /**
  * The real test material: the repository's corpus/ (see its README), or the
