@@ -7,18 +7,6 @@ import { checkRun } from "../runs/checkRun.ts";
 import { readersForRun } from "../runs/check/readersForRun.ts";
 import { type HostSettings, runtimeFactory } from "../runs/host/runtimeFactory.ts";
 
-export const CHECK_USAGE = `usage: ariadne check RUN [--out FILE] [--json] [--data-dir DIR]
-
-Checks a settled run's answer: every number of each claim (and of the summary and headings) must
-be stated by the text of a source or artifact the claim cites (1,200 = 1200 = 1.2k; 12% = 0.12;
-45 bps = 0.45%; a rounded figure matches); each cited source is read again (a web page fetched as
-web_fetch fetches it, a workspace file or blob reopened) and its hash compared with the recorded
-one: unchanged, changed but still supporting (its quotes and numbers still there), or no longer
-supporting; sentences giving buy/sell recommendations, price targets or position advice are
-flagged; claims without evidence (judgment, not collected, no quote) are marked. The verdicts are
-recorded as a check_completed event in the run's stream and written to FILE (default
-check-report.md). Exit 0 when nothing is flagged, 1 when something is, 2 bad usage.`;
-
 /** `ariadne check RUN`: the checker's verdicts, recorded and written as check-report.md. */
 export async function checkCommand(
   options: OpenOptions & { runId: string; outFile?: string; json: boolean; settings: HostSettings; out: (line: string) => void },

@@ -1,8 +1,9 @@
 import type { ModelSettings } from "../models/index.ts";
 // Leaf modules, not the rooms' indexes: every command reads the configuration, and most never host a run.
 import type { HostSettings } from "../runs/host/runtimeFactory.ts";
-import { DEFAULT_LEASE_MS } from "../runs/host/workerOptionProblem.ts";
 import { openblasEnv } from "../tools/compute/computeOptions.ts";
+import { DEFAULT_LEASE_MS, LEASE_MS, MODEL_IDLE_TIMEOUT_MS, SCRIPTED_LATENCY_MS } from "./bounds.ts";
+import { type Flag, checkedNumber } from "./flags.ts";
 
 /**
  * The process's configuration, read from the environment once, here and
@@ -56,9 +57,23 @@ export interface SealKeySettings {
 
 type Environment = Record<string, string | undefined>;
 
-/** Reads the configuration from an environment (the process's by default). Empty values count as unset. */
+/**
+ * The numeric variables, with the bounds of the flags they stand for (cli/bounds.ts): a value outside them,
+ * or not a number, is refused as a flag would be (one line naming the variable and the bound, exit 2).
+ */
+export const NUMERIC_ENV: readonly (Pick<Flag, "type" | "min" | "max" | "unit"> & { name: string; help: string })[] = [
+  { name: "ARIADNE_LEASE_MS", ...LEASE_MS, help: "lease time to live of the runs this process hosts (`worker --lease-ms` wins)" },
+  { name: "ARIADNE_MODEL_IDLE_TIMEOUT_MS", ...MODEL_IDLE_TIMEOUT_MS, help: "silence on a model stream that counts as dead (`run --model-idle-timeout` wins)" },
+  { name: "ARIADNE_SCRIPTED_LATENCY_MS", ...SCRIPTED_LATENCY_MS, help: "delay of each scripted reply" },
+];
+
+/**
+ * Reads the configuration from an environment (the process's by default). Empty values count as unset.
+ * A numeric variable out of its bounds throws a UsageError of one line naming it.
+ */
 export function readConfig(env: Environment = process.env): AriadneConfig {
   const set = (name: string) => (env[name] === undefined || env[name] === "" ? undefined : env[name]);
+  const numbers = new Map(NUMERIC_ENV.map((v) => [v.name, set(v.name) === undefined ? undefined : checkedNumber(v.name, set(v.name)!, v)]));
   return {
     databaseUrl: set("DATABASE_URL"),
     debug: !!set("ARIADNE_DEBUG"),
@@ -71,8 +86,9 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
       ARIADNE_MODEL_CHECKER: set("ARIADNE_MODEL_CHECKER"),
       ARIADNE_MODEL_IDLE_TIMEOUT_MS: set("ARIADNE_MODEL_IDLE_TIMEOUT_MS"),
     },
-    leaseMs: Number(set("ARIADNE_LEASE_MS") ?? DEFAULT_LEASE_MS) || DEFAULT_LEASE_MS,
-    scriptedLatencyMs: milliseconds(set("ARIADNE_SCRIPTED_LATENCY_MS")),
+    leaseMs: numbers.get("ARIADNE_LEASE_MS") ?? DEFAULT_LEASE_MS,
+    // 0 means no delay.
+    scriptedLatencyMs: numbers.get("ARIADNE_SCRIPTED_LATENCY_MS") || undefined,
     crashAt: set("ARIADNE_CRASH_AT"),
     sealKeys: { ARIADNE_SIGNING_KEY: set("ARIADNE_SIGNING_KEY"), ARIADNE_SIGNING_PUBLIC_KEY: set("ARIADNE_SIGNING_PUBLIC_KEY") },
     openblas: openblasEnv(env),
@@ -106,6 +122,3 @@ export const storeOptionsOf = (config: AriadneConfig, dataDir: unknown) => ({
   url: config.databaseUrl,
   dataDir: typeof dataDir === "string" ? dataDir : undefined,
 });
-
-/** A delay in milliseconds; anything that is not a positive number means none (as before this file read it). */
-const milliseconds = (raw: string | undefined): number | undefined => Number(raw ?? 0) || undefined;

@@ -7,10 +7,17 @@ import { renderHandoff } from "./renderHandoff.ts";
 import { renderUnknownEffects } from "./renderUnknownEffects.ts";
 import { type HandoffView, runView } from "./runView.ts";
 
-/** What the Children found still counts when Main could not finish: every handoff, whole. */
-function renderHandoffsWhole(handoffs: HandoffView[], out: (line: string) => void): void {
-  out(handoffs.length ? `What the Children handed back (${handoffs.length}):` : "No Child handed anything back.");
-  for (const h of handoffs) for (const line of renderHandoff(h)) out(line);
+/**
+ * What the Children found still counts when Main could not finish: every handoff, whole. A single agent's
+ * Main commits its own findings as a handoff (it has no Children): those are shown as Main's, apart.
+ */
+function renderHandoffsWhole(handoffs: HandoffView[], mainExecutorId: string, out: (line: string) => void): void {
+  const own = handoffs.filter((h) => h.executorId === mainExecutorId);
+  const children = handoffs.filter((h) => h.executorId !== mainExecutorId);
+  if (own.length) out("What Main gathered itself (a single agent, no Children):");
+  for (const h of own) for (const line of renderHandoff(h, "main")) out(line);
+  if (children.length || !own.length) out(children.length ? `What the Children handed back (${children.length}):` : "No Child handed anything back.");
+  for (const h of children) for (const line of renderHandoff(h)) out(line);
 }
 
 /** Exit codes of a hosted run (run, resume). */
@@ -77,13 +84,13 @@ export async function renderRunResult(
           : "PARTIAL ANSWER: no claim of it cites a finding: nothing it says was observed by a Child.",
       );
     }
-    for (const line of renderAnswer(view.answer, handoffs)) ctx.out(line);
-    if (partial) renderHandoffsWhole(view.handoffs, ctx.out);
+    for (const line of renderAnswer(view.answer, handoffs, mainExecutorId)) ctx.out(line);
+    if (partial) renderHandoffsWhole(view.handoffs, mainExecutorId, ctx.out);
     for (const line of renderUnknownEffects(view)) ctx.out(line);
     ctx.out(`run ${runId} · ${projected.events} events · ${WHERE_NEXT(runId)}`);
   } else if (outcome) {
     ctx.out(`run ${runId} ended without an answer: ${outcome.kind}${"reason" in outcome ? `: ${outcome.reason}` : ""}`);
-    renderHandoffsWhole(view.handoffs, ctx.out);
+    renderHandoffsWhole(view.handoffs, mainExecutorId, ctx.out);
     for (const line of renderUnknownEffects(view)) ctx.out(line);
     ctx.out(WHERE_NEXT(runId));
   } else if (result.kind === "fenced" || result.kind === "released") {

@@ -56,7 +56,7 @@ function readPublicKey(path: string) {
   }
   try {
     const key = createPublicKey(pem);
-    if (key.asymmetricKeyType !== "ed25519") throw new Error(`a ${key.asymmetricKeyType} key, not Ed25519`);
+    if (key.asymmetricKeyType !== "ed25519") throw new Error(`its type is ${key.asymmetricKeyType}, not Ed25519`);
     return key;
   } catch (e) {
     throw new AriadneError("USAGE", 400, `--key ${path}: not an Ed25519 public key (${(e as Error).message})`);

@@ -28,7 +28,7 @@ export interface SystemPaths {
 export const SYSTEM_PATHS: SystemPaths = { bwrap: COMPUTE_DEFAULTS.bwrapPath, python: COMPUTE_DEFAULTS.pythonPath, chromium: null };
 
 /** The Node versions this project supports and tests, said once (package.json's engines say the same). */
-export const SUPPORTED_NODE = "Node 20.20 or later 20.x (past end of life since April 2026, still tested), 22, or 24 (tested)";
+export const SUPPORTED_NODE = "20.20 or later 20.x (past end of life since April 2026, still tested), 22, or 24 (tested)";
 
 /** Node 20 from 20.20 on, or 22 and later. */
 export function nodeSupported(version: string): boolean {
@@ -45,7 +45,7 @@ export function nodePrerequisite(version: string = process.versions.node): Prere
     found: nodeSupported(version),
     detail: `Node ${version}${nodeSupported(version) ? "" : " is not supported"}`,
     neededFor: "everything",
-    install: `install ${SUPPORTED_NODE} (https://nodejs.org/en/download)`,
+    install: `install Node ${SUPPORTED_NODE} (https://nodejs.org/en/download)`,
   };
 }
 
