@@ -34,7 +34,7 @@ export interface AriadneConfig {
   terminal: { noColor: boolean; dumb: boolean };
   /** OpenTelemetry (cli/installTelemetry.ts). */
   telemetry: TelemetrySettings;
-  /** ARIADNE_CORPUS_DIR: the shared corpus eval cases read; unset means ../shared/corpus beside the repository. */
+  /** ARIADNE_CORPUS_DIR: the corpus offline scenarios and eval cases read; unset means the repository's corpus/. */
   corpusDir: string | undefined;
   /** ARIADNE_CORS_ORIGINS, ARIADNE_TRUSTED_PROXIES: comma-separated; `serve --cors-origin` / `--trusted-proxy` replace them. */
   http: { corsOrigins: string[]; trustedProxies: string[] };
@@ -133,6 +133,7 @@ export const hostSettings = (config: AriadneConfig): HostSettings => ({
   scriptedLatencyMs: config.scriptedLatencyMs,
   compute: { passEnv: config.openblas },
   workspaceRoot: config.workspaceRoot,
+  corpusDir: config.corpusDir,
 });
 
 /** A model is configured: a question can be asked. */

@@ -14,7 +14,7 @@ const HELP_ENVIRONMENT = [
   { name: "DATABASE_URL", help: "postgres://user@host:port/db; unset means the embedded PGlite store" },
   { name: "ANTHROPIC_API_KEY", help: "the real model; a question needs it" },
   { name: "ARIADNE_DEBUG=1", help: "print stack traces on errors" },
-  { name: "ARIADNE_CORPUS_DIR", help: "the shared corpus eval cases read (default ../shared/corpus beside the repository)" },
+  { name: "ARIADNE_CORPUS_DIR", help: "the corpus offline scenarios and eval cases read (default the repository's corpus/)" },
   ...NUMERIC_ENV.map((v) => ({ name: v.name, help: `${v.help} (${boundsText(v)})` })),
 ];
 

@@ -130,8 +130,8 @@ export const evaluate: Command = {
   summary: "run a suite of cases and score each answer; no SUITE: the shipped offline suite; last line \"N passed, N failed\"",
   description: `Runs a suite's cases and scores each run from its log and the checker. SUITE is a folder of cases,
 one folder each with a case.json (question, scenario or corpus lookup, expected and forbidden
-items); with none, the shipped offline suite (eval/suites/offline: corpus lookups over the shared
-corpus and the three scenarios). Each case is run in this process on the configured store, one
+items); with none, the shipped offline suite (eval/suites/offline: corpus lookups over the
+repository's corpus/ and the three scenarios). Each case is run in this process on the configured store, one
 after another; its runs stay in the store (ariadne audit RUN, report RUN).`,
   flags: [
     { name: "baseline", type: "string", arg: "FILE", help: "a stored --json result: exit 1 when a case's support rate, number faithfulness or citation validity drops below the baseline's by more than the margin, or a baseline case is not scored" },
@@ -140,7 +140,7 @@ after another; its runs stay in the store (ariadne audit RUN, report RUN).`,
     { name: "record", type: "boolean", help: "refresh the replay lane's recordings from the configured model (with --lane replay)" },
     { name: "single-agent", type: "boolean", help: "also run each case as a single agent holding every tool, and print delegating against single agent; not with --lane replay" },
     { name: "trials", arg: "K", ...TRIALS, default: 3, help: "trials of each case on the live lane (a case passes when all K pass)", invalid: (raw) => `--trials takes a positive integer, got "${raw}"` },
-    { name: "corpus", type: "string", arg: "DIR", shownDefault: "ARIADNE_CORPUS_DIR, else ../shared/corpus beside the repository", help: "the shared corpus the cases read" },
+    { name: "corpus", type: "string", arg: "DIR", shownDefault: "ARIADNE_CORPUS_DIR, else the repository's corpus/", help: "the corpus the cases read" },
     { name: "out", type: "string", arg: "FILE", help: "also write the JSON result to FILE (e.g. a new baseline)" },
   ],
   positionals: { min: 0, max: 1, problem: "eval takes at most one suite folder" },
