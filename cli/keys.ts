@@ -1,6 +1,6 @@
 import { type OpenOptions } from "../db/index.ts";
 import { openStore } from "../events/openStore.ts";
-import { ROLES, type Role, createApiKey, revokeApiKey } from "../runs/apiKeys.ts";
+import { ROLES, type Role, createApiKey, revokeApiKey } from "../db/apiKeys.ts";
 import { createSealKeyPair } from "./sealKeys.ts";
 import { UsageError } from "./usage.ts";
 

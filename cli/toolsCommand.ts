@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { type RunToolOptions, runTools } from "../runs/runTools.ts";
+import { type RunToolOptions, runTools } from "../runs/host/runTools.ts";
 import { createMemoryBlobStore } from "../sources/index.ts";
 import { type WebToolOptions, corpusSearchBackend, corpusUrlMap, parseToolInput, serveCorpus } from "../tools/index.ts";
 import type { Invocation } from "./command.ts";
 import { UsageError } from "./usage.ts";
 
-// The repository's scenario corpora (hostile and briefing pages) are served beside the shared corpus.
+// The repository's scenario corpora (hostile and briefing pages) are served beside the corpus.
 const SCENARIOS_DIR = fileURLToPath(new URL("../scenarios/", import.meta.url));
 
 /** `ariadne tools list`. */

@@ -32,7 +32,7 @@ export function renderRun(run: RunView) {
   return {
     ...run,
     executors: run.executors,
-    // Validated against the answer contract before it was recorded (actors/answer.ts).
+    // Validated against the answer contract before it was recorded (actors/request/answer.ts).
     answer: run.answer as Answer | null,
     links: { self: base, events: `${base}/events`, cancel: `${base}/cancel`, verify: `${base}/verify` },
   };

@@ -4,8 +4,8 @@ import { COMMANDS } from "../../cli/commands/index.ts";
 import { parseFlags } from "../../cli/flags.ts";
 import { allCommands, commandHelp, flagsOf, synopsis } from "../../cli/help.ts";
 import { USAGE, main } from "../../cli/main.ts";
-import { DEFAULT_LEASE_MS } from "../../runs/workerOptionProblem.ts";
-import { WORKER_DEFAULTS } from "../../runs/worker.ts";
+import { DEFAULT_LEASE_MS } from "../../runs/host/workerOptionProblem.ts";
+import { WORKER_DEFAULTS } from "../../runs/host/worker.ts";
 
 /** `main` in this process, stdout and stderr captured. Nothing here gets as far as opening a store. */
 async function inProcess(argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
