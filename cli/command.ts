@@ -37,7 +37,8 @@ export interface Invocation {
   config: AriadneConfig;
   terminal: LiveTerminal | null;
   /** DATABASE_URL, else the embedded store in --data-dir. */
-  storeOptions: { url: string | undefined; dataDir: string | undefined };
+  /** `wait`: how long to wait for an unreachable PostgreSQL (ARIADNE_DATABASE_WAIT_MS; db/openDatabase.ts). */
+  storeOptions: { url: string | undefined; dataDir: string | undefined; wait: { ms?: number; atOpenMs?: number } };
   /** The command's own --help, for a command that prints it with an error of its own. */
   help: string;
 }

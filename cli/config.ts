@@ -2,7 +2,8 @@ import type { ModelSettings } from "../models/index.ts";
 // Leaf modules, not the rooms' indexes: every command reads the configuration, and most never host a run.
 import type { HostSettings } from "../runs/host/runtimeFactory.ts";
 import { openblasEnv } from "../tools/compute/computeOptions.ts";
-import { DEFAULT_LEASE_MS, LEASE_MS, MODEL_IDLE_TIMEOUT_MS, SCRIPTED_LATENCY_MS } from "./bounds.ts";
+import { DATABASE_WAIT_MS, DEFAULT_LEASE_MS, LEASE_MS, MODEL_IDLE_TIMEOUT_MS, SCRIPTED_LATENCY_MS, SERVE_CAP } from "./bounds.ts";
+import { DEFAULT_DATABASE_WAIT_MS } from "../core/connectionLoss.ts";
 import { type Flag, checkedNumber } from "./flags.ts";
 
 /**
@@ -33,10 +34,14 @@ export interface AriadneConfig {
   terminal: { noColor: boolean; dumb: boolean };
   /** OpenTelemetry (cli/installTelemetry.ts). */
   telemetry: TelemetrySettings;
-  /** ARIADNE_CORPUS_DIR: the shared corpus eval cases read; unset means ../shared/corpus beside the repository. */
+  /** ARIADNE_CORPUS_DIR: the corpus offline scenarios and eval cases read; unset means the repository's corpus/. */
   corpusDir: string | undefined;
   /** ARIADNE_CORS_ORIGINS, ARIADNE_TRUSTED_PROXIES: comma-separated; `serve --cors-origin` / `--trusted-proxy` replace them. */
   http: { corsOrigins: string[]; trustedProxies: string[] };
+  /** ARIADNE_DATABASE_WAIT_MS: how long a command waits for an unreachable PostgreSQL before giving up (default 60 s). */
+  databaseWaitMs: number;
+  /** ARIADNE_STREAMS_PER_KEY, ARIADNE_STREAMS_PER_TENANT, ARIADNE_QUEUED_PER_KEY, ARIADNE_QUEUED_PER_TENANT: `serve`'s caps (its flags win). */
+  serveCaps: { streamsPerKey?: number; streamsPerTenant?: number; queuedRunsPerKey?: number; queuedRunsPerTenant?: number };
 }
 
 export interface TelemetrySettings {
@@ -69,6 +74,11 @@ export const NUMERIC_ENV: readonly (Pick<Flag, "type" | "min" | "max" | "unit"> 
   { name: "ARIADNE_LEASE_MS", ...LEASE_MS, help: "lease time to live of the runs this process hosts (`worker --lease-ms` wins)" },
   { name: "ARIADNE_MODEL_IDLE_TIMEOUT_MS", ...MODEL_IDLE_TIMEOUT_MS, help: "silence on a model stream that counts as dead (`run --model-idle-timeout` wins)" },
   { name: "ARIADNE_SCRIPTED_LATENCY_MS", ...SCRIPTED_LATENCY_MS, help: "delay of each scripted reply" },
+  { name: "ARIADNE_DATABASE_WAIT_MS", ...DATABASE_WAIT_MS, help: "how long a command waits for an unreachable PostgreSQL before giving up (default 60000; a worker or server waits at start however long)" },
+  { name: "ARIADNE_STREAMS_PER_KEY", ...SERVE_CAP, help: "live event streams one API key may hold at once (default 20; `serve --streams-per-key` wins)" },
+  { name: "ARIADNE_STREAMS_PER_TENANT", ...SERVE_CAP, help: "live event streams one tenant may hold at once (default 100; `serve --streams-per-tenant` wins)" },
+  { name: "ARIADNE_QUEUED_PER_KEY", ...SERVE_CAP, help: "queued runs one API key may have (default 50; `serve --queued-per-key` wins)" },
+  { name: "ARIADNE_QUEUED_PER_TENANT", ...SERVE_CAP, help: "queued runs one tenant may have (default 200; `serve --queued-per-tenant` wins)" },
 ];
 
 /**
@@ -107,6 +117,13 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
     },
     corpusDir: set("ARIADNE_CORPUS_DIR"),
     http: { corsOrigins: commaList(set("ARIADNE_CORS_ORIGINS")), trustedProxies: commaList(set("ARIADNE_TRUSTED_PROXIES")) },
+    databaseWaitMs: numbers.get("ARIADNE_DATABASE_WAIT_MS") ?? DEFAULT_DATABASE_WAIT_MS,
+    serveCaps: {
+      streamsPerKey: numbers.get("ARIADNE_STREAMS_PER_KEY"),
+      streamsPerTenant: numbers.get("ARIADNE_STREAMS_PER_TENANT"),
+      queuedRunsPerKey: numbers.get("ARIADNE_QUEUED_PER_KEY"),
+      queuedRunsPerTenant: numbers.get("ARIADNE_QUEUED_PER_TENANT"),
+    },
   };
 }
 
@@ -116,6 +133,7 @@ export const hostSettings = (config: AriadneConfig): HostSettings => ({
   scriptedLatencyMs: config.scriptedLatencyMs,
   compute: { passEnv: config.openblas },
   workspaceRoot: config.workspaceRoot,
+  corpusDir: config.corpusDir,
 });
 
 /** A model is configured: a question can be asked. */
@@ -125,4 +143,5 @@ export const modelConfigured = (config: AriadneConfig): boolean => !!config.mode
 export const storeOptionsOf = (config: AriadneConfig, dataDir: unknown) => ({
   url: config.databaseUrl,
   dataDir: typeof dataDir === "string" ? dataDir : undefined,
+  wait: { ms: config.databaseWaitMs },
 });

@@ -14,7 +14,7 @@ const HELP_ENVIRONMENT = [
   { name: "DATABASE_URL", help: "postgres://user@host:port/db; unset means the embedded PGlite store" },
   { name: "ANTHROPIC_API_KEY", help: "the real model; a question needs it" },
   { name: "ARIADNE_DEBUG=1", help: "print stack traces on errors" },
-  { name: "ARIADNE_CORPUS_DIR", help: "the shared corpus eval cases read (default ../shared/corpus beside the repository)" },
+  { name: "ARIADNE_CORPUS_DIR", help: "the corpus offline scenarios and eval cases read (default the repository's corpus/)" },
   ...NUMERIC_ENV.map((v) => ({ name: v.name, help: `${v.help} (${boundsText(v)})` })),
 ];
 
@@ -51,7 +51,7 @@ export async function main(argv: string[], out: (line: string) => void = console
       terminal: terminal !== undefined ? terminal : out === console.log ? liveTerminalOf(process.stdout, config) : null,
       // Every line printed may quote recorded text (a question over the API, a page, a model's reply): control sequences are shown, never acted on.
       out: (printed: string) => out(terminalText(printed)),
-      storeOptions: { url: config.databaseUrl, dataDir: path.command.store === false ? undefined : values.string("data-dir") },
+      storeOptions: { url: config.databaseUrl, dataDir: path.command.store === false ? undefined : values.string("data-dir"), wait: { ms: config.databaseWaitMs } },
       help: commandHelp(path),
     });
   } catch (e) {

@@ -1,4 +1,4 @@
-import { CONCURRENCY, PORT, TRIALS } from "../bounds.ts";
+import { CONCURRENCY, PORT, SERVE_CAP, TRIALS } from "../bounds.ts";
 import type { Command } from "../command.ts";
 import { isDirectory } from "../isDirectory.ts";
 import { sealPublicKey, sealSigningKey } from "../sealKeys.ts";
@@ -96,6 +96,10 @@ are released through their leases once their tool calls in flight record.`,
     { name: "no-auth", type: "boolean", help: "every caller is an admin of tenant \"default\"; never beyond loopback" },
     { name: "cors-origin", type: "string", arg: "ORIGIN,...", env: "ARIADNE_CORS_ORIGINS", shownDefault: "none: CORS off", help: "browser origins allowed to call the API (https://app.example.com); the preflight is answered before auth" },
     { name: "trusted-proxy", type: "string", arg: "ADDRESS|CIDR,...", env: "ARIADNE_TRUSTED_PROXIES", shownDefault: "none", help: "reverse proxies whose X-Forwarded-For names the client (the failed-login limit counts per client)" },
+    { name: "streams-per-key", arg: "N", ...SERVE_CAP, env: "ARIADNE_STREAMS_PER_KEY", shownDefault: "20", help: "live event streams one API key may hold at once" },
+    { name: "streams-per-tenant", arg: "N", ...SERVE_CAP, env: "ARIADNE_STREAMS_PER_TENANT", shownDefault: "100", help: "live event streams one tenant may hold at once" },
+    { name: "queued-per-key", arg: "N", ...SERVE_CAP, env: "ARIADNE_QUEUED_PER_KEY", shownDefault: "50", help: "queued runs (submitted, not yet taken) one API key may have" },
+    { name: "queued-per-tenant", arg: "N", ...SERVE_CAP, env: "ARIADNE_QUEUED_PER_TENANT", shownDefault: "200", help: "queued runs one tenant may have" },
   ],
   positionals: { min: 0, max: 0, problem: "serve takes no arguments" },
   run: async ({ flags, storeOptions, config, out }) =>
@@ -107,6 +111,13 @@ are released through their leases once their tool calls in flight record.`,
       workers: !flags.bool("no-workers"),
       auth: !flags.bool("no-auth"),
       concurrency: flags.number("concurrency"),
+      // The flag, else the variable, else the app's default (http/middleware/limits.ts).
+      limits: {
+        streamsPerKey: flags.number("streams-per-key") ?? config.serveCaps.streamsPerKey,
+        streamsPerTenant: flags.number("streams-per-tenant") ?? config.serveCaps.streamsPerTenant,
+        queuedRunsPerKey: flags.number("queued-per-key") ?? config.serveCaps.queuedRunsPerKey,
+        queuedRunsPerTenant: flags.number("queued-per-tenant") ?? config.serveCaps.queuedRunsPerTenant,
+      },
       config,
       out,
     }),
@@ -119,8 +130,8 @@ export const evaluate: Command = {
   summary: "run a suite of cases and score each answer; no SUITE: the shipped offline suite; last line \"N passed, N failed\"",
   description: `Runs a suite's cases and scores each run from its log and the checker. SUITE is a folder of cases,
 one folder each with a case.json (question, scenario or corpus lookup, expected and forbidden
-items); with none, the shipped offline suite (eval/suites/offline: corpus lookups over the shared
-corpus and the three scenarios). Each case is run in this process on the configured store, one
+items); with none, the shipped offline suite (eval/suites/offline: corpus lookups over the
+repository's corpus/ and the three scenarios). Each case is run in this process on the configured store, one
 after another; its runs stay in the store (ariadne audit RUN, report RUN).`,
   flags: [
     { name: "baseline", type: "string", arg: "FILE", help: "a stored --json result: exit 1 when a case's support rate, number faithfulness or citation validity drops below the baseline's by more than the margin, or a baseline case is not scored" },
@@ -129,7 +140,7 @@ after another; its runs stay in the store (ariadne audit RUN, report RUN).`,
     { name: "record", type: "boolean", help: "refresh the replay lane's recordings from the configured model (with --lane replay)" },
     { name: "single-agent", type: "boolean", help: "also run each case as a single agent holding every tool, and print delegating against single agent; not with --lane replay" },
     { name: "trials", arg: "K", ...TRIALS, default: 3, help: "trials of each case on the live lane (a case passes when all K pass)", invalid: (raw) => `--trials takes a positive integer, got "${raw}"` },
-    { name: "corpus", type: "string", arg: "DIR", shownDefault: "ARIADNE_CORPUS_DIR, else ../shared/corpus beside the repository", help: "the shared corpus the cases read" },
+    { name: "corpus", type: "string", arg: "DIR", shownDefault: "ARIADNE_CORPUS_DIR, else the repository's corpus/", help: "the corpus the cases read" },
     { name: "out", type: "string", arg: "FILE", help: "also write the JSON result to FILE (e.g. a new baseline)" },
   ],
   positionals: { min: 0, max: 1, problem: "eval takes at most one suite folder" },
