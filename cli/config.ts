@@ -34,8 +34,10 @@ export interface AriadneConfig {
   terminal: { noColor: boolean; dumb: boolean };
   /** OpenTelemetry (cli/installTelemetry.ts). */
   telemetry: TelemetrySettings;
-  /** ARIADNE_CORPUS_DIR: the shared corpus eval cases read; unset means ../shared/corpus beside the repository. */
+  /** ARIADNE_CORPUS_DIR: the corpus offline scenarios and eval cases read; unset means the repository's corpus/. */
   corpusDir: string | undefined;
+  /** ARIADNE_CORS_ORIGINS, ARIADNE_TRUSTED_PROXIES: comma-separated; `serve --cors-origin` / `--trusted-proxy` replace them. */
+  http: { corsOrigins: string[]; trustedProxies: string[] };
   /** ARIADNE_DATABASE_WAIT_MS: how long a command waits for an unreachable PostgreSQL before giving up (default 60 s). */
   databaseWaitMs: number;
   /** ARIADNE_STREAMS_PER_KEY, ARIADNE_STREAMS_PER_TENANT, ARIADNE_QUEUED_PER_KEY, ARIADNE_QUEUED_PER_TENANT: `serve`'s caps (its flags win). */
@@ -61,6 +63,8 @@ export interface SealKeySettings {
 }
 
 type Environment = Record<string, string | undefined>;
+
+const commaList = (value: string | undefined): string[] => (value ?? "").split(",").map((v) => v.trim()).filter(Boolean);
 
 /**
  * The numeric variables, with the bounds of the flags they stand for (cli/bounds.ts): a value outside them,
@@ -112,6 +116,7 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
       deno: "Deno" in globalThis && set("OTEL_DENO")?.toLowerCase() === "true",
     },
     corpusDir: set("ARIADNE_CORPUS_DIR"),
+    http: { corsOrigins: commaList(set("ARIADNE_CORS_ORIGINS")), trustedProxies: commaList(set("ARIADNE_TRUSTED_PROXIES")) },
     databaseWaitMs: numbers.get("ARIADNE_DATABASE_WAIT_MS") ?? DEFAULT_DATABASE_WAIT_MS,
     serveCaps: {
       streamsPerKey: numbers.get("ARIADNE_STREAMS_PER_KEY"),
@@ -128,6 +133,7 @@ export const hostSettings = (config: AriadneConfig): HostSettings => ({
   scriptedLatencyMs: config.scriptedLatencyMs,
   compute: { passEnv: config.openblas },
   workspaceRoot: config.workspaceRoot,
+  corpusDir: config.corpusDir,
 });
 
 /** A model is configured: a question can be asked. */

@@ -5,6 +5,8 @@ import { type AskedCaps, hostRun, leaseOwner, planRun, runtimeFactory, submitRun
 import { type AriadneConfig, hostSettings, modelConfigured } from "./config.ts";
 import { progressPrinter } from "./progress.ts";
 import { scenarioNote } from "./scenarioNote.ts";
+import { sandboxNote } from "./sandboxNote.ts";
+import { findScenario } from "../scenarios/index.ts";
 import { hostInForeground } from "./hostInForeground.ts";
 import { sealSigningKey } from "./sealKeys.ts";
 import { renderRunResult } from "./renderRunResult.ts";
@@ -68,6 +70,8 @@ export async function runResearch(options: RunOptions): Promise<number> {
     // The run id comes first, so a run whose process dies can still be found.
     log(`run ${runId}`);
     if (choice.kind === "scenario") console.error(scenarioNote(choice, configured));
+    const missingSandbox = choice.kind === "scenario" ? sandboxNote(findScenario(choice.scenario)) : null;
+    if (missingSandbox) console.error(missingSandbox);
     log(`store: ${database.location}`);
     log(`question: ${question}`);
     // On a terminal, the executor tree drawn in place (the run's events folded as they are recorded); else a line per step.

@@ -13,6 +13,10 @@ export interface ServeOptions extends OpenOptions {
   /** Runs the server's worker hosts at once (as `ariadne worker --concurrency`). */
   concurrency?: number;
   auth: boolean;
+  /** Browser origins allowed to call the API (CORS); none: off. */
+  corsOrigins?: string[];
+  /** Proxies whose X-Forwarded-For names the client. */
+  trustedProxies?: string[];
   /** Per-key and per-tenant caps (--streams-per-key …, cli/serveCaps.ts); the rest default. */
   limits?: Partial<Limits>;
   config: AriadneConfig;
@@ -50,6 +54,8 @@ export async function serve(options: ServeOptions): Promise<number> {
       leaseMs: config.leaseMs,
       workers: options.workers,
       auth: options.auth ? "keys" : "none",
+      corsOrigins: options.corsOrigins,
+      trustedProxies: options.trustedProxies,
       // Only the caps given: an absent one keeps the app's default.
       limits: Object.fromEntries(Object.entries(options.limits ?? {}).filter(([, v]) => v !== undefined)),
       log: options.out,

@@ -9,7 +9,7 @@ import { type WebToolOptions, corpusSearchBackend, corpusUrlMap, parseToolInput,
 import type { Invocation } from "./command.ts";
 import { UsageError } from "./usage.ts";
 
-// The repository's scenario corpora (hostile and briefing pages) are served beside the shared corpus.
+// The repository's scenario corpora (hostile and briefing pages) are served beside the corpus.
 const SCENARIOS_DIR = fileURLToPath(new URL("../scenarios/", import.meta.url));
 
 /** `ariadne tools list`. */

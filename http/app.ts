@@ -9,6 +9,8 @@ import { authentication } from "./middleware/authenticate.ts";
 import { DEFAULT_LIMITS, type Limits } from "./middleware/limits.ts";
 import { queueAdmission } from "./middleware/queueCaps.ts";
 import { requestLog } from "./middleware/requestLog.ts";
+import { securityHeaders } from "./middleware/securityHeaders.ts";
+import { corsPolicy } from "./middleware/corsPolicy.ts";
 import { HttpProblem, problemBody, problemResponse } from "./problem.ts";
 import { bodyLimit } from "./middleware/bodyLimit.ts";
 import { singleQueryValues } from "./middleware/singleQueryValues.ts";
@@ -50,11 +52,14 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
 
   app.use("*", requestLog(log));
+  app.use("*", securityHeaders());
+  const cors = corsPolicy(deps.corsOrigins ?? []);
+  if (cors) app.use("*", cors);
 
   const limits: Limits = { ...DEFAULT_LIMITS, ...deps.limits };
   const authenticate = createAuthenticator(deps.database, { cacheMs: deps.keyCacheMs, cacheSize: limits.keyCacheSize });
   const failures = createRateLimiter(limits.failedAuth);
-  app.use("/v1/*", authentication({ auth: deps.auth ?? "keys", authenticate, failures }));
+  app.use("/v1/*", authentication({ auth: deps.auth ?? "keys", authenticate, failures, trustedProxies: deps.trustedProxies }));
   app.use("/v1/*", rateLimitPerKey(createRateLimiter(deps.rateLimit ?? { perSecond: 20, burst: 40 })));
   const guards: Guards = {
     streams: openStreams({

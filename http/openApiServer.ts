@@ -9,7 +9,7 @@ import { auditReads } from "./runs/auditReads.ts";
 import { createLeasedRuns } from "./runs/leasedRuns.ts";
 import { type RunningServer, startServer } from "./startServer.ts";
 
-export interface ApiServerOptions extends Pick<AppDeps, "auth" | "rateLimit" | "heartbeatMs" | "keyCacheMs" | "maxBodyBytes" | "log" | "idempotency" | "limits"> {
+export interface ApiServerOptions extends Pick<AppDeps, "auth" | "corsOrigins" | "trustedProxies" | "rateLimit" | "heartbeatMs" | "keyCacheMs" | "maxBodyBytes" | "log" | "idempotency" | "limits"> {
   store: EventStore;
   port: number;
   host: string;

@@ -83,7 +83,7 @@ succeeded, 1 when it failed (its message is what the model would be told), 2 on 
           name: "corpus",
           type: "string",
           arg: "DIR",
-          help: "serve the shared test corpus from DIR on a local server and map its hosts to it (pages.corpus.test, docs.corpus.test, data.corpus.test and the scenario corpora); web_search then searches a local index of its pages. Without it, web_fetch uses the network and web_search has no backend",
+          help: "serve the corpus in DIR (the repository's is corpus/) on a local server and map its hosts to it (pages.corpus.test, docs.corpus.test, data.corpus.test and the scenario corpora); web_search then searches a local index of its pages. Without it, web_fetch uses the network and web_search has no backend",
         },
         { name: "allow-loopback", type: "boolean", help: "let web_fetch fetch from this machine (127.0.0.1, ::1, localhost); refused by default" },
         { name: "allow-private", type: "boolean", help: "let web_fetch fetch from private networks (10/8, 172.16/12, 192.168/16, …); refused by default" },

@@ -1,10 +1,7 @@
 import type { KeyObject } from "node:crypto";
 import type { Runtime } from "../../actors/index.ts";
 import type { Outcome } from "../../actors/fold/executorState.ts";
-import { isFencedError } from "../../core/errors.ts";
 import { retryOnConnectionLoss } from "../../core/connectionLoss.ts";
-import { isDiskFull } from "../../core/diskFull.ts";
-import { storeDiskFull } from "../../db/storeDiskFull.ts";
 import type { Database } from "../../db/openDatabase.ts";
 import type { EventStore } from "../../events/index.ts";
 import { sealRun } from "../../events/sealRun.ts";
@@ -12,13 +9,14 @@ import { releaseOpenReservations } from "../../db/releaseOpenReservations.ts";
 import { appendRunFact } from "../appendRunFact.ts";
 import { drainingStore } from "./drainingStore.ts";
 import { startHeartbeat } from "../lease/heartbeat.ts";
-import { isConnectionError, reconnectingStore } from "./reconnectingStore.ts";
+import { reconnectingStore } from "./reconnectingStore.ts";
 import { releaseLease } from "../lease/releaseLease.ts";
 import type { RunLease } from "../lease/runLease.ts";
 import { verifyRun } from "../verifyRun.ts";
 import { checkBeforeSeal } from "../check/checkBeforeSeal.ts";
 import type { SourceReaders } from "../check/rereadSources.ts";
 import { executorStreamId } from "../../events/index.ts";
+import { type HostLeaving, type HostResult, finishedLeaving, hostOutcome, stopLeaving } from "./hostOutcome.ts";
 
 /**
  * Builds the runtime for a run over the store it must write through (fenced, drainable). With
@@ -29,16 +27,7 @@ export type BuildRuntime = ((store: EventStore, lease: RunLease) => Runtime | Pr
   sourceReaders?: (database: Database, lease: RunLease) => SourceReaders | Promise<SourceReaders>;
 };
 
-export type HostResult =
-  | { kind: "finished"; outcome: Outcome; rootHash: string }
-  /** Another owner took the run (lease lost or fenced append): this host wrote nothing more. */
-  | { kind: "fenced"; reason: string }
-  | { kind: "interrupted"; inFlight: string[] }
-  /**
-   * Given back to the queue (worker shutdown, a failure that a resume may get past).
-   * `diskFull`: the store's disk filled up; the run is interrupted, for a resume once there is space.
-   */
-  | { kind: "released"; reason: string; diskFull?: true };
+export type { HostResult };
 
 export interface HostedRun {
   lease: RunLease;
@@ -93,6 +82,24 @@ export function hostRun(hostDeps: HostDeps, lease: RunLease): HostedRun {
     gate.halt();
     end({ kind: "fenced", reason: why });
   });
+  const fenced = deps.store.withFence({ runId: lease.runId, epoch: lease.epoch });
+  /** Carries out how the host leaves the run (hostOutcome.ts): the fact, then the lease, then `done`. */
+  const leave = async (l: HostLeaving): Promise<void> => {
+    if (l.lease === null) return end(l.result);
+    gate.halt();
+    heartbeat.stop();
+    const must = <T>(p: Promise<T>, fallback: T) => (l.bestEffort ? p.catch(() => fallback) : p);
+    if (l.interrupted) await must(appendRunFact(fenced, lease, { type: "run_interrupted", data: l.interrupted }), undefined);
+    const state = l.lease;
+    const releaseTo = () => releaseLease(deps.database, lease, state);
+    const held = await must(l.retry ? retryOnConnectionLoss(`release run ${lease.runId}`, releaseTo) : releaseTo(), true);
+    // Executors fold facts from outside, so a host whose run was taken over can see the new owner
+    // finish it: that host wrote none of it, and says so.
+    if (!held && state === "finished") {
+      return end({ kind: "fenced", reason: `run ${lease.runId} was taken over (epoch ${lease.epoch} is no longer the run's) and finished by its new owner` });
+    }
+    end(l.result);
+  };
 
   (async () => {
     if (!lease.fresh) {
@@ -104,7 +111,7 @@ export function hostRun(hostDeps: HostDeps, lease: RunLease): HostedRun {
       const events = await deps.store.readRun(lease.runId);
       const last = events.reduce((t, e) => Math.max(t, e.recordedAt.getTime()), 0);
       if (last > 0) {
-        await appendRunFact(deps.store.withFence({ runId: lease.runId, epoch: lease.epoch }), lease, {
+        await appendRunFact(fenced, lease, {
           type: "run_resumed",
           data: { downSince: new Date(last).toISOString() },
         });
@@ -134,48 +141,10 @@ export function hostRun(hostDeps: HostDeps, lease: RunLease): HostedRun {
     // Every executor is final: no reservation may stay open, whatever became of the calls that took
     // them (one whose executor stopped between reserve and settle), and spent is what the log settled.
     await releaseOpenReservations(deps.database, lease.runId);
-    heartbeat.stop();
-    // Executors fold facts from outside, so a host whose run was taken over can see the new owner
-    // finish it: that host wrote none of it, and says so.
-    if (!(await retryOnConnectionLoss(`release run ${lease.runId}`, () => releaseLease(deps.database, lease, "finished")))) {
-      return end({ kind: "fenced", reason: `run ${lease.runId} was taken over (epoch ${lease.epoch} is no longer the run's) and finished by its new owner` });
-    }
-    end({ kind: "finished", outcome, rootHash });
+    await leave(finishedLeaving(outcome, rootHash));
   })().catch(async (error) => {
     if (ended || stopping) return;
-    if (isFencedError(error)) return end({ kind: "fenced", reason: error.message });
-    gate.halt();
-    heartbeat.stop();
-    const reason = (error as Error).message ?? String(error);
-    // A lost connection: back to the queue, to be taken again once the database answers. Anything
-    // else (no model configured, a damaged log, a changed profile) would fail the same way again at
-    // once: the run is interrupted, for an operator to fix and resume or cancel.
-    if (isConnectionError(error)) {
-      // No executor recorded anything for it (actors/runner.ts): the next host (this worker again,
-      // or another) rebuilds the run from its log and gives back what this one had reserved.
-      await retryOnConnectionLoss(`give run ${lease.runId} back`, () => releaseLease(deps.database, lease, "running")).catch(() => {});
-    } else if (isDiskFull(error) || (await deps.database.outOfSpace?.().catch(() => false))) {
-      // A full disk: nothing failed, and retaking the run would meet the same disk at once. It is
-      // interrupted (if that can still be written) for a resume once there is space; no executor
-      // recorded anything for it (actors/runner.ts), so the resume rebuilds it from what was acknowledged.
-      const full = storeDiskFull(deps.database, `run ${lease.runId} is interrupted; free some space, then: ariadne resume ${lease.runId}`, error);
-      await appendRunFact(deps.store.withFence({ runId: lease.runId, epoch: lease.epoch }), lease, {
-        type: "run_interrupted",
-        data: { reason: full.message, by: "error", inFlight: [] },
-      }).catch(() => {});
-      await releaseLease(deps.database, lease, "interrupted").catch(() => {});
-      return end({ kind: "released", reason: full.message, diskFull: true });
-    } else if ((error as { code?: string }).code === "RUN_DAMAGED") {
-      // Nothing is written to a run whose log does not verify.
-      await releaseLease(deps.database, lease, "interrupted").catch(() => {});
-    } else {
-      await appendRunFact(deps.store.withFence({ runId: lease.runId, epoch: lease.epoch }), lease, {
-        type: "run_interrupted",
-        data: { reason, by: "error", inFlight: [] },
-      }).catch(() => {});
-      await releaseLease(deps.database, lease, "interrupted").catch(() => {});
-    }
-    end({ kind: "released", reason });
+    await leave(await hostOutcome(error, deps.database, lease.runId));
   });
 
   return {
@@ -188,18 +157,7 @@ export function hostRun(hostDeps: HostDeps, lease: RunLease): HostedRun {
         const { inFlight } = await gate.settled(graceMs);
         gate.halt();
         if (ended) return done;
-        heartbeat.stop();
-        if (how === "interrupt") {
-          await appendRunFact(deps.store.withFence({ runId: lease.runId, epoch: lease.epoch }), lease, {
-            type: "run_interrupted",
-            data: { reason: "interrupted by the operator", by: "operator", inFlight },
-          });
-          await releaseLease(deps.database, lease, "interrupted");
-          end({ kind: "interrupted", inFlight });
-        } else {
-          await releaseLease(deps.database, lease, "running");
-          end({ kind: "released", reason: "the worker is shutting down" });
-        }
+        await leave(stopLeaving(how, inFlight));
         return done;
       })().catch((error) => {
         // The interruption could not be recorded (the database went away): the lease runs out instead.

@@ -23,6 +23,8 @@ export interface HostSettings {
   compute?: Pick<ComputeOptions, "passEnv">;
   /** Where executors' working folders live (ARIADNE_WORKSPACES); default beside the store (runs/host/workspaceRootFor.ts). */
   workspaceRoot?: string;
+  /** The corpus offline runs fetch and search (ARIADNE_CORPUS_DIR); default the repository's corpus/. */
+  corpusDir?: string;
 }
 
 export interface RuntimeFactoryOptions {
@@ -36,7 +38,7 @@ export interface RuntimeFactoryOptions {
   model?: () => Model;
   /** Executors' working folders live under `<workspaceRoot>/<runId>/<executorId>/`; wins over the settings' and the default. */
   workspaceRoot?: string;
-  /** The shared corpus offline runs fetch and search (default ../shared/corpus beside the repository). */
+  /** The corpus offline runs fetch and search; wins over the settings' (default the repository's corpus/). */
   corpusDir?: string;
   /** Where Main's reply is published as it streams (live `answer.delta` events); default the process's own. */
   deltas?: AnswerDeltas;
@@ -64,7 +66,7 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
     const names = resolveModels(env, models);
     const runCaps = caps ? parseCaps(caps) : CONFIGURED_CAPS;
     // A scripted scenario reaches its corpus through the corpus hosts (*.corpus.test) on a local server.
-    const corpus = scenario && !options.tools ? await offlineCorpus(scenario, options.corpusDir) : null;
+    const corpus = scenario && !options.tools ? await offlineCorpus(scenario, options.corpusDir ?? settings.corpusDir) : null;
     // The Checker's tools read the run's log and its sources again, as `ariadne check` does.
     const checker = { store, readers: () => Promise.resolve(build.sourceReaders!(store.database, lease)) };
     const tools = options.tools?.() ?? runTools({ web: corpus ? { mapUrl: corpus.mapUrl, search: corpus.search } : {}, compute: settings.compute, checker });
@@ -96,7 +98,7 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
   // The checker reads a run's sources again as its tools read them: the same corpus map, blobs and workspaces.
   build.sourceReaders = async (database, lease) => {
     const scenario = lease.options.mode === "offline" && !options.offlineModel ? findScenario(lease.options.scenario ?? DEFAULT_SCENARIO) : null;
-    const corpus = scenario ? await offlineCorpus(scenario, options.corpusDir) : null;
+    const corpus = scenario ? await offlineCorpus(scenario, options.corpusDir ?? settings.corpusDir) : null;
     return {
       web: corpus ? { mapUrl: corpus.mapUrl } : {},
       blobs: createDatabaseBlobStore(database.db),

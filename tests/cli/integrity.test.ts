@@ -27,7 +27,7 @@ describe("integrity from the command line", () => {
       const intact = await ariadne(["verify", runId, "--data-dir", dir, "--root", root[1]]);
       assert.equal(intact.code, 0, intact.stderr);
       // The run's stream, Main's, three Children's and the Checker's.
-      assert.match(intact.stdout, new RegExp(`^run ${runId}: intact · 6 streams, \\d+ events · sealed, root hash ${root[1]}$`, "m"));
+      assert.match(intact.stdout, new RegExp(`^run ${runId}: intact · 6 streams, \\d+ events · sealed, root hash ${root[1]} · root hash as expected$`, "m"));
 
       const other = "0".repeat(64);
       const wrong = await ariadne(["verify", runId, "--data-dir", dir, "--root", other]);
