@@ -5,7 +5,7 @@ import { formatTokens } from "./formatTokens.ts";
 
 /** `ariadne report RUN`: the run report, read from the log only. */
 export async function reportCommand(options: OpenOptions & { runId: string; json: boolean; out: (line: string) => void }): Promise<number> {
-  const { store, close } = await openStore(options);
+  const { store, close } = await openStore({ ...options, readOnly: true });
   try {
     const report = await projectReport(store, options.runId);
     if (options.json) options.out(JSON.stringify(report));

@@ -60,6 +60,8 @@ export async function runResearch(options: RunOptions): Promise<number> {
   const { choice, question } = plan;
   const log = options.json ? (line: string) => console.error(line) : options.out;
 
+  // Prerequisites before anything is recorded: a signing key that cannot be read must not leave a run behind.
+  const sealKey = sealSigningKey(options.config.sealKeys);
   const { store, database, close } = await openStore(options);
   const telemetry = await installTelemetry(options.config.telemetry, store, (line) => console.error(line));
   try {
@@ -85,7 +87,7 @@ export async function runResearch(options: RunOptions): Promise<number> {
     async function hostHere(): Promise<number> {
       view?.applyAll(await store.readRun(runId));
       const progress = view ? () => view.apply : () => progressPrinter(log);
-      const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(hostSettings(options.config), { progress }), ttlMs, sealKey: sealSigningKey(options.config.sealKeys) }, lease!);
+      const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(hostSettings(options.config), { progress }), ttlMs, sealKey }, lease!);
       const result = await hostInForeground(hosted, view ? view.log : log);
       // The last frame from the whole log: the host's own facts (interrupted, sealed) never pass through the runtime's events.
       if (view) await store.readRun(runId).then(view.reset, () => undefined);
