@@ -52,7 +52,7 @@ function renderExecutor(e: ExecutorReport): string[] {
 }
 
 function figuresLine(f: Figures): string {
-  const cache = f.tokens.cacheRead === null && f.tokens.cacheWrite === null ? "cache not recorded" : `cache read ${count(f.tokens.cacheRead ?? 0)}, write ${count(f.tokens.cacheWrite ?? 0)}`;
+  const cache = f.tokens.cacheRead === null && f.tokens.cacheWrite === null ? "cache not recorded" : cacheLine(f.tokens);
   const cost = `${usd(f.cost.micros)}${f.cost.estimated ? ", estimated" : ""}`;
   const wall = f.wallTimeMs === null ? "no events" : `${seconds(f.wallTimeMs)}${f.hostedTimeMs !== f.wallTimeMs ? ` (${seconds(f.hostedTimeMs ?? 0)} hosted)` : ""}`;
   return [
@@ -63,6 +63,14 @@ function figuresLine(f: Figures): string {
     `model ${seconds(f.modelLatencyMs)}`,
     `wall ${wall}`,
   ].join(" · ");
+}
+
+/** Cache reads and writes, and the share of all input read from the cache (what caching saved on). */
+function cacheLine(t: Figures["tokens"]): string {
+  const read = t.cacheRead ?? 0;
+  const write = t.cacheWrite ?? 0;
+  const all = t.input + read + write;
+  return `cache read ${count(read)}, write ${count(write)}, ${all ? Math.round((read / all) * 100) : 0}% of input cached`;
 }
 
 const fetchesLine = (f: Figures) =>

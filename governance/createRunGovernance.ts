@@ -7,7 +7,7 @@ import { type Caps, CONFIGURED_CAPS, INVESTIGATE_PROFILES, REMIND_THRESHOLDS, ex
 import { type RunBudget, openRunBudget } from "./openRunBudget.ts";
 import type { ExecutorView, ToolCallRequest } from "./executorView.ts";
 import type { Draft, Governance, ModelCallPlan, Reservation, Verdict } from "./port.ts";
-import { PRICES, type PriceTable, costMicros, priceOf } from "./prices.ts";
+import { PRICES, type PriceTable, type PricedUsage, allInputTokens, costMicros, priceOf, usageCostMicros } from "./prices.ts";
 import { type Post, raiseReminders } from "./raiseReminders.ts";
 import { type Reminder, budgetReminders, childLimitReminder, childReminders, timeReminders } from "./remindRules.ts";
 import { reserveBudget } from "./reserveBudget.ts";
@@ -145,7 +145,7 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
       return { ok: true, reservation, deadline, events: reminders };
     },
 
-    async afterModelCall(state: ExecutorView, reservation: Reservation | null, usage: { inputTokens: number; outputTokens: number } | null) {
+    async afterModelCall(state: ExecutorView, reservation: Reservation | null, usage: PricedUsage | null) {
       if (!reservation) return [];
       const taken = open.get(reservation.reservationId);
       if (!taken || taken.executorId !== state.executorId) {
@@ -154,7 +154,9 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
       open.delete(reservation.reservationId);
       const inputTokens = usage?.inputTokens ?? 0;
       const outputTokens = usage?.outputTokens ?? 0;
-      const actual = { tokens: inputTokens + outputTokens, costMicros: costMicros(priceOf(reservation.model, prices), inputTokens, outputTokens) };
+      // Cached input counts as tokens the call used, priced at the cache's rates.
+      const spent = usage ?? { inputTokens, outputTokens };
+      const actual = { tokens: allInputTokens(spent) + outputTokens, costMicros: usageCostMicros(priceOf(reservation.model, prices), spent) };
       const totals = await settleBudget(db, {
         epoch: options.epoch,
         reservationId: reservation.reservationId,

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from "../events/index.ts";
-import { costMicros, priceOf } from "../governance/prices.ts";
+import { priceOf, usageCostMicros } from "../governance/prices.ts";
 import { type Projection, executorStreamOf, fieldsOf, numberOr } from "./projection.ts";
 
 /** One completed web_fetch: what page it read, at which offset, and where it sits in the log. */
@@ -154,7 +154,7 @@ function tallyOf(t: ExecutorTally, event: RecordedEvent, d: Record<string, unkno
         cacheReadTokens: addCache(t.cacheReadTokens, usage.cacheReadInputTokens),
         cacheWriteTokens: addCache(t.cacheWriteTokens, usage.cacheCreationInputTokens),
         peakInputTokens: Math.max(t.peakInputTokens, usage.inputTokens),
-        costMicros: t.costMicros + costMicros(priceOf(turn.model), usage.inputTokens, usage.outputTokens),
+        costMicros: t.costMicros + usageCostMicros(priceOf(turn.model), usage),
         modelLatencyMs: t.modelLatencyMs + turn.latencyMs,
       };
     }
