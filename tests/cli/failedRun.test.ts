@@ -7,6 +7,7 @@ import {
   httpError,
   reply,
   startAnthropicWireServer,
+  systemTextOf,
 } from "../../models/testing/index.ts";
 import { citationsIn } from "../../scenarios/requestView.ts";
 import { type CliResult, type CliStore, ariadne, cliStore } from "./ariadneProcess.ts";
@@ -15,7 +16,7 @@ type Block = { type: string; id?: string; content?: string };
 type Message = { role: string; content: string | Block[] };
 const messagesOf = (body: WireRequestBody) => body.messages as Message[];
 const blocks = (m: Message | undefined) => (m && Array.isArray(m.content) ? m.content : []);
-const systemOf = (body: WireRequestBody) => (typeof body.system === "string" ? body.system : "");
+const systemOf = (body: WireRequestBody) => systemTextOf(body);
 
 const GAP = "The factsheet's one-time charges were not read.";
 const BASIS = { sources: ["adiv-fee-announcement"], dates: ["2026-10-01"], units: ["% per year"], scope: "USD Distributing share class only" };
