@@ -3,6 +3,7 @@ import type { ModelSettings } from "../models/index.ts";
 import type { HostSettings } from "../runs/runtimeFactory.ts";
 import { DEFAULT_LEASE_MS } from "../runs/workerOptionProblem.ts";
 import { openblasEnv } from "../tools/compute/computeOptions.ts";
+import { type SearchChoice, type SearchSettings, chooseSearchProvider } from "../tools/web/searchProvider.ts";
 
 /**
  * The process's configuration, read from the environment once, here and
@@ -34,6 +35,21 @@ export interface AriadneConfig {
   telemetry: TelemetrySettings;
   /** ARIADNE_CORPUS_DIR: the shared corpus eval cases read; unset means ../shared/corpus beside the repository. */
   corpusDir: string | undefined;
+  /** ARIADNE_SEARCH, ARIADNE_SEARXNG_URL, BRAVE_SEARCH_API_KEY, ARIADNE_BRAVE_URL: where web_search looks (searchChoice picks one). */
+  search: SearchSettings;
+  /** How the web tools reach the web. */
+  web: WebSettings;
+}
+
+export interface WebSettings {
+  /** ARIADNE_CONTACT: a URL or mailto: sent in the User-Agent, so a site's operator can reach whoever runs this host. */
+  contact: string | undefined;
+  /** ARIADNE_ALLOW_LOOPBACK=1: web_fetch and the search provider may reach this machine (a SearXNG on localhost, tests). */
+  allowLoopback: boolean;
+  /** ARIADNE_ALLOW_PRIVATE=1: and private networks (an intranet SearXNG). */
+  allowPrivate: boolean;
+  /** ARIADNE_FETCH_INTERVAL_MS: the least time between two requests to one host (default 1000). */
+  hostIntervalMs: number | undefined;
 }
 
 export interface TelemetrySettings {
@@ -86,8 +102,25 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
       deno: "Deno" in globalThis && set("OTEL_DENO")?.toLowerCase() === "true",
     },
     corpusDir: set("ARIADNE_CORPUS_DIR"),
+    search: {
+      ARIADNE_SEARCH: set("ARIADNE_SEARCH"),
+      ARIADNE_SEARXNG_URL: set("ARIADNE_SEARXNG_URL"),
+      BRAVE_SEARCH_API_KEY: set("BRAVE_SEARCH_API_KEY"),
+      ARIADNE_BRAVE_URL: set("ARIADNE_BRAVE_URL"),
+    },
+    web: {
+      contact: set("ARIADNE_CONTACT"),
+      allowLoopback: flag(set("ARIADNE_ALLOW_LOOPBACK")),
+      allowPrivate: flag(set("ARIADNE_ALLOW_PRIVATE")),
+      hostIntervalMs: set("ARIADNE_FETCH_INTERVAL_MS") === undefined ? undefined : Math.max(0, Number(set("ARIADNE_FETCH_INTERVAL_MS")) || 0),
+    },
   };
 }
+
+/** The search provider this host uses, chosen once from the configuration (tools/web/searchProvider.ts). */
+export const searchChoice = (config: AriadneConfig): SearchChoice => chooseSearchProvider(config.search);
+
+const flag = (raw: string | undefined): boolean => raw !== undefined && !/^(0|false|no)$/i.test(raw);
 
 /** What a run's host needs of the configuration (runs/runtimeFactory.ts). */
 export const hostSettings = (config: AriadneConfig): HostSettings => ({
@@ -95,6 +128,8 @@ export const hostSettings = (config: AriadneConfig): HostSettings => ({
   scriptedLatencyMs: config.scriptedLatencyMs,
   compute: { passEnv: config.openblas },
   workspaceRoot: config.workspaceRoot,
+  search: config.search,
+  web: config.web,
 });
 
 /** A model is configured: a question can be asked. */

@@ -2,7 +2,8 @@ import type { ReviewMode } from "../actors/index.ts";
 import { type OpenOptions } from "../db/index.ts";
 import { openStore } from "../events/openStore.ts";
 import { type AskedCaps, hostRun, leaseOwner, planRun, runtimeFactory, submitRun } from "../runs/index.ts";
-import { type AriadneConfig, hostSettings, modelConfigured } from "./config.ts";
+import { type AriadneConfig, hostSettings, modelConfigured, searchChoice } from "./config.ts";
+import { AriadneError } from "../core/errors.ts";
 import { progressPrinter } from "./progress.ts";
 import { scenarioNote } from "./scenarioNote.ts";
 import { hostInForeground } from "./hostInForeground.ts";
@@ -56,6 +57,9 @@ export async function runResearch(options: RunOptions): Promise<number> {
   );
   const { choice, question } = plan;
   const log = options.json ? (line: string) => console.error(line) : options.out;
+  // A real question searches with the one configured provider; a wrong setting is refused before any store is opened.
+  const search = choice.kind === "scenario" ? null : searchChoice(options.config);
+  if (search && "problem" in search) throw new AriadneError("USAGE", 400, (search as { problem: string }).problem);
 
   const { store, database, close } = await openStore(options);
   const telemetry = await installTelemetry(options.config.telemetry, store, (line) => console.error(line));
@@ -65,6 +69,7 @@ export async function runResearch(options: RunOptions): Promise<number> {
     // The run id comes first, so a run whose process dies can still be found.
     log(`run ${runId}`);
     if (choice.kind === "scenario") console.error(scenarioNote(choice, configured));
+    if (search) log(search.says);
     log(`store: ${database.location}`);
     log(`question: ${question}`);
     // On a terminal, the executor tree drawn in place (the run's events folded as they are recorded); else a line per step.

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { type RunToolOptions, runTools } from "../runs/runTools.ts";
+import { type RunToolOptions, realToolNames, runTools } from "../runs/runTools.ts";
+import { realWebOptions } from "../runs/realWebOptions.ts";
 import { createMemoryBlobStore } from "../sources/index.ts";
 import { type WebToolOptions, corpusSearchBackend, corpusUrlMap, parseToolInput, serveCorpus } from "../tools/index.ts";
 import type { AriadneConfig } from "./config.ts";
@@ -15,7 +16,8 @@ const SCENARIOS_DIR = fileURLToPath(new URL("../scenarios/", import.meta.url));
 export const TOOLS_USAGE = `usage: ariadne tools list [--json]
        ariadne tools run TOOL --input JSON [--corpus DIR] [--allow-loopback] [--allow-private] [--json]
 
-list   the tools a run is hosted with: name, effect class, description (--json: with input schemas)
+list   the tools a real question's run is offered: name, effect class, description (--json: with input
+       schemas); the demo corpus tools only the offline scenarios get are left out
 run    runs one tool once, outside any run: no model, no database. It gets a scratch workspace in a
        temporary folder (removed afterwards), an in-memory blob store and the system clock, and every
        URL counts as reachable (inside a run, web_fetch fetches only URLs the executor has seen).
@@ -30,8 +32,8 @@ options:
                      https://docs.corpus.test/<file> to DIR/pdf/<file>, https://data.corpus.test/<file> to
                      DIR/data/<file>, and the scenario corpora: https://hostile.corpus.test/<name>/ and
                      https://briefing.corpus.test/<name>/ to scenarios/corpora/…; web_search then searches a local
-                     index of the corpus pages. Without it, web_fetch uses the network and web_search has
-                     no backend.
+                     index of the corpus pages. Without it, web_fetch uses the network and web_search the
+                     configured provider (ARIADNE_SEARXNG_URL, BRAVE_SEARCH_API_KEY; ARIADNE_SEARCH picks one).
   --allow-loopback   let web_fetch fetch from this machine (127.0.0.1, ::1, localhost); refused by default
   --allow-private    let web_fetch fetch from private networks (10/8, 172.16/12, 192.168/16, …); refused by default
   --json             one JSON object: {tool, ok, output, sources, artifacts, links, sanitized} (list: an array)`;
@@ -74,9 +76,11 @@ async function tools(argv: string[], out: (line: string) => void, config?: Ariad
   }
   const corpus = values.corpus === undefined ? undefined : await serveCorpus(withSlash(resolve(values.corpus)), { scenariosDir: SCENARIOS_DIR });
   try {
+    const configured = config ? await realWebOptions({ search: config.search, web: config.web }, config.corpusDir) : {};
     const web: WebToolOptions = {
-      allowLoopback: values["allow-loopback"],
-      allowPrivate: values["allow-private"],
+      ...configured,
+      allowLoopback: values["allow-loopback"] || !!config?.web.allowLoopback,
+      allowPrivate: values["allow-private"] || !!config?.web.allowPrivate,
       ...(corpus && { mapUrl: corpusUrlMap(corpus.origin, corpus.hosts), search: corpusSearchBackend(withSlash(resolve(values.corpus!))) }),
     };
     return await runOne(name, input, { web, compute: { passEnv: config?.openblas } }, values.json, out);
@@ -87,7 +91,7 @@ async function tools(argv: string[], out: (line: string) => void, config?: Ariad
 
 function list(out: (line: string) => void, json: boolean): number {
   const registry = runTools();
-  const tools = registry.names().map((n) => registry.get(n)!);
+  const tools = realToolNames(registry).map((n) => registry.get(n)!);
   if (json) out(JSON.stringify(tools.map((t) => ({ name: t.name, effect: t.effect, description: t.description, input_schema: t.spec.input_schema }))));
   else for (const t of tools) out(`${t.name.padEnd(16)} ${t.effect.padEnd(11)} ${t.description.split(/(?<=\.)\s/)[0]}`);
   return 0;
