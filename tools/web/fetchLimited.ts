@@ -16,6 +16,8 @@ export interface FetchLimits extends AddressPolicy {
   maxBytes?: number;
   /** Redirects followed (default 5); one more is refused. */
   maxRedirects?: number;
+  /** The least time between two requests to one host (default 1 s; tools/web/hostGate.ts); mapped corpus URLs are not paced. */
+  hostIntervalMs?: number;
   /** Who is asking, for the sites' logs: a User-Agent naming Ariadne and how to reach its operator (ARIADNE_CONTACT). */
   userAgent?: string;
 }

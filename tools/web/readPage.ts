@@ -5,6 +5,15 @@ import { decodeText } from "./decodeText.ts";
 import { extractReadable } from "./extractReadable.ts";
 import { type FetchLimits, fetchLimited, formatBytes } from "./fetchLimited.ts";
 import type { CachedPage } from "./pageCache.ts";
+import { DEFAULT_HOST_INTERVAL_MS, throughHostGate } from "./hostGate.ts";
+import { checkRobots } from "./robotsTxt.ts";
+
+async function politely(url: string, limits: FetchLimits, blobs: BlobStore, signal?: AbortSignal) {
+  const host = new URL(url).host;
+  const interval = limits.hostIntervalMs ?? DEFAULT_HOST_INTERVAL_MS;
+  await checkRobots(url, limits, blobs, signal, (request) => throughHostGate(host, interval, request));
+  return throughHostGate(host, interval, () => fetchLimited(url, limits, signal));
+}
 
 /**
  * Fetches a page and keeps it as a source: raw bytes and the extracted text
@@ -24,7 +33,13 @@ export async function readPage(
     requestUrl?: string;
   },
 ): Promise<CachedPage> {
-  const fetched = await fetchLimited(options.requestUrl ?? url, options.limits, options.signal);
+  const target = options.requestUrl ?? url;
+  const { limits } = options;
+  // The open web is fetched politely: robots.txt obeyed, two requests at once per host, starts spaced. The mapped corpus hosts are local files.
+  const fetched =
+    limits.mapUrl?.(target) !== undefined
+      ? await fetchLimited(target, limits, options.signal)
+      : await politely(target, limits, options.blobs, options.signal);
   const { status, contentType, bytes } = fetched;
   // Not redirected, the page is the one asked for, however the request was spelled.
   const finalUrl = fetched.redirects === 0 ? url : fetched.finalUrl;
