@@ -21,7 +21,8 @@ const INPUT_CHARS = 160;
  * against the task. Pure.
  */
 export function gatheredFindings(results: readonly GatheredResult[]): Finding[] {
-  return results.map((r) => {
+  // A search result list is discovery, never evidence: it is not written up as a finding.
+  return results.filter((r) => r.tool !== "web_search").map((r) => {
     const quoted = excerpt(r.output, EXCERPT_CHARS);
     return {
       claim: `Gathered before the stop, not summarised: ${r.tool} ${excerpt(JSON.stringify(r.input) ?? "", INPUT_CHARS)} returned: "${quoted}"`,
