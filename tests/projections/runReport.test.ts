@@ -127,7 +127,8 @@ describe("the run report", () => {
     assert.deepEqual(reportOfEvents("run-pure", byStream), reportOfEvents("run-pure", events));
   });
 
-  test("cache tokens are summed where a turn records them, and null where none does", () => {
+  test("cache tokens are summed where a turn records them, priced at the model's cache rates, and null where none does (older turns fold as they are)", () => {
+    const before = reportOfEvents("run-pure", run()).executors[1]!.cost.micros;
     const events = run().map((e) =>
       e.type === "turn" && e.streamId === `executor-${A}` ? ({ ...e, data: { ...e.data, usage: { ...(e.data as EventData<"turn">).usage, cacheReadInputTokens: 300, cacheCreationInputTokens: 50 } } } as RecordedEvent) : e,
     );
@@ -136,6 +137,8 @@ describe("the run report", () => {
     assert.deepEqual([a!.tokens.cacheRead, a!.tokens.cacheWrite], [600, 100]);
     assert.deepEqual([main!.tokens.cacheRead, main!.tokens.cacheWrite], [null, null]);
     assert.deepEqual([r.run.tokens.cacheRead, r.run.tokens.cacheWrite], [600, 100]);
+    // claude-haiku-4-5: 1 USD per MTok of input, so a cache read costs 0.1 and a cache write 1.25 micro-USD a token (each turn rounded up).
+    assert.equal(a!.cost.micros - before, 2 * Math.ceil(300 * 0.1 + 50 * 1.25));
   });
 
   test("without caps in the log, a limit says so: its cap and what is left are null, the admission's limits still hold", () => {
