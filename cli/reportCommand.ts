@@ -32,6 +32,7 @@ export function renderReport(r: RunReport): string[] {
   lines.push(`  ${figuresLine(r.run)}`, `  ${fetchesLine(r.run)}`);
   lines.push(
     `  limits left: run tokens ${left(r.limits.tokens, count)} · cost ${left(r.limits.costMicros, usd)} · wall clock ${left(r.limits.wallClockMs, seconds)} · delegation depth ${left(r.limits.depth, count)}`,
+    `  fetch budget left: pages ${left(r.limits.fetches, count)} · bytes ${left(r.limits.fetchBytes, bytes)}`,
   );
   const i = r.isolation;
   lines.push(
@@ -77,6 +78,7 @@ const fetchesLine = (f: Figures) =>
   `fetches: ${f.fetches.calls} (${f.fetches.network} from the network, ${f.fetches.cacheHits} from the run's cache, ${f.fetches.duplicatesAvoided} duplicates avoided, ${f.fetches.refetched} fetched again)`;
 
 const count = (n: number) => n.toLocaleString("en-US");
+const bytes = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${(n / 1024).toFixed(1)} KB`);
 const usd = (micros: number) => `$${(micros / 1e6).toFixed(micros % 10_000 === 0 ? 2 : 6)}`;
 const seconds = (ms: number) => (ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 3 : 1)} s`);
 const left = (l: LimitLeft, show: (n: number) => string) => (l.cap === null ? `${show(l.used)} used, no cap recorded` : `${show(l.left!)} of ${show(l.cap)}`);

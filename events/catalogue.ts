@@ -54,6 +54,8 @@ const LimitName = z.enum([
   "executor_wall_clock",
   "delegation_depth",
   "delegation_fan_out",
+  "run_fetches",
+  "run_fetch_bytes",
 ]);
 
 const Limits = z.object({

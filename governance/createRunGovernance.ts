@@ -1,7 +1,8 @@
 import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clock.ts";
 import type { Database } from "../db/openDatabase.ts";
 import type { RecordedEvent } from "../events/index.ts";
-import { type Clocks, type Stop, clockStop, reservationStop, turnStop, turnToolStop } from "./checkLimits.ts";
+import { type Clocks, type Stop, WEB_FETCH, clockStop, fetchStop, reservationStop, turnStop, turnToolStop } from "./checkLimits.ts";
+import { fetchUsage } from "./fetchUsage.ts";
 import { downtimeBetween } from "./hostedTime.ts";
 import { type Caps, CONFIGURED_CAPS, INVESTIGATE_PROFILES, REMIND_THRESHOLDS, executorCapsFor } from "./config.ts";
 import { type RunBudget, openRunBudget } from "./openRunBudget.ts";
@@ -187,7 +188,11 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
       const executor = executorCapsFor(state, run.caps, investigate).caps;
       const late = clockStop(run.caps, executor, await clocksOf(state, run));
       // The turn's calls are counted here, against the intents the log holds; nothing is remembered for later.
-      const { allowed, stop } = late ? { allowed: 0, stop: late } : turnToolStop(state, calls, run.caps, executor);
+      const counted = late ? { allowed: 0, stop: late } : turnToolStop(state, calls, run.caps, executor);
+      // The run's fetch budget, read from the log only when the turn fetches: the calls before a stop are allowed.
+      const fetching = calls.slice(0, counted.allowed).some((c) => c.name === WEB_FETCH);
+      const overBudget = fetching ? fetchStop(await fetchUsage(db, state.runId), calls.slice(0, counted.allowed), run.caps) : null;
+      const { allowed, stop } = overBudget ? { allowed: overBudget.at, stop: overBudget.stop } : counted;
       const ok: Verdict = { ok: true, events: [] };
       if (!stop) return calls.map(() => ok);
       const refusal = await refuse(state, run, "tool", stop, { toolUseId: calls[allowed]!.toolUseId }, []);

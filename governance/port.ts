@@ -33,7 +33,9 @@ export type LimitName =
   | "executor_tool_calls"
   | "executor_wall_clock"
   | "delegation_depth"
-  | "delegation_fan_out";
+  | "delegation_fan_out"
+  | "run_fetches"
+  | "run_fetch_bytes";
 
 export type Verdict<T = unknown> =
   | ({ ok: true; events: Draft[] } & T)

@@ -10,6 +10,8 @@ export interface FetchRecord {
   fetchedAt: string;
   rawSha256: string;
   offset: number;
+  /** Size of the raw bytes (absent in a source recorded without it). */
+  bytes?: number;
 }
 
 /** What one executor's stream says about its spending. */
@@ -168,7 +170,7 @@ function tallyOf(t: ExecutorTally, event: RecordedEvent, d: Record<string, unkno
       if (d.tool !== "web_fetch") return t;
       const done = (event as RecordedEvent<"tool_completed">).data;
       const fetched = done.sources.map(
-        (s): FetchRecord => ({ position: event.globalPosition, normalizedUrl: s.normalizedUrl ?? s.url, fetchedAt: s.fetchedAt, rawSha256: s.rawSha256, offset: t.fetchOffsets[done.toolUseId] ?? 0 }),
+        (s): FetchRecord => ({ position: event.globalPosition, normalizedUrl: s.normalizedUrl ?? s.url, fetchedAt: s.fetchedAt, rawSha256: s.rawSha256, offset: t.fetchOffsets[done.toolUseId] ?? 0, bytes: s.bytes }),
       );
       return { ...t, fetches: [...t.fetches, ...fetched] };
     }

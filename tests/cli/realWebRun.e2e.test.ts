@@ -165,6 +165,13 @@ describe("ariadne run on the real web: a SearXNG-shaped provider, pages on loopb
     }
   });
 
+  test("ariadne report shows the run's fetch budget: one page read of 200", async () => {
+    const runId = /^run (\S+)/.exec(run.stdout)![1]!;
+    const report = await ariadne(["report", runId, ...store.args], store.env);
+    assert.equal(report.code, 0, report.stderr);
+    assert.match(report.stdout, /^  fetch budget left: pages 199 of 200 · bytes \d+\.\d MB of 200\.0 MB$/m);
+  });
+
   test("with no provider configured the run's first lines say so and web_search refusals name the variable", () => {
     const lines = unconfigured.stdout.split("\n");
     assert.match(lines[1]!, /^web search: none configured \(set ARIADNE_SEARXNG_URL .* or BRAVE_SEARCH_API_KEY\)/);

@@ -8,10 +8,16 @@ import { type TestWebServer, startWebServer } from "./webTestServer.ts";
 const ROBOTS = "User-agent: *\nDisallow: /\n\nUser-agent: Ariadne\nDisallow: /private/\nAllow: /private/open$\n";
 let server: TestWebServer;
 const agents: string[] = [];
+const conditional: (string | undefined)[] = [];
 const starts: number[] = [];
 before(async () => {
   server = await startWebServer({
     "/robots.txt": (_req, res) => res.writeHead(200, { "content-type": "text/plain" }).end(ROBOTS),
+    "/tagged": (req, res) => {
+      conditional.push(req.headers["if-none-match"]);
+      if (req.headers["if-none-match"] === '"v1"') return res.writeHead(304, { etag: '"v1"' }).end();
+      res.writeHead(200, { "content-type": "text/plain", etag: '"v1"', "last-modified": "Sat, 05 Dec 2026 10:00:00 GMT" }).end("tagged page, version 1");
+    },
     "/.*": (req, res) => {
       agents.push(String(req.headers["user-agent"]));
       starts.push(Date.now());
@@ -43,4 +49,16 @@ test("web_fetch obeys robots.txt (fetched once per host, stored as a blob), name
   assert.equal(server.hits.get("/private/x"), undefined, "a disallowed URL is never requested");
   assert.deepEqual(agents, ["Ariadne/1.0 (research agent; +mailto:ops@example.org)", "Ariadne/1.0 (research agent; +mailto:ops@example.org)"]);
   assert.ok(starts[1]! - starts[0]! >= 190, `requests to one host start at least the interval apart (${starts[1]! - starts[0]!} ms)`);
+});
+
+test("a page fetched before is asked for conditionally (If-None-Match); a 304 keeps the stored page", async () => {
+  const tool = createWebFetchTool({ allowLoopback: true, hostIntervalMs: 0 });
+  const blobs = createMemoryBlobStore();
+  const first = await tool.runSanitized({ url: `${server.origin}/tagged` }, { ...context(), blobs });
+  // Another run (the run's own page cache does not hold it), the same blob store.
+  const again = await tool.runSanitized({ url: `${server.origin}/tagged` }, { ...context(), blobs });
+  assert.deepEqual(conditional, [undefined, '"v1"']);
+  assert.match(again.output, /tagged page, version 1/);
+  assert.equal(again.sources![0]!.rawSha256, first.sources![0]!.rawSha256);
+  assert.equal(again.sources![0]!.status, 200);
 });
