@@ -110,4 +110,5 @@ test("the provider is chosen once: ARIADNE_SEARCH picks among the configured, a 
   assert.equal(chooseSearchProvider({ ARIADNE_SEARCH: "corpus" }).provider, "corpus");
   assert.match((chooseSearchProvider({ ARIADNE_SEARCH: "google" }) as { problem: string }).problem, /ARIADNE_SEARCH=google names no search provider; use one of searxng, brave, corpus/);
   assert.match((chooseSearchProvider({ ARIADNE_SEARCH: "searxng" }) as { problem: string }).problem, /needs ARIADNE_SEARXNG_URL/);
+  assert.match((chooseSearchProvider({ ARIADNE_SEARCH: "anthropic" }) as { problem: string }).problem, /not supported yet/);
 });

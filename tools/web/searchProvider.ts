@@ -30,6 +30,9 @@ export function chooseSearchProvider(s: SearchSettings): SearchChoice {
   const configured: SearchProviderName[] = [...(s.ARIADNE_SEARXNG_URL ? (["searxng"] as const) : []), ...(s.BRAVE_SEARCH_API_KEY ? (["brave"] as const) : [])];
   const asked = s.ARIADNE_SEARCH?.toLowerCase();
   if (asked !== undefined) {
+    if (asked === "anthropic") {
+      return { provider: null, problem: "ARIADNE_SEARCH=anthropic: Anthropic's server-side web search tool is not supported yet (its results could not be stored as sources); use searxng or brave", says: "" };
+    }
     if (!(SEARCH_PROVIDERS as readonly string[]).includes(asked)) {
       return { provider: null, problem: `ARIADNE_SEARCH=${s.ARIADNE_SEARCH} names no search provider; use one of ${SEARCH_PROVIDERS.join(", ")}`, says: "" };
     }
