@@ -1,4 +1,4 @@
-import { type WebToolOptions, chooseSearchProvider, searchBackendOf, userAgentOf } from "../tools/index.ts";
+import { type FetchLimits, type WebToolOptions, chooseSearchProvider, searchBackendOf, userAgentOf } from "../tools/index.ts";
 import type { HostSettings } from "./runtimeFactory.ts";
 import { scenarioCorpus } from "./scenarioCorpus.ts";
 
@@ -9,8 +9,7 @@ import { scenarioCorpus } from "./scenarioCorpus.ts";
  * index and maps its hosts onto the local corpus server, as offline runs do.
  */
 export async function realWebOptions(settings: Pick<HostSettings, "search" | "web">, corpusDir?: string): Promise<WebToolOptions> {
-  const web = settings.web ?? {};
-  const limits = { allowLoopback: web.allowLoopback, allowPrivate: web.allowPrivate, userAgent: userAgentOf(web.contact), hostIntervalMs: web.hostIntervalMs };
+  const limits = realFetchLimits(settings);
   const search = settings.search ?? {};
   const choice = chooseSearchProvider(search);
   if (choice.provider === "corpus") {
@@ -18,4 +17,10 @@ export async function realWebOptions(settings: Pick<HostSettings, "search" | "we
     return { ...limits, mapUrl: corpus.mapUrl, search: corpus.search };
   }
   return { ...limits, search: searchBackendOf(choice, search, limits) ?? undefined };
+}
+
+/** How the host reaches the open web: its address policy, a User-Agent with its contact, its per-host pacing. */
+export function realFetchLimits(settings: Pick<HostSettings, "web">): FetchLimits {
+  const web = settings.web ?? {};
+  return { allowLoopback: web.allowLoopback, allowPrivate: web.allowPrivate, userAgent: userAgentOf(web.contact), hostIntervalMs: web.hostIntervalMs };
 }

@@ -9,7 +9,7 @@ import type { ComputeOptions, SearchSettings, ToolRegistry } from "../tools/inde
 import type { BuildRuntime } from "./hostRun.ts";
 import { offlineCorpus } from "./scenarioCorpus.ts";
 import { realToolNames, runTools } from "./runTools.ts";
-import { realWebOptions } from "./realWebOptions.ts";
+import { realFetchLimits, realWebOptions } from "./realWebOptions.ts";
 import { scriptedCheckerModel } from "../scenarios/scriptedChecker.ts";
 import { workspaceRootFor } from "./workspaceRootFor.ts";
 import { type AnswerDeltas, answerDeltas, publishingMainDeltas } from "./answerDeltas.ts";
@@ -107,7 +107,8 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
     const scenario = lease.options.mode === "offline" && !options.offlineModel ? findScenario(lease.options.scenario ?? DEFAULT_SCENARIO) : null;
     const corpus = scenario ? await offlineCorpus(scenario, options.corpusDir) : null;
     return {
-      web: corpus ? { mapUrl: corpus.mapUrl } : {},
+      // A real run's pages are read again as they were fetched: the host's address policy, User-Agent and pacing.
+      web: corpus ? { mapUrl: corpus.mapUrl } : realFetchLimits(settings),
       blobs: createDatabaseBlobStore(database.db),
       workspaceRoot: options.workspaceRoot ?? workspaceRootFor(database, settings.workspaceRoot),
     };
