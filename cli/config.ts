@@ -3,7 +3,7 @@ import type { ModelSettings } from "../models/index.ts";
 import type { HostSettings } from "../runs/host/runtimeFactory.ts";
 import { openblasEnv } from "../tools/compute/computeOptions.ts";
 import { type SearchChoice, type SearchSettings, chooseSearchProvider } from "../tools/web/searchProvider.ts";
-import { DATABASE_WAIT_MS, DEFAULT_LEASE_MS, LEASE_MS, MODEL_IDLE_TIMEOUT_MS, SCRIPTED_LATENCY_MS, SERVE_CAP } from "./bounds.ts";
+import { DATABASE_WAIT_MS, DEFAULT_LEASE_MS, FETCH_INTERVAL_MS, LEASE_MS, MODEL_IDLE_TIMEOUT_MS, SCRIPTED_LATENCY_MS, SERVE_CAP } from "./bounds.ts";
 import { DEFAULT_DATABASE_WAIT_MS } from "../core/connectionLoss.ts";
 import { type Flag, checkedNumber } from "./flags.ts";
 
@@ -95,6 +95,7 @@ export const NUMERIC_ENV: readonly (Pick<Flag, "type" | "min" | "max" | "unit"> 
   { name: "ARIADNE_STREAMS_PER_TENANT", ...SERVE_CAP, help: "live event streams one tenant may hold at once (default 100; `serve --streams-per-tenant` wins)" },
   { name: "ARIADNE_QUEUED_PER_KEY", ...SERVE_CAP, help: "queued runs one API key may have (default 50; `serve --queued-per-key` wins)" },
   { name: "ARIADNE_QUEUED_PER_TENANT", ...SERVE_CAP, help: "queued runs one tenant may have (default 200; `serve --queued-per-tenant` wins)" },
+  { name: "ARIADNE_FETCH_INTERVAL_MS", ...FETCH_INTERVAL_MS, help: "the least time between the starts of two requests to one web host (default 1000)" },
 ];
 
 /**
@@ -142,7 +143,7 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
       contact: set("ARIADNE_CONTACT"),
       allowLoopback: flag(set("ARIADNE_ALLOW_LOOPBACK")),
       allowPrivate: flag(set("ARIADNE_ALLOW_PRIVATE")),
-      hostIntervalMs: set("ARIADNE_FETCH_INTERVAL_MS") === undefined ? undefined : Math.max(0, Number(set("ARIADNE_FETCH_INTERVAL_MS")) || 0),
+      hostIntervalMs: numbers.get("ARIADNE_FETCH_INTERVAL_MS"),
     },
     http: { corsOrigins: commaList(set("ARIADNE_CORS_ORIGINS")), trustedProxies: commaList(set("ARIADNE_TRUSTED_PROXIES")) },
     databaseWaitMs: numbers.get("ARIADNE_DATABASE_WAIT_MS") ?? DEFAULT_DATABASE_WAIT_MS,
