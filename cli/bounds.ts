@@ -32,3 +32,12 @@ export const PORT = { type: "integer", min: 0, max: 65_535, expects: "a port num
 
 /** Trials of a live eval case. */
 export const TRIALS = { type: "integer", min: 1, max: 100 } as const;
+
+/** How long a command waits for an unreachable PostgreSQL before giving up (0: not at all), at most a day. */
+export const DATABASE_WAIT_MS = { type: "integer", min: 0, max: ONE_DAY_MS, unit: " ms" } as const;
+
+/** A per-key or per-tenant cap of `serve` (live streams, queued runs): at least 1. */
+export const SERVE_CAP = { type: "integer", min: 1, max: 1_000_000 } as const;
+
+/** The least time between two requests to one web host (tools/web/hostGate.ts): at most a minute, or no site is read in a run's time. */
+export const FETCH_INTERVAL_MS = { type: "integer", min: 0, max: 60_000, unit: " ms" } as const;

@@ -7,6 +7,9 @@ import { checkRun } from "../runs/checkRun.ts";
 import { readersForRun } from "../runs/check/readersForRun.ts";
 import { type HostSettings, runtimeFactory } from "../runs/host/runtimeFactory.ts";
 
+/** `ariadne check`'s exit code for each verdict (docs/concepts/checker.md); 2 is bad usage. */
+export const CHECK_EXIT = { supported: 0, flagged: 1, unsupported: 3, incomplete: 3 } as const;
+
 /** `ariadne check RUN`: the checker's verdicts, recorded and written as check-report.md. */
 export async function checkCommand(
   options: OpenOptions & { runId: string; outFile?: string; json: boolean; settings: HostSettings; out: (line: string) => void },
@@ -26,11 +29,14 @@ export async function checkCommand(
         `run ${options.runId}: ${result.verdict} · ${result.claims.length} claims: ${count("supported")} supported, ${count("flagged")} flagged, ${count("no_evidence")} without evidence · ${result.advice.length} advice sentences · ${result.sources.length} sources read again`,
       );
       for (const c of result.claims.filter((c) => c.verdict === "flagged")) options.out(`  ${c.claimId} flagged: ${c.notes.join("; ")}`);
+      if (result.verdictReason) options.out(`  ${result.verdict}: ${result.verdictReason}`);
+      for (const a of (result.artifacts ?? []).filter((a) => a.verdict === "flagged")) options.out(`  artifact ${a.path} flagged: ${a.notes.slice(0, 5).join("; ")}`);
+      for (const q of result.summary.unfoundQuotes ?? []) options.out(`  summary quotes "${q}", which no cited source holds`);
       if (result.summary.unsupportedNumbers.length) options.out(`  summary: ${result.summary.unsupportedNumbers.join(", ")} in no cited source`);
       for (const a of result.advice) options.out(`  advice in ${a.where} (${a.rule}): ${a.sentence}`);
       options.out(`report written to ${file} (event ${recorded.eventId})`);
     }
-    return result.verdict === "supported" ? 0 : 1;
+    return CHECK_EXIT[result.verdict];
   } finally {
     await close();
   }

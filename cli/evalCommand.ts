@@ -8,7 +8,7 @@ import { renderComparison, renderTable } from "../eval/renderTable.ts";
 import { summarize, summaryLine } from "../eval/summarize.ts";
 import { type Lane, runSuite } from "../eval/runSuite.ts";
 import { createModel, resolveModels } from "../models/index.ts";
-import { SHARED_CORPUS_DIR } from "../runs/host/scenarioCorpus.ts";
+import { CORPUS_DIR } from "../runs/host/scenarioCorpus.ts";
 import type { Invocation } from "./command.ts";
 import { hostSettings } from "./config.ts";
 import { UsageError } from "./usage.ts";
@@ -38,7 +38,7 @@ export async function evalCommand({ flags, positionals, out, config, storeOption
       judge: lane === "live" ? { model: realModel()!, name: resolveModels(config.model).main } : undefined,
       trials,
       singleAgent: values["single-agent"],
-      corpusDir: resolve(values.corpus ?? config.corpusDir ?? SHARED_CORPUS_DIR),
+      corpusDir: resolve(values.corpus ?? config.corpusDir ?? CORPUS_DIR),
       settings: hostSettings(config),
       // Progress on stderr, so stdout keeps the table (or the JSON) and the last line.
       onCase: (c) => console.error(`eval: ${c.caseId} (${c.variant}) ${c.failures.length ? `FAIL: ${c.failures.join("; ")}` : "pass"} · run ${c.runId}`),

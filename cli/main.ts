@@ -6,6 +6,7 @@ import { boundsText, parseFlags } from "./flags.ts";
 import { type CommandPath, commandHelp, flagsOf, globalHelp, synopsis } from "./help.ts";
 import { type LiveTerminal, liveTerminalOf } from "./live/liveTerminal.ts";
 import { UsageError } from "./usage.ts";
+import { terminalText } from "../core/sanitizeText.ts";
 export { forcedExitCode } from "./exitNow.ts";
 
 /** The variables `ariadne --help` names (docs/reference/environment.md lists every one). */
@@ -13,7 +14,7 @@ const HELP_ENVIRONMENT = [
   { name: "DATABASE_URL", help: "postgres://user@host:port/db; unset means the embedded PGlite store" },
   { name: "ANTHROPIC_API_KEY", help: "the real model; a question needs it" },
   { name: "ARIADNE_DEBUG=1", help: "print stack traces on errors" },
-  { name: "ARIADNE_CORPUS_DIR", help: "the shared corpus eval cases read (default ../shared/corpus beside the repository)" },
+  { name: "ARIADNE_CORPUS_DIR", help: "the corpus offline scenarios and eval cases read (default the repository's corpus/)" },
   ...NUMERIC_ENV.map((v) => ({ name: v.name, help: `${v.help} (${boundsText(v)})` })),
 ];
 
@@ -39,17 +40,20 @@ export async function main(argv: string[], out: (line: string) => void = console
       return 0;
     }
     const count = path.command.positionals;
-    if (count && (positionals.length < count.min || positionals.length > count.max)) throw new UsageError(`${count.problem}; ${line}`);
+    if (count && (positionals.length < count.min || positionals.length > count.max)) {
+      throw new UsageError(typeof count.problem === "string" ? count.problem : count.problem(positionals.length));
+    }
     config ??= readConfig();
     debug = config.debug;
     armCrashPoint(config.crashAt);
     return await path.command.run!({
       flags: values,
       positionals,
-      out,
       config,
       terminal: terminal !== undefined ? terminal : out === console.log ? liveTerminalOf(process.stdout, config) : null,
-      storeOptions: { url: config.databaseUrl, dataDir: path.command.store === false ? undefined : values.string("data-dir") },
+      // Every line printed may quote recorded text (a question over the API, a page, a model's reply): control sequences are shown, never acted on.
+      out: (printed: string) => out(terminalText(printed)),
+      storeOptions: { url: config.databaseUrl, dataDir: path.command.store === false ? undefined : values.string("data-dir"), wait: { ms: config.databaseWaitMs } },
       help: commandHelp(path),
     });
   } catch (e) {
@@ -94,6 +98,6 @@ const USAGE_ERRORS = new Set(["USAGE", "VALIDATION", "RUN_REQUEST", "MODEL_NOT_C
 /** One clear line by default; the stack only when asked for. Bad usage exits 2, anything else 1. */
 function report(e: unknown, debug: boolean): number {
   if (debug) console.error(e);
-  else console.error(`ariadne: ${isAriadneError(e) ? e.message : (e as Error)?.message ?? String(e)}`);
+  else console.error(terminalText(`ariadne: ${isAriadneError(e) ? e.message : (e as Error)?.message ?? String(e)}`));
   return isAriadneError(e) && USAGE_ERRORS.has(e.code) ? 2 : 1;
 }

@@ -52,7 +52,15 @@ export async function renderRunResult(
   const partial = outcome?.kind === "answer" && (outcome.partial === true || projected.partial);
   // The host's check of the answer (runs/host/hostRun.ts), recorded after the seal in the run's stream.
   const checked = (await ctx.store.readStream(runStreamId(runId))).findLast((e): e is RecordedEvent<"check_completed"> => e.type === "check_completed");
-  const check = checked ? { verdict: checked.data.verdict, eventId: checked.eventId, flagged: checked.data.claims.filter((c) => c.verdict === "flagged").map((c) => c.claimId), advice: checked.data.advice.length } : null;
+  const check = checked
+    ? {
+        verdict: checked.data.verdict,
+        eventId: checked.eventId,
+        flagged: checked.data.claims.filter((c) => c.verdict === "flagged").map((c) => c.claimId),
+        advice: checked.data.advice.length,
+        ...(checked.data.verdictReason && { reason: checked.data.verdictReason }),
+      }
+    : null;
   if (ctx.json) {
     ctx.out(
       JSON.stringify({
@@ -99,7 +107,8 @@ export async function renderRunResult(
     if (result.kind === "released") ctx.out(`ariadne resume ${runId} finishes it here (a worker may also take it)`);
   }
   if (check && !ctx.json) {
-    const what = [check.flagged.length ? `claims ${check.flagged.join(", ")} flagged` : "", check.advice ? `${check.advice} advice sentences` : ""].filter(Boolean).join(", ");
+    // The closing line says what the checker said: a partial answer or a claim without evidence is "unsupported", with why.
+    const what = [check.flagged.length ? `claims ${check.flagged.join(", ")} flagged` : "", check.advice ? `${check.advice} advice sentences` : "", check.reason ?? ""].filter(Boolean).join(", ");
     ctx.out(`check: ${check.verdict}${what ? ` (${what})` : ""} · ariadne check ${runId} writes check-report.md`);
   }
   if (rootHash && !ctx.json) ctx.out(`root hash ${rootHash} · check later with: ariadne verify ${runId} --root ${rootHash}`);

@@ -6,6 +6,7 @@ import type { Invocation } from "./command.ts";
 import { hostSettings } from "./config.ts";
 import { sealSigningKey } from "./sealKeys.ts";
 import { renderRunResult } from "./renderRunResult.ts";
+import { lostDatabase } from "./lostDatabase.ts";
 import { installTelemetry } from "./installTelemetry.ts";
 
 /** `ariadne resume RUN`. */
@@ -22,6 +23,9 @@ export async function resumeCommand({ flags, positionals, out, config, storeOpti
     const hosted = await resumeRun({ database, store, buildRuntime: runtimeFactory(hostSettings(config), { progress: () => progressPrinter(log) }), ttlMs, waitMs, log, sealKey }, runId);
     const result = await hostInForeground(hosted, log);
     return await renderRunResult(result, { store, location: database.location, lease: hosted.lease, json, out });
+  } catch (e) {
+    // The database went away for longer than this command waits: say so, and how to finish the run.
+    throw lostDatabase(e, runId);
   } finally {
     // The run's last spans are exported before the store closes.
     await telemetry?.stop();

@@ -2,12 +2,16 @@ import type { ReviewMode } from "../actors/index.ts";
 import { type OpenOptions } from "../db/index.ts";
 import { openStore } from "../events/openStore.ts";
 import { type AskedCaps, hostRun, leaseOwner, planRun, runtimeFactory, submitRun } from "../runs/index.ts";
-import { type AriadneConfig, hostSettings, modelConfigured } from "./config.ts";
+import { type AriadneConfig, hostSettings, modelConfigured, searchChoice } from "./config.ts";
+import { AriadneError } from "../core/errors.ts";
 import { progressPrinter } from "./progress.ts";
 import { scenarioNote } from "./scenarioNote.ts";
+import { sandboxNote } from "./sandboxNote.ts";
+import { findScenario } from "../scenarios/index.ts";
 import { hostInForeground } from "./hostInForeground.ts";
 import { sealSigningKey } from "./sealKeys.ts";
 import { renderRunResult } from "./renderRunResult.ts";
+import { lostDatabase } from "./lostDatabase.ts";
 import { installTelemetry } from "./installTelemetry.ts";
 import type { LiveTerminal } from "./live/liveTerminal.ts";
 import { liveView } from "./live/liveView.ts";
@@ -56,7 +60,12 @@ export async function runResearch(options: RunOptions): Promise<number> {
   );
   const { choice, question } = plan;
   const log = options.json ? (line: string) => console.error(line) : options.out;
+  // A real question searches with the one configured provider; a wrong setting is refused before any store is opened.
+  const search = choice.kind === "scenario" ? null : searchChoice(options.config);
+  if (search && "problem" in search) throw new AriadneError("USAGE", 400, (search as { problem: string }).problem);
 
+  // Prerequisites before anything is recorded: a signing key that cannot be read must not leave a run behind.
+  const sealKey = sealSigningKey(options.config.sealKeys);
   const { store, database, close } = await openStore(options);
   const telemetry = await installTelemetry(options.config.telemetry, store, (line) => console.error(line));
   try {
@@ -65,21 +74,30 @@ export async function runResearch(options: RunOptions): Promise<number> {
     // The run id comes first, so a run whose process dies can still be found.
     log(`run ${runId}`);
     if (choice.kind === "scenario") console.error(scenarioNote(choice, configured));
+    if (search) log(search.says);
+    const missingSandbox = choice.kind === "scenario" ? sandboxNote(findScenario(choice.scenario)) : null;
+    if (missingSandbox) console.error(missingSandbox);
     log(`store: ${database.location}`);
     log(`question: ${question}`);
     // On a terminal, the executor tree drawn in place (the run's events folded as they are recorded); else a line per step.
     const view = options.terminal && !options.json ? liveView(options.terminal.stream, { color: options.terminal.color }) : null;
     try {
+      return await hostHere();
+    } catch (e) {
+      // Recorded, then the database went away for longer than this command waits: say so, and how to finish it.
+      throw lostDatabase(e, runId);
+    } finally {
+      view?.close();
+    }
+    async function hostHere(): Promise<number> {
       view?.applyAll(await store.readRun(runId));
       const progress = view ? () => view.apply : () => progressPrinter(log);
-      const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(hostSettings(options.config), { progress }), ttlMs, sealKey: sealSigningKey(options.config.sealKeys) }, lease!);
+      const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(hostSettings(options.config), { progress }), ttlMs, sealKey }, lease!);
       const result = await hostInForeground(hosted, view ? view.log : log);
       // The last frame from the whole log: the host's own facts (interrupted, sealed) never pass through the runtime's events.
       if (view) await store.readRun(runId).then(view.reset, () => undefined);
       view?.close();
       return await renderRunResult(result, { store, location: database.location, lease: lease!, json: options.json, out: options.out });
-    } finally {
-      view?.close();
     }
   } finally {
     // The run's last spans are exported before the store closes.

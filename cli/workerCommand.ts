@@ -14,7 +14,8 @@ export async function workerCommand({ flags, out, config, storeOptions }: Invoca
   const concurrency = flags.number("concurrency");
   const pollMs = flags.number("poll-ms");
   const idleExitMs = flags.number("idle-exit-ms");
-  const { store, database, close } = await openStore(storeOptions);
+  // A worker started while the database is down waits for it, however long (saying so), rather than exit.
+  const { store, database, close } = await openStore({ ...storeOptions, wait: { ...storeOptions.wait, atOpenMs: Infinity } });
   // The log's spans, when OTEL_EXPORTER_OTLP_ENDPOINT is set (cli/installTelemetry.ts).
   const telemetry = await installTelemetry(config.telemetry, store, out);
   const stop = new AbortController();

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { isConnectionError } from "../core/connectionLoss.ts";
 import { AriadneError } from "../core/errors.ts";
 import type { Database } from "../db/openDatabase.ts";
-import { claimCheckpoint, releaseCheckpoint, storeLeasedCheckpoint } from "./checkpointLease.ts";
+import { checkpointHolder, claimCheckpoint, releaseCheckpoint, storeLeasedCheckpoint } from "./checkpointLease.ts";
 import { type Checkpoint, compareCheckpoints, lastCommitted, loadCheckpoint, readFromCheckpoint, storeCheckpoint } from "./readFromCheckpoint.ts";
 import type { RecordedEvent } from "./types.ts";
 
@@ -15,8 +16,15 @@ export interface SubscribeOptions {
   batchSize?: number;
   /** Re-read at least this often, for events held back behind a slow transaction. */
   pollMs?: number;
-  /** Called once if reading, handling or storing the checkpoint fails; the subscription then stops. */
+  /**
+   * Called once if reading, handling or storing the checkpoint fails for
+   * another reason than a lost connection; the subscription then stops. A lost
+   * connection is waited out: the subscription reads again with backoff (up to
+   * 5 s apart) from its last position, and `health()` says it is behind.
+   */
   onError?: (error: unknown) => void;
+  /** Called when a read fails for a lost connection (then every retry until one works), and once when reading works again. */
+  onConnection?: (change: { lost: true; error: unknown; attempt: number } | { lost: false; downMs: number }) => void;
   /**
    * Share the checkpoint with subscriptions of the same id in other processes:
    * only the holder of its lease (events/checkpointLease.ts) handles events and
@@ -36,6 +44,12 @@ export interface SubscriptionLease {
    * earlier turn is stale.
    */
   onTaken?: (at: Checkpoint) => void;
+  /**
+   * Whether a holder is known dead (runs/lease/leaseOwner.ts: a process of this
+   * host that no longer exists): its lease is taken over at once instead of when
+   * it runs out, so the process that resumes a crashed run exports its spans.
+   */
+  ownerIsDead?: (owner: string) => boolean;
 }
 
 export interface Subscription {
@@ -49,7 +63,12 @@ export interface Subscription {
   /** Finishes the event in hand, stores the checkpoint and stops. */
   stop(): Promise<void>;
   readonly position: () => Checkpoint;
+  /** Whether the last read reached the database; since when it has not, and why. */
+  health(): { ok: true } | { ok: false; sinceMs: number; error: unknown };
 }
+
+const FIRST_RETRY_MS = 100;
+const LAST_RETRY_MS = 5_000;
 
 interface Waiter {
   target: Checkpoint;
@@ -77,7 +96,11 @@ export async function subscribe(database: Database, options: SubscribeOptions): 
   const holdLease = async (): Promise<boolean> => {
     if (!lease) return true;
     if (heldSince !== undefined && Date.now() - heldSince < lease.ttlMs / 3) return true;
-    const at = await claimCheckpoint(database, options.subscriptionId, lease.owner, lease.ttlMs);
+    let at = await claimCheckpoint(database, options.subscriptionId, lease.owner, lease.ttlMs);
+    if (!at && lease.ownerIsDead) {
+      const holder = await checkpointHolder(database, options.subscriptionId);
+      if (holder && lease.ownerIsDead(holder)) at = await claimCheckpoint(database, options.subscriptionId, lease.owner, lease.ttlMs, holder);
+    }
     if (!at) {
       heldSince = undefined;
       // Another holder advances it: follow, so caughtUp() resolves as it does.
@@ -133,28 +156,52 @@ export async function subscribe(database: Database, options: SubscribeOptions): 
         handled++;
       }
     } finally {
-      if (handled > 0 && (await store(batch.checkpoints[handled - 1]))) checkpoint = batch.checkpoints[handled - 1];
+      if (handled > 0) {
+        const at = batch.checkpoints[handled - 1];
+        // Unleased, the position in hand is this subscription's own: handled is handled, even if storing it
+        // fails for a lost connection (the reread after it starts here: no event twice). Leased, the stored
+        // checkpoint decides who handles what next.
+        if (!lease) checkpoint = at;
+        if (await store(at)) checkpoint = at;
+      }
     }
     return batch.events.length === batchSize;
   };
 
   const unlisten = await database.listen(EVENTS_CHANNEL, wake);
+  let down: { since: number; error: unknown; attempt: number } | undefined;
   const loop = (async () => {
     while (!stopped) {
       woken = false;
       let full: boolean;
+      let idleMs = pollMs;
       try {
         full = await step();
+        if (down) {
+          const downMs = Date.now() - down.since;
+          down = undefined;
+          options.onConnection?.({ lost: false, downMs });
+        }
       } catch (error) {
-        failure = { error };
-        stopped = true;
-        options.onError?.(error);
-        break;
+        if (isConnectionError(error) && !stopped) {
+          // Waited out: read again from the position in hand once the database answers.
+          down = { since: down?.since ?? Date.now(), error, attempt: (down?.attempt ?? 0) + 1 };
+          options.onConnection?.({ lost: true, error, attempt: down.attempt });
+          heldSince = undefined;
+          full = false;
+          idleMs = Math.min(FIRST_RETRY_MS * 2 ** (down.attempt - 1), LAST_RETRY_MS);
+          woken = false;
+        } else {
+          failure = { error };
+          stopped = true;
+          options.onError?.(error);
+          break;
+        }
       }
       settleWaiters();
       if (full || woken || stopped) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, pollMs);
+        const timer = setTimeout(done, idleMs);
         function done() {
           clearTimeout(timer);
           interruptIdle = undefined;
@@ -185,5 +232,6 @@ export async function subscribe(database: Database, options: SubscribeOptions): 
       if (lease && heldSince !== undefined) await releaseCheckpoint(database, options.subscriptionId, lease.owner).catch(() => {});
     },
     position: () => checkpoint,
+    health: () => (down ? { ok: false, sinceMs: Date.now() - down.since, error: down.error } : { ok: true }),
   };
 }

@@ -40,13 +40,13 @@ export const digestOf = (canonical: string): string => createHash("sha256").upda
 export const estimateInputTokens = (canonical: string): number => Math.ceil(canonical.length / 4);
 
 /**
- * The same bytes as canonicalize(request), assembled from cached parts. JCS
+ * The same bytes as canonicalJson(request), assembled from cached parts. JCS
  * orders object keys by code unit: maxTokens, messages, model, system, tools.
  * Messages and tool specs are never mutated once built (the fold makes new
  * ones, and narrowed specs share every part they do not narrow), so the
  * canonical text of every object and array is kept: a turn costs its new
  * messages and the parts of the specs narrowed for it, not the whole request.
- * tests/actors/requestDigest.property.test.ts holds it to the canonicalize package.
+ * tests/actors/requestDigest.property.test.ts holds it to RFC 8785 written plainly (tests/support/jcsReference.ts).
  */
 export function canonicalRequest(request: ModelRequest): string {
   const { maxTokens, messages, model, system, tools } = request;

@@ -3,6 +3,7 @@ import { audit, check, report, show, transcript } from "./readCommands.ts";
 import { cancel, resume, run, status, submit, worker } from "./runCommands.ts";
 import { evaluate, exportRun, migrate, serve, verify } from "./storeCommands.ts";
 import { keys, tools } from "./groupCommands.ts";
+import { doctor } from "./machineCommands.ts";
 
 /**
  * Every command of `ariadne`, in the order the help lists them. A new command is one entry here (and its
@@ -27,4 +28,5 @@ export const COMMANDS: readonly Command[] = [
   keys,
   tools,
   evaluate,
+  doctor,
 ];

@@ -70,16 +70,20 @@ report as one JSON object. Exit 1 when the run is not in the store.`,
 export const check: Command = {
   name: "check",
   args: "RUN",
-  summary: "the checker: numbers against cited sources, sources read again, advice language",
-  description: `Checks a settled run's answer: every number of each claim (and of the summary and headings) must
-be stated by the text of a source or artifact the claim cites (1,200 = 1200 = 1.2k; 12% = 0.12;
-45 bps = 0.45%; a rounded figure matches); each cited source is read again (a web page fetched as
-web_fetch fetches it, a workspace file or blob reopened) and its hash compared with the recorded
-one: unchanged, changed but still supporting (its quotes and numbers still there), or no longer
-supporting; sentences giving buy/sell recommendations, price targets or position advice are
-flagged; claims without evidence (judgment, not collected, no quote) are marked. The verdicts are
-recorded as a check_completed event in the run's stream and written to FILE (default
-check-report.md). Exit 0 when nothing is flagged, 1 when something is, 2 bad usage.`,
+  summary: "the checker: quotes, numbers beside their subject, pages, artifacts, sources read again, advice",
+  description: `Checks a settled run's answer: every phrase a claim quotes must be found (under one normalisation
+of whitespace, quotes and Unicode) in a blob the claim cites; every number of each claim must stand
+in a cited text beside the claim's subject (same sentence, list item or table row; 1,200 = 1200 =
+1.2k; 12% = 0.12; 45 bps = 0.45%; a rounded figure matches), or be derived from cited figures (a
+difference, sum, ratio or percentage change, shown with its formula); a page a claim names must be
+one its quotes are on; each value of a published CSV or JSON artifact must come from what it was
+derived from; each cited source is read again and compared with the recorded one (unchanged, changed
+but still supporting, no longer supporting); buy/sell recommendations, price targets and position
+advice are flagged; claims without evidence (judgment, not collected, no quote, or only gathered
+material) are marked. The verdicts are recorded as a check_completed event in the run's stream and
+written to FILE (default check-report.md). Exit 0 supported (every observed claim supported, nothing
+flagged), 1 flagged, 3 unsupported (nothing flagged, but an observed claim has no evidence, none is
+observed, or the answer is partial), 2 bad usage.`,
   flags: [{ name: "out", type: "string", arg: "FILE", help: "where the report is written", default: "check-report.md" }, JSON_FLAG],
   positionals: { min: 1, max: 1, problem: "check takes exactly one run id" },
   run: async ({ flags, positionals, storeOptions, config, out }) =>

@@ -1,4 +1,5 @@
 import { type CheckInput, rawIsText } from "../../checker/checkAnswer.ts";
+import { publishedArtifacts } from "../../checker/publishedArtifacts.ts";
 import { AriadneError } from "../../core/errors.ts";
 import type { EventStore, RecordedEvent } from "../../events/index.ts";
 import { readKnownRun } from "../../events/readKnownRun.ts";
@@ -52,8 +53,10 @@ export async function answerToCheck(store: EventStore, blobs: BlobStore, runId: 
   const settled = claims.answer && events.find((e): e is RecordedEvent<"settled"> => e.eventId === claims.answer!.eventId);
   if (!claims.answer || !settled) throw new AriadneError("NO_ANSWER", 409, `run ${runId} has no answer to check: it has not settled with one`);
   const body = (settled.data.answer ?? {}) as { summary?: unknown; sections?: { heading?: unknown }[] };
-  const texts = await readTexts(blobs, textShas(claims));
+  const published = publishedArtifacts(events);
+  const texts = await readTexts(blobs, [...textShas(claims), ...published.flatMap((a) => [a.sha256, ...a.derivedFrom])]);
   return {
+    artifacts: published.map((a) => ({ id: a.id, path: a.path, sha256: a.sha256, text: texts.get(a.sha256) ?? null, derivedFrom: a.derivedFrom.flatMap((sha) => texts.get(sha) ?? []) })),
     claims: claims as AnswerToCheck["claims"],
     summary: typeof body.summary === "string" ? body.summary : "",
     headings: Array.isArray(body.sections) ? body.sections.map((s) => String(s.heading ?? "")) : [],

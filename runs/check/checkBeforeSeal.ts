@@ -51,8 +51,10 @@ export function mergeVerdicts(tools: CheckResult, submitted: Extract<Outcome, { 
     if (v.verdict === "flagged") return { ...c, verdict: "flagged" as const, notes: [...c.notes, `flagged by the Checker: ${v.note ?? "no reason given"}`] };
     return { ...c, notes: [...c.notes, `the Checker said ${v.verdict}; the tools' outputs say ${c.verdict}, which stands`] };
   });
+  // The Checker can only make the verdict worse: a flag of its own turns supported or unsupported into flagged.
   const flagged = tools.verdict === "flagged" || claims.some((c) => c.verdict === "flagged");
-  return { ...tools, verdict: flagged ? "flagged" : "supported", claims, checker };
+  const { verdictReason, ...rest } = tools;
+  return flagged ? { ...rest, verdict: "flagged", claims, checker } : { ...tools, claims, checker };
 }
 
 /** A check that did not finish: recorded as incomplete, with no verdicts, never as passed. */

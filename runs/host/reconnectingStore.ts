@@ -1,4 +1,4 @@
-import canonicalize from "canonicalize";
+import { canonicalJson } from "../../core/canonicalJson.ts";
 import { isConnectionError, retryOnConnectionLoss } from "../../core/connectionLoss.ts";
 import { isConcurrencyError } from "../../core/errors.ts";
 import type { EventStore, RecordedEvent } from "../../events/index.ts";
@@ -55,7 +55,7 @@ function sameEvents(stored: RecordedEvent[], events: Parameters<EventStore["appe
     stored.every(
       (s, i) =>
         s.type === ours[i].type &&
-        canonicalize(s.data) === canonicalize(ours[i].data) &&
+        canonicalJson(s.data) === canonicalJson(ours[i].data) &&
         s.metadata.executorId === ours[i].metadata.executorId &&
         s.metadata.runId === ours[i].metadata.runId &&
         s.metadata.causationId === ours[i].metadata.causationId,

@@ -5,10 +5,10 @@ import { ConfigError } from "../../core/errors.ts";
 import type { Scenario } from "../../scenarios/index.ts";
 import { type CorpusServer, type SearchBackend, corpusSearchBackend, corpusUrlMap, pagesSearchBackend, serveCorpus } from "../../tools/index.ts";
 
-/** The shared corpus beside the repository (`../shared/corpus`), which offline scenarios fetch and search. */
-export const SHARED_CORPUS_DIR = fileURLToPath(new URL("../../../shared/corpus/", import.meta.url));
+/** The repository's corpus of real pages, PDFs and data (`corpus/`, see its README), which offline scenarios fetch and search. */
+export const CORPUS_DIR = fileURLToPath(new URL("../../corpus/", import.meta.url));
 
-/** The repository's scenarios folder: its corpora (scenarios/corpora/<name>) are served beside the shared corpus. */
+/** The repository's scenarios folder: its corpora (scenarios/corpora/<name>) are served beside the corpus. */
 export const SCENARIOS_DIR = fileURLToPath(new URL("../../scenarios/", import.meta.url));
 
 /** How offline runs reach the corpus hosts: a URL map onto the local server, and a search over its pages. */
@@ -24,12 +24,12 @@ const searches = new Map<string, SearchBackend>();
 /**
  * The local corpus server, started once per process on first use and kept for
  * the process's life without keeping it alive. Only the corpus hosts (the
- * shared corpus's and the scenario corpora's) are mapped to it, so loopback is
+ * corpus's and the scenario corpora's) are mapped to it, so loopback is
  * reached through that mapping alone; every other address keeps web_fetch's
  * refusals. `searchPages` names the scenario corpus web_search searches
- * (absent: the shared corpus's pages).
+ * (absent: the corpus's pages).
  */
-export async function scenarioCorpus(dir: string = SHARED_CORPUS_DIR, searchPages?: string): Promise<ScenarioCorpus> {
+export async function scenarioCorpus(dir: string = CORPUS_DIR, searchPages?: string): Promise<ScenarioCorpus> {
   let server = servers.get(dir);
   if (!server) {
     server = serveCorpus(dir, { scenariosDir: SCENARIOS_DIR, background: true });
@@ -49,12 +49,13 @@ export async function scenarioCorpus(dir: string = SHARED_CORPUS_DIR, searchPage
 
 /**
  * The corpus an offline scenario run is hosted with. A scenario that reads the
- * shared corpus is refused, saying where it looked, when it is missing; the
+ * corpus is refused, saying where it looked, when it is missing (a
+ * ARIADNE_CORPUS_DIR naming no corpus); the
  * scenario corpora ship with the repository, so any other is always served.
  */
-export async function offlineCorpus(scenario: Pick<Scenario, "needsSharedCorpus" | "searchPages">, dir: string = SHARED_CORPUS_DIR): Promise<ScenarioCorpus> {
+export async function offlineCorpus(scenario: Pick<Scenario, "needsSharedCorpus" | "searchPages">, dir: string = CORPUS_DIR): Promise<ScenarioCorpus> {
   if (scenario.needsSharedCorpus && !existsSync(dir)) {
-    throw new ConfigError(`the shared corpus that offline scenarios read is missing: expected it at ${dir} (../shared/corpus beside the repository)`);
+    throw new ConfigError(`the corpus that offline scenarios read is missing: expected it at ${dir} (the repository's corpus/, or the folder ARIADNE_CORPUS_DIR names)`);
   }
   return scenarioCorpus(dir, scenario.searchPages);
 }

@@ -1,4 +1,5 @@
 import type { KeyObject } from "node:crypto";
+import { sleep } from "../../core/sleep.ts";
 import type { Database } from "../../db/openDatabase.ts";
 import type { EventStore } from "../../events/index.ts";
 import { type BuildRuntime, type HostedRun, type HostResult, hostRun } from "./hostRun.ts";
@@ -99,11 +100,4 @@ function describe(r: HostResult): string {
   if (r.kind === "finished") return `finished: ${r.outcome.kind}${r.outcome.kind === "answer" && r.outcome.partial ? " (partial)" : ""}`;
   if (r.kind === "interrupted") return "interrupted";
   return `${r.kind}: ${r.reason}`;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
-  });
 }

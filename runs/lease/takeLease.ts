@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { quarantinedRuns } from "../../db/quarantine.ts";
 import { crashPoint } from "../../core/crashPoint.ts";
 import type { Database } from "../../db/openDatabase.ts";
 import { type RunLease, RunOptions } from "./runLease.ts";
@@ -26,6 +27,7 @@ export interface TakeLeaseOptions {
  * a run with an append in flight is skipped until it commits), and the epoch
  * goes up by one, which fences every append of the previous owner.
  */
+// A quarantined run (db/quarantine.ts: its log lost rows) is never taken: hosting it would fold a log with a hole.
 export async function takeLease(database: Database, options: TakeLeaseOptions): Promise<RunLease | null> {
   return database.db.transaction().execute(async (trx) => {
     const found = await sql<{ run_id: string; state: string }>`
@@ -34,7 +36,7 @@ export async function takeLease(database: Database, options: TakeLeaseOptions): 
              OR (state = 'running' AND (lease_expires_at IS NULL OR lease_expires_at <= now() OR lease_owner = ${options.deadOwner ?? null}))
              OR (state = 'interrupted' AND ${options.interrupted ?? false}))
         AND (${options.runId ?? null}::text IS NULL OR run_id = ${options.runId ?? null})
-        AND NOT (run_id = ANY(${options.skip ?? []}::text[]))
+        AND NOT (run_id = ANY(${[...(options.skip ?? []), ...quarantinedRuns(database)]}::text[]))
       ORDER BY created_at
       LIMIT 1
       FOR UPDATE SKIP LOCKED`.execute(trx);

@@ -96,3 +96,11 @@ export function forgeLog(dir: string, key: KeyObject, edit: (lines: Line[]) => v
   }
   reseal(dir, key, (m) => ({ ...m, rootHash: root }));
 }
+
+/** Removes whole events, renumbering each stream's versions after them (forgeLog then re-chains). */
+export const removeLines = (remove: (l: Line) => boolean) => (lines: Line[]) => {
+  const kept = lines.filter((l) => !remove(l));
+  const versions = new Map<string, number>();
+  for (const l of kept) versions.set(l.streamId, (l.streamVersion = (versions.get(l.streamId) ?? 0) + 1));
+  lines.splice(0, lines.length, ...kept);
+};

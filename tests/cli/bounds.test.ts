@@ -89,7 +89,16 @@ test("the environment's numbers are read with the flags' bounds: one line naming
   assert.equal(readConfig({ ARIADNE_LEASE_MS: "" }).leaseMs, 15000);
   assert.equal(readConfig({ ARIADNE_SCRIPTED_LATENCY_MS: "0" }).scriptedLatencyMs, undefined);
   assert.equal(readConfig({ ARIADNE_SCRIPTED_LATENCY_MS: "150" }).scriptedLatencyMs, 150);
-  assert.deepEqual(NUMERIC_ENV.map((v) => v.name), ["ARIADNE_LEASE_MS", "ARIADNE_MODEL_IDLE_TIMEOUT_MS", "ARIADNE_SCRIPTED_LATENCY_MS"]);
+  assert.deepEqual(NUMERIC_ENV.map((v) => v.name), [
+    "ARIADNE_LEASE_MS",
+    "ARIADNE_MODEL_IDLE_TIMEOUT_MS",
+    "ARIADNE_SCRIPTED_LATENCY_MS",
+    "ARIADNE_DATABASE_WAIT_MS",
+    "ARIADNE_STREAMS_PER_KEY",
+    "ARIADNE_STREAMS_PER_TENANT",
+    "ARIADNE_QUEUED_PER_KEY",
+    "ARIADNE_QUEUED_PER_TENANT",
+  ]);
 });
 
 // As a user meets them: a real process, exit 2, one line, nothing opened.

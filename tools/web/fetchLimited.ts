@@ -1,8 +1,13 @@
 import { ToolError } from "../toolErrors.ts";
 import { type AddressPolicy, refusedAddress } from "./checkAddress.ts";
+import { fetchPinned } from "./fetchPinned.ts";
 
 export interface FetchLimits extends AddressPolicy {
-  /** The fetch to use (tests inject one); default the platform's. */
+  /**
+   * The fetch to use (tests inject one); default fetchPinned, which connects
+   * only to an address the policy checked. An injected fetch gets the policy
+   * checked on a resolution of its own before each request.
+   */
   fetch?: typeof fetch;
   /**
    * Where a URL is really fetched from, when not from itself: maps the corpus
@@ -16,6 +21,19 @@ export interface FetchLimits extends AddressPolicy {
   maxBytes?: number;
   /** Redirects followed (default 5); one more is refused. */
   maxRedirects?: number;
+  /** The least time between two requests to one host (default 1 s; tools/web/hostGate.ts); mapped corpus URLs are not paced. */
+  hostIntervalMs?: number;
+  /** Who is asking, for the sites' logs: a User-Agent naming Ariadne and how to reach its operator (ARIADNE_CONTACT). */
+  userAgent?: string;
+}
+
+/** The User-Agent sent without a configured one; with a contact (a URL or mailto), sites know whom to tell. */
+export const userAgentOf = (contact?: string): string => `Ariadne/1.0 (research agent${contact ? `; +${contact}` : ""})`;
+
+/** One request's own headers (a search API's key, a conditional request's validators), beside the accept and user-agent. */
+export interface RequestHeaders {
+  headers?: Record<string, string>;
+  accept?: string;
 }
 
 export interface Fetched {
@@ -25,6 +43,8 @@ export interface Fetched {
   contentType: string;
   bytes: Uint8Array;
   redirects: number;
+  /** The final response's headers (Retry-After, ETag, Last-Modified). */
+  headers: Headers;
 }
 
 export const DEFAULT_TIMEOUT_MS = 20_000;
@@ -37,25 +57,31 @@ export const DEFAULT_MAX_REDIRECTS = 5;
  * no private or loopback address unless allowed. Failures are ToolErrors that
  * say what to do next.
  */
-export async function fetchLimited(url: string, limits: FetchLimits, signal?: AbortSignal): Promise<Fetched> {
+export async function fetchLimited(url: string, limits: FetchLimits, signal?: AbortSignal, request: RequestHeaders = {}): Promise<Fetched> {
   const timeoutMs = limits.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = limits.maxBytes ?? DEFAULT_MAX_BYTES;
   const maxRedirects = limits.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   const deadline = AbortSignal.timeout(timeoutMs);
   const abort = signal ? AbortSignal.any([signal, deadline]) : deadline;
-  const doFetch = limits.fetch ?? fetch;
+  const pinned = limits.fetch ? undefined : fetchPinned(limits);
   let current = url;
   try {
     for (let redirects = 0; ; redirects++) {
       const mapped = limits.mapUrl?.(current);
-      if (mapped === undefined) {
+      if (mapped === undefined && !pinned) {
         const refused = await refusedAddress(new URL(current).hostname, limits);
         if (refused) throw new ToolError(`Refused to fetch ${current}: ${refused}. Fetch a public http(s) URL instead.`);
       }
+      // A mapped URL is trusted configuration (the corpus server): the platform's fetch, unchecked.
+      const doFetch = limits.fetch ?? (mapped === undefined ? pinned! : fetch);
       const response = await doFetch(mapped ?? current, {
         redirect: "manual",
         signal: abort,
-        headers: { accept: "text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8,*/*;q=0.5", "user-agent": "Ariadne research agent (web_fetch)" },
+        headers: {
+          accept: request.accept ?? "text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8,*/*;q=0.5",
+          "user-agent": limits.userAgent ?? userAgentOf(),
+          ...request.headers,
+        },
       });
       const location = response.headers.get("location");
       if (response.status >= 300 && response.status < 400 && location) {
@@ -70,7 +96,7 @@ export async function fetchLimited(url: string, limits: FetchLimits, signal?: Ab
       }
       const contentType = response.headers.get("content-type") ?? "";
       const bytes = await readBody(response, maxBytes, current);
-      return { finalUrl: current, status: response.status, contentType, bytes, redirects };
+      return { finalUrl: current, status: response.status, contentType, bytes, redirects, headers: response.headers };
     }
   } catch (error) {
     if (deadline.aborted && !signal?.aborted) {
@@ -78,7 +104,8 @@ export async function fetchLimited(url: string, limits: FetchLimits, signal?: Ab
     }
     if (error instanceof ToolError || signal?.aborted) throw error;
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new ToolError(`Could not fetch ${current}: ${cause?.code ?? cause?.message ?? (error as Error).message}. Check the URL, or try another source.`);
+    const code = (error as { code?: string }).code;
+    throw new ToolError(`Could not fetch ${current}: ${cause?.code ?? cause?.message ?? code ?? (error as Error).message}. Check the URL, or try another source.`);
   }
 }
 

@@ -14,7 +14,8 @@ export function createWebTools(options: WebToolOptions = {}): Tool[] {
   return [createWebSearchTool(search), createWebFetchTool(fetchOptions)];
 }
 
-export { addressKind, refusedAddress, type AddressPolicy } from "./checkAddress.ts";
+export { addressKind, canonicalHost, refusedAddress, refusedIp, resolveChecked, type AddressPolicy } from "./checkAddress.ts";
+export { fetchPinned } from "./fetchPinned.ts";
 export { classifyContent, type ContentClass } from "./classifyContent.ts";
 export { readManifest, type ManifestEntry } from "./corpusManifest.ts";
 export { corpusSearchBackend, pagesSearchBackend } from "./corpusSearch.ts";
@@ -23,6 +24,12 @@ export { extractReadable, type ReadablePage } from "./extractReadable.ts";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_REDIRECTS, DEFAULT_TIMEOUT_MS, type FetchLimits, fetchLimited } from "./fetchLimited.ts";
 export { normalizeUrl, requestUrl } from "./normalizeUrl.ts";
 export { PAGE_CHARS, renderPage } from "./renderPage.ts";
-export type { SearchBackend, SearchHit as WebSearchHit } from "./searchBackend.ts";
+export type { SearchBackend, SearchHit as WebSearchHit, SearchResults } from "./searchBackend.ts";
 export { type WebFetchOptions, createWebFetchTool } from "./webFetchTool.ts";
 export { createWebSearchTool } from "./webSearchTool.ts";
+export { BRAVE_API_URL, braveSearchBackend } from "./braveSearch.ts";
+export { fetchSearchJson, retryAfterMs } from "./fetchSearchJson.ts";
+export { searxngSearchBackend } from "./searxngSearch.ts";
+export { SEARCH_PROVIDERS, type SearchChoice, type SearchProviderName, type SearchSettings, chooseSearchProvider, searchBackendOf } from "./searchProvider.ts";
+export { NO_SEARCH_PROVIDER } from "./webSearchTool.ts";
+export { userAgentOf } from "./fetchLimited.ts";
