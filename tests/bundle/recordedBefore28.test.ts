@@ -51,15 +51,14 @@ describe("runs recorded before issue 28", () => {
         assert.ok(executors.length >= 3, `${run.name} has executors`);
         let checked = 0;
         for (const executorId of executors) {
-          const out = await ariadne(["transcript", executorId, "--json", ...store.args], store.env);
-          const t = JSON.parse(out.stdout) as { turns: { turn: number; digestMatches: boolean }[]; requestVersion: { recorded: string | null } };
-          checked += t.turns.length;
-          assert.equal(t.requestVersion.recorded, null, "recorded before request versions were");
+          const out = await ariadne(["transcript", executorId, ...store.args], store.env);
+          assert.match(out.stdout, /^request code: recorded before request versions were recorded; this Ariadne's request code is [0-9a-f]{16}/m);
+          checked += out.stdout.match(/^turn \d+ /gm)?.length ?? 0;
           // What the models were shown is upcast by the frozen templates of the time. The hosted tools' specs are
           // rebuilt by today's code: where they changed since (web_search's, say), a digest differs, and the
           // transcript says the request code changed rather than calling it a mismatch of the log.
           if (out.code !== 0) assert.match(out.stderr, /does not match the digest recorded with it \(recorded before request versions were recorded; this Ariadne's request code is/);
-          else assert.deepEqual(t.turns.filter((x) => !x.digestMatches).map((x) => x.turn), [], `${executorId}: every request digest matches`);
+          else assert.doesNotMatch(out.stdout, /MISMATCH/, `${executorId}: every request digest matches`);
         }
         // A Child cancelled during its first model call has no turn; the others have some.
         assert.ok(checked >= executors.length, `${checked} turns checked`);
