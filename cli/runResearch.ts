@@ -2,7 +2,8 @@ import type { ReviewMode } from "../actors/index.ts";
 import { type OpenOptions } from "../db/index.ts";
 import { openStore } from "../events/openStore.ts";
 import { type AskedCaps, hostRun, leaseOwner, planRun, runtimeFactory, submitRun } from "../runs/index.ts";
-import { type AriadneConfig, hostSettings, modelConfigured } from "./config.ts";
+import { type AriadneConfig, hostSettings, modelConfigured, searchChoice } from "./config.ts";
+import { AriadneError } from "../core/errors.ts";
 import { progressPrinter } from "./progress.ts";
 import { scenarioNote } from "./scenarioNote.ts";
 import { sandboxNote } from "./sandboxNote.ts";
@@ -59,6 +60,9 @@ export async function runResearch(options: RunOptions): Promise<number> {
   );
   const { choice, question } = plan;
   const log = options.json ? (line: string) => console.error(line) : options.out;
+  // A real question searches with the one configured provider; a wrong setting is refused before any store is opened.
+  const search = choice.kind === "scenario" ? null : searchChoice(options.config);
+  if (search && "problem" in search) throw new AriadneError("USAGE", 400, (search as { problem: string }).problem);
 
   // Prerequisites before anything is recorded: a signing key that cannot be read must not leave a run behind.
   const sealKey = sealSigningKey(options.config.sealKeys);
@@ -70,6 +74,7 @@ export async function runResearch(options: RunOptions): Promise<number> {
     // The run id comes first, so a run whose process dies can still be found.
     log(`run ${runId}`);
     if (choice.kind === "scenario") console.error(scenarioNote(choice, configured));
+    if (search) log(search.says);
     const missingSandbox = choice.kind === "scenario" ? sandboxNote(findScenario(choice.scenario)) : null;
     if (missingSandbox) console.error(missingSandbox);
     log(`store: ${database.location}`);

@@ -26,7 +26,13 @@ const TextBlock = z.object({ type: z.literal("text"), text: z.string() });
 const ToolUseBlock = z.object({ type: z.literal("tool_use"), id: Id, name: z.string().min(1), input: z.unknown() });
 export const AssistantBlock = z.discriminatedUnion("type", [TextBlock, ToolUseBlock]);
 
-const Usage = z.object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() });
+const Usage = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  /** Prompt cache tokens, when the provider reported them (optional: turns recorded before caching fold as they are). */
+  cacheCreationInputTokens: z.number().int().nonnegative().optional(),
+  cacheReadInputTokens: z.number().int().nonnegative().optional(),
+});
 const Amount = z.object({
   tokens: z.number().int().nonnegative().optional(),
   toolCalls: z.number().int().nonnegative().optional(),
@@ -48,6 +54,8 @@ const LimitName = z.enum([
   "executor_wall_clock",
   "delegation_depth",
   "delegation_fan_out",
+  "run_fetches",
+  "run_fetch_bytes",
 ]);
 
 const Limits = z.object({

@@ -429,11 +429,14 @@ function withEntry<V>(record: Record<string, V>, key: string, value: V): Record<
   return copy;
 }
 
-/** What a quote citing this call may come from: the text of each source it read, then each artifact it wrote, once each. */
+/**
+ * What a quote citing this call may come from: the text of each source it read, then each artifact it wrote, once each.
+ * Never a search result list: search is discovery only, so a quote of a snippet is found in no source and refused.
+ */
 function quotableBlobs(d: EventData<"tool_completed">): QuotableBlob[] {
   if (!d.sources?.length && d.artifacts.length === 0) return [];
   const blobs = [
-    ...(d.sources ?? []).map((src) => ({ sha256: src.textSha256, label: `source ${src.url}` })),
+    ...(d.sources ?? []).filter((src) => src.kind !== "search_results").map((src) => ({ sha256: src.textSha256, label: `source ${src.url}` })),
     ...d.artifacts.map((a) => ({ sha256: a.sha256, label: `artifact ${a.path}` })),
   ];
   return blobs.filter((b, i) => blobs.findIndex((x) => x.sha256 === b.sha256) === i);
