@@ -5,7 +5,7 @@ import { openStore } from "../events/openStore.ts";
 import { createApiKey } from "../db/apiKeys.ts";
 import { openApiServer } from "../http/openApiServer.ts";
 import { runViewOf } from "../http/runs/runViewOf.ts";
-import { projectRun } from "../projections/index.ts";
+import { foldRun, projectRun, runView } from "../projections/index.ts";
 import { listRuns } from "../runs/listRuns.ts";
 import { submitQueued } from "./httpList.ts";
 
@@ -14,8 +14,11 @@ import { submitQueued } from "./httpList.ts";
  * PostgreSQL: the page as the API builds it now (the rows, then every run's
  * events in one query, folded in memory; http/runs/leasedRuns.ts) beside the
  * way it was built before (a projection, so a query, per run). Each figure is
- * the first request of a freshly opened server (no finished-run cache), then
- * the median of 20 more. The aim: under 100 ms.
+ * the first page read (of a freshly opened server: no finished-run cache),
+ * then the median of 20 more; the new way is timed in process as well as over
+ * HTTP, to tell the page's reads from the server's own cost. The aim: under
+ * 100 ms. The runs are queued ones (one event each): the figure is the
+ * queries' cost; a page of finished runs folds more events per run.
  *
  *   npm run bench -- httpListPage
  */
@@ -42,8 +45,19 @@ export async function main(): Promise<void> {
       if (views.length !== PAGE) throw new Error(`the page held ${views.length} runs`);
       return performance.now() - t;
     };
+    // Now, in process: the rows, every run's events in one query, folded in memory (leasedRuns.list without HTTP).
+    const now = async () => {
+      const t = performance.now();
+      const { runs } = await listRuns(store.database, { scope: "bench", limit: PAGE });
+      const events = await store.readRuns(runs.map((r) => r.runId));
+      const views = runs.map((row) => runViewOf(row, runView(foldRun(events.get(row.runId)!), { ownerLive: row.ownerLive })));
+      if (views.length !== PAGE) throw new Error(`the page held ${views.length} runs`);
+      return performance.now() - t;
+    };
     const beforeCold = await before();
     const beforeWarm = median(await repeat(20, before));
+    const nowCold = await now();
+    const nowWarm = median(await repeat(20, now));
 
     // Now: through the API, a fresh server each time for the cold figure.
     const key = (await createApiKey(store.database, { role: "client", tenant: "bench" })).token;
@@ -68,7 +82,8 @@ export async function main(): Promise<void> {
     console.log("");
     console.log(`  page of ${PAGE} on ${RUNS} runs      cold ms   median of 20 ms   aim`);
     console.log(`  before (a projection per run)  ${beforeCold.toFixed(1).padStart(8)}   ${beforeWarm.toFixed(1).padStart(15)}   < ${AIM_MS} ms`);
-    console.log(`  now (GET /v1/runs, one read)   ${afterCold.toFixed(1).padStart(8)}   ${afterWarm.toFixed(1).padStart(15)}   < ${AIM_MS} ms ${afterCold < AIM_MS ? "(met)" : "(NOT met)"}`);
+    console.log(`  now, in process (one read)     ${nowCold.toFixed(1).padStart(8)}   ${nowWarm.toFixed(1).padStart(15)}   < ${AIM_MS} ms`);
+    console.log(`  now (GET /v1/runs over HTTP)   ${afterCold.toFixed(1).padStart(8)}   ${afterWarm.toFixed(1).padStart(15)}   < ${AIM_MS} ms ${afterCold < AIM_MS ? "(met)" : "(NOT met)"}`);
   } finally {
     await close();
     await scratch.drop();
