@@ -18,6 +18,7 @@ export { addressKind, refusedAddress, type AddressPolicy } from "./checkAddress.
 export { classifyContent, type ContentClass } from "./classifyContent.ts";
 export { readManifest, type ManifestEntry } from "./corpusManifest.ts";
 export { corpusSearchBackend, pagesSearchBackend } from "./corpusSearch.ts";
+export { corpusFilesSearchBackend } from "./corpusFilesSearch.ts";
 export { CORPUS_HOSTS, type CorpusMount, type CorpusServeOptions, type CorpusServer, corpusMounts, corpusUrlMap, serveCorpus } from "./corpusServer.ts";
 export { extractReadable, type ReadablePage } from "./extractReadable.ts";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_REDIRECTS, DEFAULT_TIMEOUT_MS, type FetchLimits, fetchLimited } from "./fetchLimited.ts";
