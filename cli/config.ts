@@ -34,6 +34,8 @@ export interface AriadneConfig {
   telemetry: TelemetrySettings;
   /** ARIADNE_CORPUS_DIR: the shared corpus eval cases read; unset means ../shared/corpus beside the repository. */
   corpusDir: string | undefined;
+  /** ARIADNE_MODEL=baseline: questions are answered by the scripted baseline researcher, not the configured model (as --model baseline). */
+  researcher: string | undefined;
 }
 
 export interface TelemetrySettings {
@@ -86,6 +88,7 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
       deno: "Deno" in globalThis && set("OTEL_DENO")?.toLowerCase() === "true",
     },
     corpusDir: set("ARIADNE_CORPUS_DIR"),
+    researcher: set("ARIADNE_MODEL"),
   };
 }
 
@@ -95,6 +98,7 @@ export const hostSettings = (config: AriadneConfig): HostSettings => ({
   scriptedLatencyMs: config.scriptedLatencyMs,
   compute: { passEnv: config.openblas },
   workspaceRoot: config.workspaceRoot,
+  corpusDir: config.corpusDir,
 });
 
 /** A model is configured: a question can be asked. */

@@ -70,6 +70,9 @@ options:
                      (a review's findings reach Main once, marked as advice); never approval or veto
   --scenario NAME    run a scripted offline scenario instead of a question: ${scenarioNames().join(", ")}
                      (the default with no question)
+  --model baseline   run: the question is answered by the baseline researcher, a scripted policy (no language model,
+                     no API key) that searches the corpus (ARIADNE_CORPUS_DIR), fetches the top results and quotes
+                     them; labelled scripted, its tokens estimated. --model configured (default): the configured model
   --single-agent     run: one executor with every tool but delegate and no Children, citing its own tool
                      results (the control for what isolation buys; recorded with the run); not with --reviewer,
                      Child caps or delegation caps
@@ -83,7 +86,9 @@ ${capFlagsUsage()}
 environment:
   DATABASE_URL       postgres://user@host:port/db; unset means the embedded PGlite store
   ARIADNE_DEBUG=1    print stack traces on errors
-  ARIADNE_CORPUS_DIR the shared corpus eval cases read (default ../shared/corpus beside the repository)
+  ARIADNE_CORPUS_DIR the shared corpus eval cases and the baseline researcher read (default ../shared/corpus beside
+                     the repository)
+  ARIADNE_MODEL      baseline: as --model baseline (the flag wins)
   ARIADNE_MODEL_IDLE_TIMEOUT_MS
                      as --model-idle-timeout, in milliseconds (the flag wins)`;
 
@@ -119,6 +124,7 @@ export async function main(
         "data-dir": { type: "string" },
         json: { type: "boolean", default: false },
         "model-idle-timeout": { type: "string" },
+        model: { type: "string" },
         root: { type: "string" },
         reviewer: { type: "string" },
         scenario: { type: "string" },
@@ -145,6 +151,12 @@ export async function main(
   const reviewer = parsed.values.reviewer ?? "off";
   if (reviewer !== "off" && reviewer !== "shadow" && reviewer !== "advisory") {
     console.error(`ariadne: --reviewer takes off, shadow or advisory, got "${reviewer}"`);
+    return 2;
+  }
+  // --model baseline (or ARIADNE_MODEL=baseline; the flag wins): the scripted baseline researcher answers instead of the configured model.
+  const researcher = parsed.values.model ?? config.researcher ?? "configured";
+  if (researcher !== "configured" && researcher !== "baseline") {
+    console.error(`ariadne: ${parsed.values.model === undefined ? "ARIADNE_MODEL" : "--model"} takes baseline or configured, got "${researcher}"`);
     return 2;
   }
   const modelIdleTimeoutMs = secondsToMs(parsed.values["model-idle-timeout"]);
@@ -176,7 +188,7 @@ export async function main(
         const caps = askedCapsFromFlags(parsed.values);
         // An empty or blank question given is refused by runResearch, never taken for "no question".
         const { runResearch } = await import("./runResearch.ts");
-        return await runResearch({ ...storeOptions, config, question: rest.length ? rest.join(" ") : undefined, scenario: parsed.values.scenario, json: parsed.values.json, out, modelIdleTimeoutMs, caps, reviewer, terminal, singleAgent: parsed.values["single-agent"] });
+        return await runResearch({ ...storeOptions, config, question: rest.length ? rest.join(" ") : undefined, scenario: parsed.values.scenario, json: parsed.values.json, out, modelIdleTimeoutMs, caps, reviewer, terminal, singleAgent: parsed.values["single-agent"], baseline: researcher === "baseline" });
       }
       case "show":
       case "transcript": {

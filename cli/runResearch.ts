@@ -30,6 +30,8 @@ export interface RunOptions extends OpenOptions {
   terminal?: LiveTerminal | null;
   /** --single-agent: one executor with every tool but delegate (runs/planRun.ts refuses what conflicts). */
   singleAgent?: boolean;
+  /** --model baseline: the scripted baseline researcher answers the question (models/baseline/). */
+  baseline?: boolean;
 }
 
 /**
@@ -51,6 +53,7 @@ export async function runResearch(options: RunOptions): Promise<number> {
       modelIdleTimeoutMs: options.modelIdleTimeoutMs,
       traceparent: options.config.telemetry.traceparent,
       singleAgent: options.singleAgent,
+      baseline: options.baseline,
     },
     { modelConfigured: configured, nothingAsked: "scenario" },
   );
@@ -65,6 +68,7 @@ export async function runResearch(options: RunOptions): Promise<number> {
     // The run id comes first, so a run whose process dies can still be found.
     log(`run ${runId}`);
     if (choice.kind === "scenario") console.error(scenarioNote(choice, configured));
+    if (choice.kind === "baseline") log("model: the baseline researcher (scripted, not a language model; tokens estimated), searching the corpus");
     log(`store: ${database.location}`);
     log(`question: ${question}`);
     // On a terminal, the executor tree drawn in place (the run's events folded as they are recorded); else a line per step.

@@ -7,7 +7,8 @@ import { DEFAULT_SCENARIO, findScenario } from "../scenarios/index.ts";
 import { createDatabaseBlobStore } from "../db/sourceBlobs.ts";
 import type { ComputeOptions, ToolRegistry } from "../tools/index.ts";
 import type { BuildRuntime } from "./hostRun.ts";
-import { offlineCorpus } from "./scenarioCorpus.ts";
+import { offlineCorpus, researchCorpus } from "./scenarioCorpus.ts";
+import { baselineResearcher } from "../models/baseline/baselineResearcher.ts";
 import { runTools } from "./runTools.ts";
 import { scriptedCheckerModel } from "../scenarios/scriptedChecker.ts";
 import { workspaceRootFor } from "./workspaceRootFor.ts";
@@ -23,6 +24,8 @@ export interface HostSettings {
   compute?: Pick<ComputeOptions, "passEnv">;
   /** Where executors' working folders live (ARIADNE_WORKSPACES); default beside the store (runs/workspaceRootFor.ts). */
   workspaceRoot?: string;
+  /** The corpus the baseline researcher searches and fetches (ARIADNE_CORPUS_DIR); default ../shared/corpus beside the repository. */
+  corpusDir?: string;
 }
 
 export interface RuntimeFactoryOptions {
@@ -52,19 +55,21 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
   const env = settings.model ?? {};
   const build: BuildRuntime = async (store, lease) => {
     const { mode, caps, limits, reviewer, modelIdleTimeoutMs, allowedProfiles, models, singleAgent } = lease.options;
-    const real = options.model?.() ?? (mode === "offline" ? null : createModel(env, { idleTimeoutMs: modelIdleTimeoutMs }));
-    if (mode !== "offline" && !real) {
+    const baseline = mode === "baseline";
+    const real = options.model?.() ?? (mode === "model" ? createModel(env, { idleTimeoutMs: modelIdleTimeoutMs }) : null);
+    if (mode === "model" && !real) {
       throw new ConfigError(`run ${lease.runId} asks for the configured model: set ANTHROPIC_API_KEY to run it`);
     }
     // The run's own hint (a test harness tags its runs) wins, so whichever worker takes it paces it alike.
     const latencyMs = Number(lease.options.tags.scriptedLatencyMs ?? settings.scriptedLatencyMs ?? 0) || undefined;
-    const scenario = real || options.offlineModel ? null : findScenario(lease.options.scenario ?? DEFAULT_SCENARIO);
-    if (!real && !options.offlineModel && !scenario) throw new ConfigError(`run ${lease.runId} asks for scenario "${lease.options.scenario}", which this host does not have`);
-    const model = real ?? options.offlineModel?.() ?? (singleAgent ? scenario!.singleAgentModel : scenario!.model)({ latencyMs });
+    const scenario = real || options.offlineModel || baseline ? null : findScenario(lease.options.scenario ?? DEFAULT_SCENARIO);
+    if (!real && !options.offlineModel && !baseline && !scenario) throw new ConfigError(`run ${lease.runId} asks for scenario "${lease.options.scenario}", which this host does not have`);
+    const model = real ?? options.offlineModel?.() ?? (baseline ? baselineResearcher({ latencyMs }) : (singleAgent ? scenario!.singleAgentModel : scenario!.model)({ latencyMs }));
     const names = resolveModels(env, models);
     const runCaps = caps ? parseCaps(caps) : CONFIGURED_CAPS;
     // A scripted scenario reaches its corpus through the corpus hosts (*.corpus.test) on a local server.
-    const corpus = scenario && !options.tools ? await offlineCorpus(scenario, options.corpusDir) : null;
+    // The baseline researcher searches and fetches the configured corpus (pages, PDFs and data files) the same way.
+    const corpus = options.tools ? null : scenario ? await offlineCorpus(scenario, options.corpusDir) : baseline ? await researchCorpus(options.corpusDir ?? settings.corpusDir) : null;
     // The Checker's tools read the run's log and its sources again, as `ariadne check` does.
     const checker = { store, readers: () => Promise.resolve(build.sourceReaders!(store.database, lease)) };
     const tools = options.tools?.() ?? runTools({ web: corpus ? { mapUrl: corpus.mapUrl, search: corpus.search } : {}, compute: settings.compute, checker });
@@ -96,7 +101,7 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
   // The checker reads a run's sources again as its tools read them: the same corpus map, blobs and workspaces.
   build.sourceReaders = async (database, lease) => {
     const scenario = lease.options.mode === "offline" && !options.offlineModel ? findScenario(lease.options.scenario ?? DEFAULT_SCENARIO) : null;
-    const corpus = scenario ? await offlineCorpus(scenario, options.corpusDir) : null;
+    const corpus = scenario ? await offlineCorpus(scenario, options.corpusDir) : lease.options.mode === "baseline" ? await researchCorpus(options.corpusDir ?? settings.corpusDir) : null;
     return {
       web: corpus ? { mapUrl: corpus.mapUrl } : {},
       blobs: createDatabaseBlobStore(database.db),

@@ -38,12 +38,14 @@ const CLAUSE = /\?|;|,?\s+and\s+(?=(?:what|which|who|when|where|how|why|does|did
  * a Child searching one facet still names what it is about. At most three.
  */
 export function facetsOf(question: string): string[] {
-  const subject = subjectWords(question);
-  const clauses = question
+  const all = question
     .replace(/https?:\/\/\S+/g, " ")
     .split(CLAUSE)
     .map((c) => c.trim())
-    .filter((c) => contentWords(c).some((w) => !subject.includes(w)));
+    .filter((c) => contentWords(c).length > 0);
+  // The subject is named in the first clause; a later clause ("what CPU does it have") refers back to it.
+  const subject = subjectWords(all[0] ?? question);
+  const clauses = all.filter((c, i) => i === 0 || contentWords(c).some((w) => !subject.includes(w)));
   if (clauses.length <= 1) return [question.trim()];
   return clauses.slice(0, 3).map((c) => {
     const missing = subject.filter((w) => !contentWords(c).includes(w));
