@@ -7,11 +7,11 @@ import { describe, test } from "node:test";
 import { writeBundle } from "../../bundle/writeBundle.ts";
 import { scratchDir } from "./exportedRun.ts";
 
-/** The README's openssl block, as printed there: the test runs what a reader would paste. */
+/** The audit guide's openssl block, as printed there: the test runs what a reader would paste. */
 function readmeBlock(): string {
-  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const readme = readFileSync(new URL("../../docs/guides/audit-and-bundles.md", import.meta.url), "utf8");
   const start = readme.indexOf("# verify a bundle's signature with openssl");
-  assert.ok(start > 0, "the README shows the openssl command");
+  assert.ok(start > 0, "the audit guide shows the openssl command");
   return readme.slice(start, readme.indexOf("```", start));
 }
 
@@ -32,7 +32,7 @@ function bundleAndKeys() {
 
 const run = (B: string, PUB: string) => spawnSync("bash", ["-eo", "pipefail", "-c", readmeBlock()], { env: { ...process.env, B, PUB }, encoding: "utf8" });
 
-describe("the manifest's DSSE signature verifies with openssl, as the README shows", () => {
+describe("the manifest's DSSE signature verifies with openssl, as the audit guide shows", () => {
   test("with the publisher's key: Signature Verified Successfully, and the statement names this manifest.json", () => {
     const { dir, ours } = bundleAndKeys();
     const r = run(dir, ours);
