@@ -49,6 +49,11 @@ export function passagesOf(text: string, csv = false): Omit<Passage, "terms" | "
       }
       continue;
     }
+    // A list (every line a "-", "+", "*" or "•" item) is read item by item, as a table is row by row.
+    if (lines.length > 1 && lines.every((l) => /^\s*[-+*•]\s/.test(l))) {
+      for (const line of lines) if (line.trim().length >= 8) out.push({ text: squash(line), page });
+      continue;
+    }
     for (const sentence of squash(lines.join(" ")).split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"“(])/u)) {
       if (sentence.length >= 12 && sentence.length <= 600) out.push({ text: sentence, page });
     }
@@ -56,23 +61,38 @@ export function passagesOf(text: string, csv = false): Omit<Passage, "terms" | "
   return out;
 }
 
+/** A passage's words for matching: without URLs and Markdown link targets, so a link's address matches nothing. */
+const matchable = (s: string) => s.replace(/\]\([^)]*\)/g, "]").replace(/https?:\/\/\S+/g, " ");
+
+/** Navigation, not content: a heading, or a line that is mostly a link. */
+const isNavigation = (s: string) => /^#/.test(s) || s.replace(/\[[^\]]*\]\([^)]*\)/g, "").replace(/[-*+•|\s]/g, "").length < 8;
+
 /**
  * The passages worth quoting for a question: holding at least `minTerms` of
- * its terms and a number or a name, best first (more terms held, then a
- * number, then shorter), at most `limit`.
+ * its terms and a number or a name, best first, at most `limit`. A passage
+ * scores the weights of the terms it holds, a term weighing more the fewer of
+ * the text's passages hold it (a page about the Xbox says "Xbox" everywhere;
+ * "costs" once), plus a bonus for a figure when the question asks for one.
  */
-export function pickPassages(text: string, terms: readonly string[], options: { csv?: boolean; limit?: number; minTerms?: number } = {}): Passage[] {
+export function pickPassages(text: string, terms: readonly string[], options: { csv?: boolean; limit?: number; minTerms?: number; wantsNumber?: boolean } = {}): Passage[] {
   const minTerms = options.minTerms ?? Math.min(2, terms.length);
-  return passagesOf(text, options.csv)
-    .map((p) => {
-      // A row is matched with its header: "invest" in the header and "1935" in the row both count.
-      const held = termsHeld(p.header ? `${p.header.join(" ")} ${p.text}` : p.text, terms);
-      return { ...p, terms: held, score: held.length + (/\d/.test(p.text) ? 0.5 : 0) - p.text.length / 10_000 };
-    })
+  const all = passagesOf(text, options.csv)
+    .filter((p) => !isNavigation(p.text))
+    // A row is matched with its header: "invest" in the header and "1935" in the row both count.
+    .map((p) => ({ ...p, terms: termsHeld(matchable(p.header ? `${p.header.join(" ")} ${p.text}` : p.text), terms) }));
+  const df = new Map(terms.map((t) => [t, all.filter((p) => p.terms.includes(t)).length]));
+  const weight = (t: string) => Math.log(1 + all.length / (1 + df.get(t)!));
+  const scored = all
     .filter((p) => p.terms.length >= Math.max(1, minTerms) && statesFact(p.text))
-    .sort((a, b) => b.score - a.score)
-    .slice(0, options.limit ?? 3);
+    .map((p) => ({ ...p, score: p.terms.reduce((n, t) => n + weight(t), 0) + (/\d/.test(matchable(p.text)) ? (options.wantsNumber ? 1.5 : 0.25) : 0) - p.text.length / 10_000 }))
+    .sort((a, b) => b.score - a.score);
+  // Rows of a table are alike: only those holding as many of the question's terms as the best row are worth quoting.
+  const best = scored.find((p) => p.header)?.terms.length ?? 0;
+  return scored.filter((p) => !p.header || p.terms.length >= best).slice(0, options.limit ?? 3);
 }
+
+/** Whether a question asks for a figure: how many, how much, what year, what percentage. */
+export const asksForNumber = (question: string): boolean => /\b(how (many|much|old|long|far|high)|what (year|percentage|share|number|price)|in (what|which) year|when)\b/i.test(question);
 
 /** A table row read with its header: "invest 317.6; value 3078.5; firm General Motors". */
 export function rowWithHeader(p: Pick<Passage, "text" | "header">, csv: boolean): string {
