@@ -15,6 +15,10 @@ export interface CaseScore {
   coverage: number;
   missing: string[];
   forbiddenFound: string[];
+  /** The case's gaps the answer does not name in a not_collected claim. */
+  gapsNotNamed?: string[];
+  /** The case's artifacts the run did not publish. */
+  artifactsMissing?: string[];
   claims: number;
   observedClaims: number;
   /** Supported claims of the claims that say they were observed (1 when none do). */
@@ -53,7 +57,7 @@ export interface CaseScore {
 }
 
 export interface ScoreInput {
-  evalCase: Pick<EvalCase, "id" | "expected" | "forbidden" | "minCoverage" | "variant">;
+  evalCase: Pick<EvalCase, "id" | "expected" | "forbidden" | "minCoverage" | "variant"> & Partial<Pick<EvalCase, "gaps" | "artifacts">>;
   runId: string;
   events: readonly RecordedEvent[];
   /** Stored text by blob sha256: what the cited sources, quotes and artifacts said when they were read. */
@@ -98,6 +102,10 @@ export function scoreRun({ evalCase, runId, events, texts }: ScoreInput): CaseSc
   const covered = supported.map((c) => c.text).join("\n");
   const missing = evalCase.expected.filter((i) => !holds(covered, i)).map(itemLabel);
   const forbiddenFound = evalCase.forbidden.filter((i) => holds(text.all, i)).map(itemLabel);
+  const admitted = claims.claims.filter((c) => c.basis === "not_collected").map((c) => c.text).join("\n");
+  const gapsNotNamed = (evalCase.gaps ?? []).filter((i) => !holds(admitted, i)).map(itemLabel);
+  const published = new Set(events.flatMap((e) => (e.type === "tool_completed" ? ((e.data as { artifacts?: { path: string }[] }).artifacts ?? []).map((a) => a.path.split("/").at(-1)!) : [])));
+  const artifactsMissing = (evalCase.artifacts ?? []).filter((name) => !published.has(name));
   const observed = claims.claims.filter((c) => c.basis === "observed");
   const supportedClaims = supported.length;
   const findings = claims.claims.flatMap((c) => c.findings);
@@ -117,6 +125,8 @@ export function scoreRun({ evalCase, runId, events, texts }: ScoreInput): CaseSc
     coverage: ratio(evalCase.expected.length - missing.length, evalCase.expected.length),
     missing,
     forbiddenFound,
+    ...(evalCase.gaps?.length ? { gapsNotNamed } : {}),
+    ...(evalCase.artifacts?.length ? { artifactsMissing } : {}),
     claims: claims.claims.length,
     observedClaims: observed.length,
     supportRate: ratio(supportedClaims, observed.length),
@@ -148,6 +158,8 @@ function failuresOf(s: Omit<CaseScore, "failures">, minCoverage: number): string
   if (!s.answered) failures.push("no answer");
   if (s.coverage < minCoverage) failures.push(`coverage ${pct(s.coverage)} < ${pct(minCoverage)}: missing ${s.missing.join("; ")}`);
   if (s.forbiddenFound.length) failures.push(`forbidden: ${s.forbiddenFound.join("; ")}`);
+  if (s.gapsNotNamed?.length) failures.push(`gaps not named as not collected: ${s.gapsNotNamed.join("; ")}`);
+  if (s.artifactsMissing?.length) failures.push(`not published: ${s.artifactsMissing.join("; ")}`);
   // One number its cited sources do not state fails the case: an answer is not "mostly right" about a figure.
   if (s.numberFaithfulness < 1) failures.push(`numbers faithful ${pct(s.numberFaithfulness)} (${Math.round((1 - s.numberFaithfulness) * s.numbersChecked)} of ${s.numbersChecked} not in the cited sources)`);
   if (s.citationValidity < 1) failures.push(`citation validity ${pct(s.citationValidity)}`);

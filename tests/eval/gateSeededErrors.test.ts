@@ -101,6 +101,17 @@ describe("the eval gate catches seeded errors", () => {
     assert.deepEqual(regressions.map((r) => [r.metric, r.baseline, r.now]), [["supportedClaims", 9, 6]]);
   });
 
+  test("a gap the case expects named must stand in a not_collected claim, and an artifact it expects must have been published", () => {
+    const claims = [...goodClaims(), { text: "Not collected: what Fund J charges.", basis: "not_collected" as const, citations: [] }];
+    const named = scoreRun({ evalCase: { ...evalCase, gaps: ["Fund J"] }, runId: "run-gate", events: run(claims), texts });
+    assert.deepEqual([named.gapsNotNamed, named.failures], [[], []]);
+    // Seeded: the gap mentioned only in an observed claim's text is not named as a gap.
+    const unnamed = scoreRun({ evalCase: { ...evalCase, gaps: ["Fund A"] }, runId: "run-gate", events: run(claims), texts });
+    assert.deepEqual(unnamed.failures, ["gaps not named as not collected: Fund A"]);
+    const unpublished = scoreRun({ evalCase: { ...evalCase, artifacts: ["charges.csv"] }, runId: "run-gate", events: run(goodClaims()), texts });
+    assert.deepEqual(unpublished.failures, ["not published: charges.csv"]);
+  });
+
   test("the table labels a case whose expected phrases came from its own script as plumbing", () => {
     const [, , row] = renderTable([{ ...score(goodClaims()), graded: "plumbing" }]);
     assert.match(row!, /^\| nine-charges \| delegating \| pass \|.* \| plumbing \|$/);
