@@ -64,9 +64,9 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
     const latencyMs = Number(lease.options.tags.scriptedLatencyMs ?? settings.scriptedLatencyMs ?? 0) || undefined;
     const scenario = real || options.offlineModel || baseline ? null : findScenario(lease.options.scenario ?? DEFAULT_SCENARIO);
     if (!real && !options.offlineModel && !baseline && !scenario) throw new ConfigError(`run ${lease.runId} asks for scenario "${lease.options.scenario}", which this host does not have`);
-    const model = real ?? options.offlineModel?.() ?? (baseline ? baselineResearcher({ latencyMs }) : (singleAgent ? scenario!.singleAgentModel : scenario!.model)({ latencyMs }));
-    const names = resolveModels(env, models);
     const runCaps = caps ? parseCaps(caps) : CONFIGURED_CAPS;
+    const model = real ?? options.offlineModel?.() ?? (baseline ? baselineResearcher({ latencyMs, childTokens: runCaps.investigate.maxTokens }) : (singleAgent ? scenario!.singleAgentModel : scenario!.model)({ latencyMs }));
+    const names = resolveModels(env, models);
     // A scripted scenario reaches its corpus through the corpus hosts (*.corpus.test) on a local server.
     // The baseline researcher searches and fetches the configured corpus (pages, PDFs and data files) the same way.
     const corpus = options.tools ? null : scenario ? await offlineCorpus(scenario, options.corpusDir) : baseline ? await researchCorpus(options.corpusDir ?? settings.corpusDir) : null;

@@ -1,5 +1,6 @@
 import type { Database } from "../../db/openDatabase.ts";
 import type { EventStore } from "../../events/index.ts";
+import { CONFIGURED_CAPS } from "../../governance/index.ts";
 import { baselineResearcher } from "../../models/baseline/baselineResearcher.ts";
 import type { Model } from "../../models/types.ts";
 import { type HostSettings, runTools, runtimeFactory } from "../../runs/index.ts";
@@ -33,7 +34,7 @@ export async function runGoldSuite(cases: readonly GoldCase[], options: GoldSuit
   for (const c of cases) {
     const corpus = await researchCorpus(c.corpusDir);
     const buildRuntime = runtimeFactory(options.settings, {
-      ...(options.lane === "baseline" ? { offlineModel: () => baselineResearcher() } : { model: () => options.realModel!() }),
+      ...(options.lane === "baseline" ? { offlineModel: () => baselineResearcher({ childTokens: CONFIGURED_CAPS.investigate.maxTokens }) } : { model: () => options.realModel!() }),
       tools: () => runTools({ web: { mapUrl: corpus.mapUrl, search: corpus.search }, compute: options.settings?.compute }),
       workspaceRoot: options.workspaceRoot,
       corpusDir: c.corpusDir,

@@ -1,6 +1,6 @@
 import { ScriptedModel } from "../scriptedModel.ts";
 import type { ModelRequest } from "../types.ts";
-import { childPolicy } from "./childPolicy.ts";
+import { DEFAULT_CHILD_TOKENS, childPolicy } from "./childPolicy.ts";
 import { mainPolicy } from "./mainPolicy.ts";
 
 /** The name `ariadne run --model baseline` and `ariadne eval --lane baseline` choose it by. */
@@ -15,11 +15,11 @@ export const BASELINE_MODEL = "baseline";
  * `scripted:baseline-researcher`, and their token counts are estimated
  * (four characters a token), as every ScriptedModel's are.
  */
-export function baselineResearcher(options: { latencyMs?: number } = {}): ScriptedModel {
+export function baselineResearcher(options: { latencyMs?: number; /** A web-explorer Child's token cap (the run's investigate-style cap). */ childTokens?: number } = {}): ScriptedModel {
   return new ScriptedModel({
     name: "baseline-researcher",
     latencyMs: options.latencyMs,
     keepRequests: false,
-    policy: (request: ModelRequest) => (request.tools.some((t) => t.name === "answer") ? mainPolicy(request) : childPolicy(request)),
+    policy: (request: ModelRequest) => (request.tools.some((t) => t.name === "answer") ? mainPolicy(request) : childPolicy(request, options.childTokens ?? DEFAULT_CHILD_TOKENS)),
   });
 }

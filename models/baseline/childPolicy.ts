@@ -1,10 +1,9 @@
 import type { ScriptedReply } from "../scriptedModel.ts";
 import type { ModelRequest } from "../types.ts";
-import { handoff, quoteOf, quotedText, use } from "../../scenarios/etfOverlap/scriptedHandoff.ts";
-import { exchanges, resultsOf } from "../../scenarios/requestView.ts";
+import { exchanges, resultsOf } from "../requestView.ts";
+import { handoff, quoteOf, quotedText, use } from "../scriptedReplies.ts";
 import { type Passage, asksForNumber, pickPassages, rowWithHeader } from "./passages.ts";
 import { contentWords, urlsIn } from "./questionTerms.ts";
-import { CONFIGURED_CAPS } from "../../governance/config.ts";
 
 /** Pages a Child reads of its search results at most, in rank order. */
 export const PAGES_READ = 3;
@@ -15,12 +14,12 @@ export const WINDOWS_READ = 3;
 /** What one more read may add to a request, in tokens: a window of 40,000 characters at four a token, and its frame. */
 const READ_TOKENS = 10_500;
 /**
- * The tokens a web-explorer Child may spend: the investigate-style cap
- * (governance/config.ts). The Child plans its reads within it, since every
- * request carries all it has read so far; a run that lowers the cap can still
- * stop it, and then the runtime's partial handoff says so.
+ * The tokens a web-explorer Child may spend by default: the configured
+ * investigate-style cap (governance/config.ts; the host passes the run's own).
+ * The Child plans its reads within it, since every request carries all it has
+ * read so far; were it stopped anyway, the runtime's partial handoff says so.
  */
-const BUDGET = CONFIGURED_CAPS.investigate.maxTokens;
+export const DEFAULT_CHILD_TOKENS = 60_000;
 
 /** The Child's task as the runtime rendered it (actors/prompts.ts): its question, and the whole task text. */
 export function childTask(request: ModelRequest): { question: string; text: string } {
@@ -45,7 +44,7 @@ const toolUse = (name: string, input: unknown) => ({ type: "tool_use" as const, 
  * question's terms and a number or a name, verbatim, and hands off. Every step
  * reacts to what the tools returned; nothing about any corpus is built in.
  */
-export function childPolicy(request: ModelRequest): ScriptedReply {
+export function childPolicy(request: ModelRequest, budget = DEFAULT_CHILD_TOKENS): ScriptedReply {
   const { question, text } = childTask(request);
   const done = exchanges(request);
   const fetched = new Set(done.filter((x) => x.use.name === "web_fetch").map((x) => (x.use.input as { url: string }).url));
@@ -53,7 +52,7 @@ export function childPolicy(request: ModelRequest): ScriptedReply {
     const named = urlsIn(text).filter((u) => !fetched.has(u));
     return { content: [toolUse("web_search", { query: searchQuery(question) || question.slice(0, 200), limit: 5 }), ...named.map((url) => toolUse("web_fetch", { url }))] };
   }
-  if (answered(request, question) || !affordsRead(request)) return handOff(request, question);
+  if (answered(request, question) || !affordsRead(request, budget)) return handOff(request, question);
   const opened = new Set(done.filter((x) => x.use.name === "document_read").map((x) => (x.use.input as { sha256?: string }).sha256));
   const stored = resultsOf(request, "web_fetch").flatMap((r) => /open it with document_read, giving \{"sha256": "([0-9a-f]{64})"\}/.exec(r.output)?.[1] ?? []);
   const toOpen = stored.find((sha) => !opened.has(sha));
@@ -73,13 +72,13 @@ const charsOf = (request: ModelRequest, messages = request.messages) => request.
  * far (each request is a prefix of this one's messages), this request with
  * one more window read, the turn after it, and each turn's output allowance.
  */
-function affordsRead(request: ModelRequest): boolean {
+function affordsRead(request: ModelRequest, budget: number): boolean {
   let spent = 0;
   request.messages.forEach((m, i) => {
     if (m.role === "assistant") spent += Math.ceil(charsOf(request, request.messages.slice(0, i)) / 4) + Math.ceil(JSON.stringify(m.content).length / 4);
   });
   const now = Math.ceil(charsOf(request) / 4);
-  return spent + now + (now + READ_TOKENS) + 2 * request.maxTokens <= BUDGET;
+  return spent + now + (now + READ_TOKENS) + 2 * request.maxTokens <= budget;
 }
 
 /** A passage read so far holds most of the question's terms (and a figure, when the question asks for one): enough to hand off. */

@@ -1,7 +1,7 @@
 import type { ScriptedReply } from "../scriptedModel.ts";
 import type { ModelRequest } from "../types.ts";
-import { use } from "../../scenarios/etfOverlap/scriptedHandoff.ts";
-import { exchanges, resultsOf } from "../../scenarios/requestView.ts";
+import { exchanges, resultsOf } from "../requestView.ts";
+import { use } from "../scriptedReplies.ts";
 import { facetsOf, urlsIn } from "./questionTerms.ts";
 
 /** Labels every answer of the baseline researcher, so it never reads as a model's. */
