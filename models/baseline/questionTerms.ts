@@ -56,7 +56,7 @@ export function facetsOf(question: string): string[] {
 /** URLs the text names, as written (a trailing full stop or bracket left out). */
 export const urlsIn = (text: string): string[] => [...new Set((text.match(/https?:\/\/[^\s"'<>)\]]+/g) ?? []).map((u) => u.replace(/[.,;:]+$/, "")))];
 
-/** A crude stem: a long word's first five letters, so "investment" meets "invest" and "shipped" meets "shipping". */
+/** A crude stem: a long word's first five letters, so "investment" meets "investor" and "shipped" meets "shipping". */
 const stem = (w: string) => (w.length > 5 && !/\d/.test(w) ? w.slice(0, 5) : w);
 
 /** The question's terms a passage holds (each term once). */
@@ -64,6 +64,10 @@ export function termsHeld(passage: string, terms: readonly string[]): string[] {
   const tokens = (passage.match(WORD) ?? []).map((t) => t.toLowerCase().replace(/['’]s$/, ""));
   return terms.filter((term) => {
     const s = stem(term);
-    return tokens.some((t) => t === term || (t.length >= s.length && t.startsWith(s)) || (t.length >= 4 && !/\d/.test(t) && term.startsWith(t)));
+    // A figure matches only itself ("3" is not "36,254"), a short word itself with a plain ending ("cost", "costs"; "pi"
+    // is not "Pitcairn"), a long word by its stem.
+    if (/\d/.test(term)) return tokens.includes(term);
+    if (term.length < 5) return tokens.some((t) => t === term || t.replace(/(s|es|ed|ing)$/, "") === term || term.replace(/(s|es)$/, "") === t);
+    return tokens.some((t) => t === term || t.startsWith(s) || (t.length >= 4 && !/\d/.test(t) && term.startsWith(t)));
   });
 }
