@@ -90,7 +90,8 @@ export async function evalCommand(argv: string[], out: (line: string) => void, c
     {
       baseline: { type: "string" },
       json: { type: "boolean", default: false },
-      lane: { type: "string", default: "scripted" },
+      // No default here: a SUITE folder runs scripted, a --suite file baseline, unless --lane says otherwise.
+      lane: { type: "string" },
       record: { type: "boolean", default: false },
       "single-agent": { type: "boolean", default: false },
       trials: { type: "string", default: "3" },
@@ -104,7 +105,7 @@ export async function evalCommand(argv: string[], out: (line: string) => void, c
   if (values.suite !== undefined) return goldEval(values, positionals, out, config);
   if (values.lane === "baseline") throw new UsageError("--lane baseline grades a gold suite: give --suite FILE.jsonl");
   if (positionals.length > 1) throw new UsageError(`eval takes at most one suite folder, got ${positionals.length}`);
-  const lane = values.lane as Lane;
+  const lane = (values.lane ?? "scripted") as Lane;
   if (!LANES.includes(lane)) throw new UsageError(`--lane takes scripted, replay or live, got "${values.lane}"`);
   if (values.record && lane !== "replay") throw new UsageError("--record refreshes the replay lane's recordings: use it with --lane replay");
   if (values["single-agent"] && lane === "replay") throw new UsageError("--single-agent is not for --lane replay: its recordings are of the delegating runs");
@@ -184,7 +185,7 @@ type EvalValues = { baseline?: string; json?: boolean; lane?: string; record?: b
  * `N passed, N failed` last.
  */
 async function goldEval(values: EvalValues, positionals: string[], out: (line: string) => void, config: AriadneConfig): Promise<number> {
-  const lane = (values.lane === "scripted" ? "baseline" : values.lane) as GoldLane;
+  const lane = (values.lane ?? "baseline") as GoldLane;
   if (positionals.length) throw new UsageError("--suite names the suite file: give no SUITE folder with it");
   if (!GOLD_LANES.includes(lane)) throw new UsageError(`--suite runs --lane baseline or live, got "${values.lane}"`);
   if (values.record || values["single-agent"] || values.corpus) throw new UsageError("--record, --single-agent and --corpus are for SUITE folders; a --suite file names each case's corpus");

@@ -73,7 +73,7 @@ describe("a gold suite file: one JSON case a line, every line checked first", ()
 
   test("--lane live without a configured model, and lanes a suite file cannot run, exit 2", async () => {
     const file = await suite("one.jsonl", [good()]);
-    for (const argv of [["--lane", "live"], ["--lane", "replay"], ["--record"], ["extra-folder"]]) {
+    for (const argv of [["--lane", "live"], ["--lane", "replay"], ["--lane", "scripted"], ["--record"], ["extra-folder"]]) {
       assert.equal(await main(["eval", "--suite", file, ...argv, "--data-dir", "/nonexistent/never-created"], () => {}, readConfig({})), 2, argv.join(" "));
     }
     assert.equal(await main(["eval", "--lane", "baseline", "--data-dir", "/nonexistent/never-created"], () => {}, readConfig({})), 2);
