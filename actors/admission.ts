@@ -2,8 +2,9 @@ import { isConcurrencyError } from "../core/errors.ts";
 import type { EventStore, RecordedEvent, TaskSpec } from "../events/index.ts";
 import { loadProfile, profileBinding } from "../profiles/index.ts";
 import { type Capability, DELEGATE_TOOL, type ToolEffect, computeGrant } from "../tools/index.ts";
-import { type ExecutorState, streamIdOf } from "./executorState.ts";
-import { type Limits, OWNED_TOOLS, ROLES, type Role, roleOf } from "./roles.ts";
+import { type ExecutorState } from "./fold/executorState.ts";
+import { type Limits, OWNED_TOOLS, ROLES, type Role, roleOf } from "./request/roles.ts";
+import { executorStreamId } from "../events/index.ts";
 
 /** What admission needs of the runtime: the store, the tools a run may grant, and the role settings frozen into each executor. */
 export interface AdmissionOptions {
@@ -71,7 +72,7 @@ export async function admit(options: AdmissionOptions, a: Admission): Promise<Re
     depth,
     maxDepth: options.maxDepth,
   });
-  const streamId = streamIdOf(a.executorId);
+  const streamId = executorStreamId(a.executorId);
   const runId = parent?.runId ?? a.runId;
   if (!runId) throw new Error(`admitting ${a.executorId}: Main needs a run id`);
   const admitted = await options.store.append(streamId, 0, [

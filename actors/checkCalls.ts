@@ -2,9 +2,9 @@ import { formatZodIssues } from "../core/errors.ts";
 import type { ToolEffect } from "../tools/index.ts";
 import { DELEGATE_TOOL, parseToolInput } from "../tools/index.ts";
 import { type CheckedCall, screenCall } from "./decide/planCalls.ts";
-import { DelegateInput } from "./delegation.ts";
-import type { Call, ExecutorState } from "./executorState.ts";
-import type { RoleRecord } from "./roles.ts";
+import { DelegateInput } from "./request/delegation.ts";
+import type { Call, ExecutorState } from "./fold/executorState.ts";
+import type { RoleRecord } from "./request/roles.ts";
 import type { RuntimeServices } from "./runtimeServices.ts";
 
 type Inspected = { effect: ToolEffect; childExecutorId?: string } | { problem: string };

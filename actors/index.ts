@@ -1,7 +1,7 @@
-export { Runtime, type CancelRequest, type GovernancePorts, type RunHandle, type RuntimeOptions } from "./runtime.ts";
-export { defaultReviewPolicy, reviewSubject, type ReviewContext, type ReviewMode, type ReviewPolicy } from "./reviewPolicy.ts";
+export { Runtime, type GovernancePorts, type RunHandle, type RuntimeOptions } from "./runtime.ts";
+export { defaultReviewPolicy, reviewSubject, type ReviewContext, type ReviewMode, type ReviewPolicy } from "./decide/reviewPolicy.ts";
 export { ExecutorRunner } from "./runner.ts";
-export { ExecutorActor, liveExecutorLogic, type ExecutorActorOptions } from "./executorActor.ts";
+export { ExecutorActor, liveExecutorLogic, type ExecutorActorOptions } from "./fold/executorActor.ts";
 export {
   executorMachine,
   foldEvent,
@@ -11,15 +11,15 @@ export {
   type ExecutorFold,
   type ExecutorSnapshot,
   type ExecutorStatus,
-} from "./executorMachine.ts";
-export { evolve, streamIdOf, type Call, type ExecutorState, type Outcome, type Role, type Stop } from "./executorState.ts";
-export { AnswerSchema, ANSWER_TOOL, validateAnswer, type Answer } from "./answer.ts";
-export { DelegateInput } from "./delegation.ts";
-export { buildRequest, requestDigest } from "./buildRequest.ts";
+} from "./fold/executorMachine.ts";
+export { evolve, type Call, type ExecutorState, type Outcome, type Role, type Stop } from "./fold/executorState.ts";
+export { AnswerSchema, ANSWER_TOOL, validateAnswer, type Answer } from "./request/answer.ts";
+export { DelegateInput } from "./request/delegation.ts";
+export { buildRequest, requestDigest } from "./request/buildRequest.ts";
 export { limitsGovernance, type Governance } from "./governance.ts";
 export { postToExecutor, type PostResult } from "./postToExecutor.ts";
-export { ROLES, roleOf, type Limits, type RoleRecord } from "./roles.ts";
+export { ROLES, roleOf, type Limits, type RoleRecord } from "./request/roles.ts";
 export { handoffFacts } from "./decide/finish.ts";
-export { rebuildTranscript, type Transcript, type TranscriptTurn } from "./transcript.ts";
-export { readTranscript } from "./readTranscript.ts";
-export { type RequestContextOptions, requestContextOf } from "./requestContext.ts";
+export { rebuildTranscript, type Transcript, type TranscriptTurn } from "./request/transcript.ts";
+export { readTranscript } from "./request/readTranscript.ts";
+export { type RequestContextOptions, requestContextOf } from "./request/requestContext.ts";

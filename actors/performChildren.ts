@@ -1,8 +1,8 @@
 import { isConnectionError } from "../core/connectionLoss.ts";
 import { isDiskFull } from "../core/diskFull.ts";
 import type { BackgroundChild, ChildResult } from "./decide/index.ts";
-import { DelegateInput } from "./delegation.ts";
-import type { Call, Outcome } from "./executorState.ts";
+import { DelegateInput } from "./request/delegation.ts";
+import type { Call, Outcome } from "./fold/executorState.ts";
 import type { RunnerPort } from "./runnerPort.ts";
 
 /** Admits the Child of a recorded delegate intent (a no-op if it already was) and lets it run. */

@@ -3,8 +3,8 @@ import { isDiskFull } from "../core/diskFull.ts";
 import { type Tool, type ToolContext, type ToolOutput, isToolRefused, parseToolInput } from "../tools/index.ts";
 import type { Draft } from "../events/index.ts";
 import { idempotencyKeyOf, toolCompleted, toolThrew } from "./decide/index.ts";
-import type { Call, ExecutorState } from "./executorState.ts";
-import { reachableCheck } from "./reachableUrls.ts";
+import type { Call, ExecutorState } from "./fold/executorState.ts";
+import { reachableCheck } from "./request/reachableUrls.ts";
 import type { RunnerPort } from "./runnerPort.ts";
 import { workspaceDirOf } from "./runtimeServices.ts";
 

@@ -1,9 +1,9 @@
 import type { RecordedEvent } from "../events/index.ts";
 import type { Model, ModelResponse } from "../models/types.ts";
-import { type RequestContext, buildRequest, canonicalRequest, digestOf, estimateInputTokens } from "./buildRequest.ts";
+import { type RequestContext, buildRequest, canonicalRequest, digestOf, estimateInputTokens } from "./request/buildRequest.ts";
 import { checkCalls } from "./checkCalls.ts";
 import { decide, previewTurn, refuseReusedToolUseIds, toolUsesOf, withRaisedReminders } from "./decide/index.ts";
-import { ADVICE_WAIT_MS } from "./reviewPolicy.ts";
+import { ADVICE_WAIT_MS } from "./decide/reviewPolicy.ts";
 import type { RunnerPort } from "./runnerPort.ts";
 
 /**

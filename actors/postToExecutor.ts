@@ -1,9 +1,6 @@
-import { type Draft, type EventStore, type NewEvent, type RecordedEvent, appendWithRetry } from "../events/index.ts";
-import { streamIdOf } from "./executorState.ts";
+import { type Draft, type EventStore, type NewEvent, type RecordedEvent, appendWithRetry, executorStreamId, isFinalEvent } from "../events/index.ts";
 
 export type PostResult = { ok: true; events: RecordedEvent[] } | { ok: false; reason: "not_found" | "final"; message: string };
-
-const FINAL = new Set(["settled", "cancelled", "failed"]);
 
 /**
  * Puts facts in an executor's inbox from outside it (a cancel request, a
@@ -18,7 +15,7 @@ export async function postToExecutor(
   drafts: readonly Draft[],
   options: { maxAttempts?: number } = {},
 ): Promise<PostResult> {
-  const streamId = streamIdOf(executorId);
+  const streamId = executorStreamId(executorId);
   let refused: PostResult | null = null;
   const appended = await appendWithRetry(
     store,
@@ -27,7 +24,7 @@ export async function postToExecutor(
       const version = await store.streamVersion(streamId);
       if (version === 0) return ((refused = { ok: false, reason: "not_found", message: `no executor ${executorId} in the log` }), null);
       const [last] = await store.readStream(streamId, { fromVersion: version, limit: 1 });
-      if (FINAL.has(last.type)) {
+      if (isFinalEvent(last)) {
         return ((refused = { ok: false, reason: "final", message: `executor ${executorId} is already ${last.type}; nothing more can reach it` }), null);
       }
       const events = drafts.map(

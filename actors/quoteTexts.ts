@@ -1,6 +1,7 @@
 import { asArray, asRecord } from "../handoff/rawShape.ts";
 import type { BlobStore } from "../sources/types.ts";
-import type { ExecutorState } from "./executorState.ts";
+import type { ExecutorState } from "./fold/executorState.ts";
+import type { RoleRecord } from "./request/roles.ts";
 
 /**
  * The stored text a handoff's quotes may come from: each blob of each tool
@@ -27,4 +28,16 @@ export async function quoteTexts(blobs: BlobStore | undefined, s: Pick<ExecutorS
     }
   }
   return texts;
+}
+
+/** For a role that hands off (or answers with its own evidence): the stored text the quotes of this candidate cite (decide checks them verbatim). */
+export async function quotedTexts(
+  role: Pick<RoleRecord, "ownEvidence" | "resultName">,
+  blobs: BlobStore | undefined,
+  s: Pick<ExecutorState, "toolResults">,
+  candidate: unknown,
+): Promise<ReadonlyMap<string, string> | undefined> {
+  const quoting = role.ownEvidence ? (candidate as { evidence?: unknown } | null)?.evidence : role.resultName === "handoff" ? candidate : undefined;
+  if (quoting === undefined) return undefined;
+  return quoteTexts(blobs, s, quoting);
 }

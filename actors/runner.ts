@@ -1,27 +1,23 @@
-import { randomId } from "../core/clock.ts";
 import { isConnectionError } from "../core/connectionLoss.ts";
 import { isDiskFull } from "../core/diskFull.ts";
 import { isConcurrencyError } from "../core/errors.ts";
-import { type Draft, type NewEvent, type RecordedEvent, appendWithRetry } from "../events/index.ts";
-import { checkedAhead } from "../events/validateEvents.ts";
+import type { Draft, RecordedEvent } from "../events/index.ts";
 import type { Model } from "../models/types.ts";
 import { DELEGATE_TOOL } from "../tools/index.ts";
-import type { RequestContext } from "./buildRequest.ts";
+import type { RequestContext } from "./request/buildRequest.ts";
 import { checkCalls } from "./checkCalls.ts";
 import { awaitChildren, collectChildren, startChild } from "./performChildren.ts";
 import { type Fact, type InFlight, decide, decideNext, intentKey, lastHandoffAttempt, liveChildrenOf } from "./decide/index.ts";
-import { ExecutorActor, type ExecutorActorOptions } from "./executorActor.ts";
-import { type ExecutorSnapshot, type ExecutorStatus, foldEvent } from "./executorMachine.ts";
-import type { ExecutorState, Outcome } from "./executorState.ts";
+import type { ExecutorActor, ExecutorActorOptions } from "./fold/executorActor.ts";
+import { ExecutorLog } from "./executorLog.ts";
+import type { ExecutorStatus } from "./fold/executorMachine.ts";
+import type { ExecutorState, Outcome } from "./fold/executorState.ts";
 import { performTool } from "./performTool.ts";
 import { performTurn } from "./performTurn.ts";
-import { quoteTexts } from "./quoteTexts.ts";
-import type { RoleRecord } from "./roles.ts";
+import { quotedTexts } from "./quoteTexts.ts";
+import type { RoleRecord } from "./request/roles.ts";
 import type { RunnerPort } from "./runnerPort.ts";
 import type { RuntimeServices } from "./runtimeServices.ts";
-
-/** Appends retried after a version conflict before giving up (each retry first folds what the other writer wrote). */
-const MAX_CONFLICTS = 50;
 
 /**
  * Runs one executor as a thin loop: decide the next step from the folded state
@@ -31,9 +27,7 @@ const MAX_CONFLICTS = 50;
  * folds them and goes on, it never ends the executor.
  */
 export class ExecutorRunner implements RunnerPort {
-  /** The live executor: an XState actor of the executor machine, sent each event once it is recorded. */
-  readonly fold: ExecutorActor;
-  private writes: Promise<unknown> = Promise.resolve();
+  private readonly log: ExecutorLog;
   private readonly abort = new AbortController();
   readonly interrupted: Promise<null>;
   private interrupt!: () => void;
@@ -47,15 +41,6 @@ export class ExecutorRunner implements RunnerPort {
   private waits = 0;
   /** The newest version of its stream the inbox watch heard of while this runner was busy between waits (Infinity: unknown). */
   private heard = 0;
-  /**
-   * Outcomes of read-only calls, folded ahead and appended first in this
-   * executor's next append, whatever it records: a call that may run again
-   * after a crash needs no commit of its own (recovery re-runs an intent
-   * without an outcome). Each carries the id it will be stored with.
-   */
-  private held: readonly NewEvent[] = [];
-  /** The fold with the held outcomes applied, for the snapshot and held list it was made from. */
-  private ahead: { from: ExecutorSnapshot; held: readonly NewEvent[]; snapshot: ExecutorSnapshot } | null = null;
 
   constructor(
     readonly services: RuntimeServices,
@@ -65,45 +50,36 @@ export class ExecutorRunner implements RunnerPort {
     events: readonly RecordedEvent[],
     options: Pick<ExecutorActorOptions, "inspect"> = {},
   ) {
-    this.fold = new ExecutorActor(events, options);
+    this.log = new ExecutorLog(services.store, events, options, (recorded) => {
+      recorded.forEach((e) => services.emit(e));
+      if (!this.fold.done && this.fold.state.cancelRequest) this.trip();
+    });
     this.interrupted = new Promise((resolve) => (this.interrupt = () => resolve(null)));
+  }
+
+  /** The live executor: an XState actor of the executor machine, sent each event once it is recorded. */
+  get fold(): ExecutorActor {
+    return this.log.fold;
   }
 
   /** The folded state, with any held outcomes applied (as it will be once they are appended). */
   get state(): ExecutorState {
-    return this.holding ? (this.foldedAhead().context.state as ExecutorState) : this.fold.state;
+    return this.log.state;
   }
 
   /** The machine's status, held outcomes applied. */
   get status(): ExecutorStatus {
-    return this.holding ? (this.foldedAhead().value as ExecutorStatus) : this.fold.status;
+    return this.log.status;
   }
 
-  /** Outcomes are held (a final executor holds none: what it held was never recorded, as after a crash). */
-  private get holding(): boolean {
-    return this.held.length > 0 && !this.fold.done;
-  }
-
-  private foldedAhead(): ExecutorSnapshot {
-    const from = this.fold.actor.getSnapshot();
-    if (this.ahead?.from === from && this.ahead.held === this.held) return this.ahead.snapshot;
-    let snapshot = from;
-    let version = this.fold.state.version;
-    for (const e of this.held) snapshot = foldEvent(snapshot, heldAsRecorded(e, this.fold.state.streamId, ++version));
-    this.ahead = { from, held: this.held, snapshot };
-    return snapshot;
-  }
-
-  /**
-   * Holds the outcome of a read-only call: folded now, appended with this
-   * executor's next append. Invalid drafts throw here, as an append would.
-   */
+  /** Holds the outcome of a read-only call: folded now, appended with this executor's next append. */
   hold(drafts: readonly Draft[]): void {
-    const s = this.state;
-    // The store's kind of id (a UUID), whatever ids this runtime gives executors.
-    const events = drafts.map((d) => ({ ...asEvent(s, d, s.lastEventId), eventId: randomId() }) as NewEvent);
-    // Held as stored (the fold sees the payload its append will write), and validated once.
-    this.held = [...this.held, ...checkedAhead(events)];
+    this.log.hold(drafts);
+  }
+
+  /** Another writer appended to this executor's stream: fold it now, so a cancel request aborts what is in flight at once. */
+  poke(): Promise<void> {
+    return this.log.poke();
   }
 
   /** True while the runner waits on an effect that may be long; the runtime then watches its inbox for it. */
@@ -130,12 +106,6 @@ export class ExecutorRunner implements RunnerPort {
     this.heard = Math.max(this.heard, version);
   }
 
-  /** Another writer appended to this executor's stream: fold it now, so a cancel request aborts what is in flight at once. */
-  poke(): Promise<void> {
-    const next = this.writes.then(() => this.catchUp());
-    this.writes = next.catch(() => {});
-    return next;
-  }
 
   /**
    * Appends through this executor's one write queue, then folds what was written.
@@ -143,7 +113,7 @@ export class ExecutorRunner implements RunnerPort {
    * written and records on top: what it records happened (an effect's result).
    */
   record(drafts: readonly Draft[]): Promise<RecordedEvent[]> {
-    return this.append(drafts, "retry") as Promise<RecordedEvent[]>;
+    return this.log.append(drafts, "retry") as Promise<RecordedEvent[]>;
   }
 
   /** Records what `decide` makes of an effect's outcome (nothing when it decides nothing). */
@@ -158,54 +128,10 @@ export class ExecutorRunner implements RunnerPort {
    * say, comes before a plan made without it).
    */
   async decided(fact: Fact): Promise<void> {
-    await this.append(decide(this.state, fact, this.role), "redecide");
+    await this.log.append(decide(this.state, fact, this.role), "redecide");
   }
 
-  private append(drafts: readonly Draft[], onConflict: "retry" | "redecide"): Promise<RecordedEvent[] | null> {
-    const next = this.writes.then(async () => {
-      let sent: readonly NewEvent[] = [];
-      const appended = await appendWithRetry(
-        this.services.store,
-        this.state.streamId,
-        async (attempt) => {
-          // Someone else wrote first (an inbox fact): fold it, then record on top what happened
-          // (an effect's result), or, for a pure decision, write nothing and decide again.
-          if (attempt > 1) {
-            await this.catchUp();
-            if (onConflict === "redecide") return null;
-          }
-          const s = this.fold.state;
-          // Held outcomes go first, as if each had been appended when it was held.
-          sent = this.held;
-          const after = sent.at(-1)?.eventId ?? s.lastEventId;
-          const events = drafts.map((d) => asEvent(s, d, after));
-          return { expectedVersion: s.version, events: [...sent, ...events] };
-        },
-        { maxAttempts: MAX_CONFLICTS + 1 },
-      );
-      if (appended) {
-        this.held = this.held.filter((e) => !sent.includes(e));
-        this.absorb(appended.events);
-      }
-      return appended?.events ?? null;
-    });
-    this.writes = next.catch(() => {});
-    return next;
-  }
 
-  private async catchUp(): Promise<void> {
-    if (this.fold.done) return;
-    const s = this.fold.state;
-    this.absorb(await this.services.store.readStream(s.streamId, { fromVersion: s.version + 1 }));
-  }
-
-  private absorb(events: readonly RecordedEvent[]): void {
-    for (const e of events) {
-      this.fold.apply(e);
-      this.services.emit(e);
-    }
-    if (!this.fold.done && this.fold.state.cancelRequest) this.trip();
-  }
 
   /** Aborts every effect in flight (tools see the signal) and wakes any wait. */
   private trip(): void {
@@ -263,13 +189,6 @@ export class ExecutorRunner implements RunnerPort {
     return this.state.outcome!;
   }
 
-  /** For a role that hands off (or answers with its own evidence): the stored text the quotes of this candidate cite (decide checks them verbatim). */
-  private async quotedTexts(candidate: unknown): Promise<ReadonlyMap<string, string> | undefined> {
-    const quoting = this.role.ownEvidence ? (candidate as { evidence?: unknown } | null)?.evidence : this.role.resultName === "handoff" ? candidate : undefined;
-    if (quoting === undefined) return undefined;
-    return quoteTexts(this.services.blobs, this.state, quoting);
-  }
-
   private async step(): Promise<void> {
     const next = decideNext(this.state, this.status, this.role, this.started);
     switch (next.kind) {
@@ -280,7 +199,7 @@ export class ExecutorRunner implements RunnerPort {
         await this.recordFact({ kind: "cancelStopped", inFlight: this.inFlightAtCancel });
         return;
       case "exhaust":
-        return this.decided({ kind: "stopped", stop: next.stop, blobTexts: await this.quotedTexts(lastHandoffAttempt(this.state)) });
+        return this.decided({ kind: "stopped", stop: next.stop, blobTexts: await quotedTexts(this.role, this.services.blobs, this.state, lastHandoffAttempt(this.state)) });
       case "collectChildren":
         if (await collectChildren(this, next.children, next.wait)) return;
         return performTurn(this, this.ctx, this.model);
@@ -295,7 +214,7 @@ export class ExecutorRunner implements RunnerPort {
         await Promise.all(next.calls.map((c) => (c.name === DELEGATE_TOOL ? startChild(this, c) : performTool(this, c))));
         return;
       case "finish":
-        return this.decided({ kind: "terminalCalled", call: next.call, blobTexts: await this.quotedTexts(next.call.input) });
+        return this.decided({ kind: "terminalCalled", call: next.call, blobTexts: await quotedTexts(this.role, this.services.blobs, this.state, next.call.input) });
       case "awaitChildren":
         return awaitChildren(this, next.calls);
       case "settle":
@@ -306,25 +225,3 @@ export class ExecutorRunner implements RunnerPort {
   }
 }
 
-/** A draft as this executor appends it: its run and executor, caused by `cause` unless it names its own. */
-function asEvent(s: ExecutorState, d: Draft, cause: string | null): NewEvent {
-  return { type: d.type, data: d.data, metadata: { runId: s.runId, executorId: s.executorId, causationId: d.causationId ?? cause } } as NewEvent;
-}
-
-/** A held event as the fold sees it: its place in the stream is the one its append will give it. */
-function heldAsRecorded(e: NewEvent, streamId: string, streamVersion: number): RecordedEvent {
-  const m = e.metadata;
-  return {
-    type: e.type,
-    data: e.data,
-    schemaVersion: 0,
-    eventId: e.eventId!,
-    streamId,
-    streamVersion,
-    globalPosition: Number.NaN,
-    recordedAt: new Date(),
-    metadata: { runId: m.runId, executorId: m.executorId, causationId: m.causationId ?? null, correlationId: m.correlationId ?? m.runId },
-    prevHash: "",
-    hash: "",
-  } as RecordedEvent;
-}

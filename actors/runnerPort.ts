@@ -1,7 +1,7 @@
 import type { Draft, RecordedEvent } from "../events/index.ts";
 import type { Fact, InFlight } from "./decide/index.ts";
-import type { ExecutorState } from "./executorState.ts";
-import type { RoleRecord } from "./roles.ts";
+import type { ExecutorState } from "./fold/executorState.ts";
+import type { RoleRecord } from "./request/roles.ts";
 import type { RuntimeServices } from "./runtimeServices.ts";
 
 /**

@@ -1,7 +1,7 @@
 import type { InspectionEvent } from "xstate";
 import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clock.ts";
 import { NotFoundError } from "../core/errors.ts";
-import { type Draft, EXECUTOR_STREAM_PREFIX, type EventData, type EventStore, eventsByStream, isExecutorStream, type RecordedEvent, type TaskSpec } from "../events/index.ts";
+import { type Draft, EXECUTOR_STREAM_PREFIX, type EventData, type EventStore, eventsByStream, isExecutorStream, type RecordedEvent, type TaskSpec, executorStreamId, isFinalEvent } from "../events/index.ts";
 import type { Governance } from "../governance/port.ts";
 import type { BlobStore } from "../sources/types.ts";
 import type { Model } from "../models/types.ts";
@@ -9,21 +9,20 @@ import { DELEGATE_TOOL, type ToolEffect, ToolRegistry } from "../tools/index.ts"
 import { type AdmissionOptions, admit } from "./admission.ts";
 import { cancelRequest } from "./decide/cancel.ts";
 import { reviewerTask } from "./decide/review.ts";
-import type { DelegateInput } from "./delegation.ts";
-import { type Outcome, type Role, streamIdOf } from "./executorState.ts";
+import type { DelegateInput } from "./request/delegation.ts";
+import { type Outcome, type Role } from "./fold/executorState.ts";
 import { limitsGovernance } from "./governance.ts";
 import { watchInboxes } from "./inboxWatch.ts";
 import { type PostResult, postToExecutor } from "./postToExecutor.ts";
-import { readTranscript } from "./readTranscript.ts";
-import { checkDelegation, requestContextOf } from "./requestContext.ts";
-import { type ReviewMode, type ReviewPolicy, defaultReviewPolicy } from "./reviewPolicy.ts";
-import { type Limits, roleFor } from "./roles.ts";
+import { readTranscript } from "./request/readTranscript.ts";
+import { checkDelegation, requestContextOf } from "./request/requestContext.ts";
+import { type ReviewMode, type ReviewPolicy, defaultReviewPolicy } from "./decide/reviewPolicy.ts";
+import { type Limits, roleFor } from "./request/roles.ts";
 import { ExecutorRunner } from "./runner.ts";
 import type { RuntimeServices } from "./runtimeServices.ts";
 import { Supervision } from "./supervision.ts";
-import type { Transcript } from "./transcript.ts";
+import type { Transcript } from "./request/transcript.ts";
 
-type CancelledBy = EventData<"cancelled">["by"];
 
 export interface RuntimeOptions {
   store: EventStore;
@@ -88,15 +87,6 @@ export interface GovernancePorts {
   post(executorId: string, drafts: readonly Draft[]): Promise<PostResult>;
 }
 
-export interface CancelRequest {
-  runId: string;
-  /** One executor of the run; absent: the whole run (Main, cascading to every live Child). */
-  executorId?: string;
-  reason: string;
-  by: CancelledBy;
-}
-
-const FINAL = new Set(["settled", "cancelled", "failed"]);
 
 /**
  * One runtime for Main and every Child: the composition of admission
@@ -114,7 +104,6 @@ export class Runtime {
   private readonly admission: AdmissionOptions;
   private readonly supervision: Supervision;
   private readonly services: RuntimeServices;
-  private readonly mainOf = new Map<string, string>();
 
   constructor(private readonly options: RuntimeOptions) {
     this.store = options.store;
@@ -231,7 +220,6 @@ export class Runtime {
     const runId = ids?.runId ?? this.newId();
     const mainExecutorId = ids?.mainExecutorId ?? this.newId();
     const admitted = await admit(this.admission, { executorId: mainExecutorId, runId, role: "main", task: { question, context, doneWhen: "" }, singleAgent: this.options.singleAgent });
-    this.mainOf.set(runId, mainExecutorId);
     const runner = await this.load(mainExecutorId, admitted);
     return { runId, mainExecutorId, result: runner.run() };
   }
@@ -257,11 +245,10 @@ export class Runtime {
     // Every live executor is rebuilt before any runs, from the events just read (a stream's in its
     // own order): one that cannot be (its bound profile changed) stops the resume before anything
     // is written, so restoring the file lets the run resume.
-    const ended = new Set(events.filter((e) => FINAL.has(e.type)).map((e) => e.metadata.executorId));
+    const ended = new Set(events.filter((e) => isFinalEvent(e)).map((e) => e.metadata.executorId));
     const streams = eventsByStream(events);
     const live = admitted.filter((e) => !ended.has(e.metadata.executorId)).map((e) => e.metadata.executorId);
-    await Promise.all(live.map((id) => this.load(id, streams.get(streamIdOf(id)))));
-    this.mainOf.set(runId, mainExecutorId);
+    await Promise.all(live.map((id) => this.load(id, streams.get(executorStreamId(id)))));
     const result = (await this.load(mainExecutorId)).run();
     for (const e of admitted) {
       if (e === main) continue;
@@ -272,15 +259,6 @@ export class Runtime {
     return { runId, mainExecutorId, result };
   }
 
-  /**
-   * Asks a run (its Main, cascading to every live Child) or one executor to
-   * stop: a `cancel_requested` fact in its stream, acted on at its next step;
-   * a runner of this process is poked so an effect in flight is aborted now.
-   */
-  async requestCancel(request: CancelRequest): Promise<PostResult> {
-    const target = request.executorId ?? this.mainOf.get(request.runId) ?? (await this.findMain(request.runId));
-    return this.post(target, [cancelRequest(request.reason, request.by, request.executorId ? "executor" : "run")]);
-  }
 
   /**
    * Puts facts in an executor's inbox (postToExecutor) and pokes its runner if
@@ -309,11 +287,6 @@ export class Runtime {
     });
   }
 
-  private async findMain(runId: string): Promise<string> {
-    const main = (await this.store.readRun(runId)).find((e) => e.type === "executor_admitted" && e.data.role === "main");
-    if (!main) throw new NotFoundError(`no run ${runId} in the log`);
-    return main.metadata.executorId;
-  }
 
   /** The runner of an executor, rebuilt from its events (`read`, or its stream) if this process has not seen it yet. */
   load(executorId: string, read?: RecordedEvent[] | null): Promise<ExecutorRunner> {
@@ -335,4 +308,3 @@ export class Runtime {
   }
 }
 
-export { FINAL as FINAL_EVENT_TYPES };

@@ -4,9 +4,9 @@ import type { EventData, EventStore, RecordedEvent } from "../events/index.ts";
 import type { Governance } from "../governance/port.ts";
 import type { BlobStore } from "../sources/types.ts";
 import type { ToolEffect, ToolRegistry } from "../tools/index.ts";
-import type { DelegateInput } from "./delegation.ts";
-import type { ExecutorState, Outcome } from "./executorState.ts";
-import type { ReviewMode, ReviewPolicy } from "./reviewPolicy.ts";
+import type { DelegateInput } from "./request/delegation.ts";
+import type { ExecutorState, Outcome } from "./fold/executorState.ts";
+import type { ReviewMode, ReviewPolicy } from "./decide/reviewPolicy.ts";
 
 /**
  * What an executor runner needs from the runtime that hosts it (Main, Children

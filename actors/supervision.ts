@@ -1,9 +1,10 @@
 import { NotFoundError } from "../core/errors.ts";
 import type { Draft, EventData, EventStore, RecordedEvent } from "../events/index.ts";
 import { cancelRequest } from "./decide/cancel.ts";
-import { streamIdOf, type Outcome } from "./executorState.ts";
+import { type Outcome } from "./fold/executorState.ts";
 import type { PostResult } from "./postToExecutor.ts";
 import type { ExecutorRunner } from "./runner.ts";
+import { executorStreamId } from "../events/index.ts";
 
 type CancelledBy = EventData<"cancelled">["by"];
 
@@ -34,7 +35,7 @@ export class Supervision {
   async load(executorId: string, read?: RecordedEvent[] | null): Promise<ExecutorRunner> {
     const known = this.runners.get(executorId);
     if (known) return known;
-    const events = read ?? (await this.options.store.readStream(streamIdOf(executorId)));
+    const events = read ?? (await this.options.store.readStream(executorStreamId(executorId)));
     if (events.length === 0) throw new NotFoundError(`no executor ${executorId} in the log`);
     const runner = await this.options.newRunner(events);
     const again = this.runners.get(executorId);

@@ -1,13 +1,13 @@
-import { fileURLToPath } from "node:url";
+import { CORPUS_DIR } from "../runs/host/scenarioCorpus.ts";
 import { measureExtraction } from "./extractionFigures.ts";
 
 /**
- * web_fetch's extraction over every page of ../shared/corpus/web/ against
+ * web_fetch's extraction over every page of the repository's corpus/web/ against
  * Readability's own expected.html: pages, share recovering >= 90% of the
  * expected words, median recovery, and table cells kept.
  */
 export async function main(): Promise<void> {
-  const dir = fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
+  const dir = CORPUS_DIR;
   const started = performance.now();
   const f = await measureExtraction(dir);
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;

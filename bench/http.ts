@@ -2,7 +2,7 @@ import { loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
 import { createScratchDatabase } from "../db/scratchDatabase.ts";
 import { openStore } from "../events/openStore.ts";
-import { createApiKey } from "../runs/apiKeys.ts";
+import { createApiKey } from "../db/apiKeys.ts";
 import { openApiServer } from "../http/openApiServer.ts";
 import { autocannon, startBareServer, type LoadResult } from "./httpTargets.ts";
 

@@ -4,7 +4,7 @@ import { createScratchDatabase } from "../db/scratchDatabase.ts";
 import type { EventStore } from "../events/index.ts";
 import { openStore } from "../events/openStore.ts";
 import { submitRun } from "../runs/submitRun.ts";
-import { createApiKey } from "../runs/apiKeys.ts";
+import { createApiKey } from "../db/apiKeys.ts";
 import { openApiServer } from "../http/openApiServer.ts";
 
 /**

@@ -7,7 +7,7 @@ import { costMicros, priceOf } from "../governance/prices.ts";
 import { DEFAULT_MODELS } from "../models/config.ts";
 import { type IsolationFigures, compareIsolation } from "../projections/index.ts";
 import { hostRun, leaseOwner, planRun, runtimeFactory, submitRun, takeLease } from "../runs/index.ts";
-import { SHARED_CORPUS_DIR } from "../runs/scenarioCorpus.ts";
+import { CORPUS_DIR } from "../runs/host/scenarioCorpus.ts";
 import { scenarioNames } from "../scenarios/index.ts";
 import { openblasEnv } from "../tools/index.ts";
 
@@ -18,13 +18,13 @@ import { openblasEnv } from "../tools/index.ts";
  * scripted, so tokens are estimated (four characters a token) and priced here
  * at the default models' list prices (Main's model for Main, the Child model
  * for Children), as a configured run would be. `npm run bench -- isolation [SCENARIO...]`;
- * ARIADNE_CORPUS_DIR names the shared corpus when it is not ../shared/corpus.
+ * ARIADNE_CORPUS_DIR names the corpus when it is not the repository's corpus/.
  */
 export async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => scenarioNames().includes(a));
   const scenarios = wanted.length ? wanted : scenarioNames();
-  const corpusDir = process.env.ARIADNE_CORPUS_DIR ?? SHARED_CORPUS_DIR;
-  if (!existsSync(corpusDir)) throw new Error(`the shared corpus is missing at ${corpusDir}: set ARIADNE_CORPUS_DIR`);
+  const corpusDir = process.env.ARIADNE_CORPUS_DIR ?? CORPUS_DIR;
+  if (!existsSync(corpusDir)) throw new Error(`the corpus is missing at ${corpusDir}: set ARIADNE_CORPUS_DIR`);
   const dir = await mkdtemp(join(tmpdir(), "ariadne-isolation-"));
   const { store, database, close } = await openStore({ dataDir: join(dir, "data") });
   try {

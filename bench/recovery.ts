@@ -1,5 +1,5 @@
 import { pathToFileURL } from "node:url";
-import { foldExecutor } from "../actors/executorMachine.ts";
+import { foldExecutor } from "../actors/fold/executorMachine.ts";
 import { type NewEvent, eventsByStream } from "../events/index.ts";
 import { type BenchEngine, openBenchPostgres } from "./overheadEngines.ts";
 

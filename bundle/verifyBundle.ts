@@ -4,7 +4,7 @@ import { relative, resolve, sep } from "node:path";
 import { canonicalJson } from "../core/canonicalJson.ts";
 import { type SealSignatureCheck, checkSealSignature } from "../events/checkSealSignature.ts";
 import { rootHashOf } from "../events/rootHash.ts";
-import { currentHeads, describeProblem, lastSeal, referenceProblems, sealProblems } from "../events/runProblems.ts";
+import { currentHeads, describeProblem, finalityProblems, lastSeal, referenceProblems, sealProblems } from "../events/runProblems.ts";
 import { quoteProblemsIn, quotedBlobs } from "../events/quoteProblemsIn.ts";
 import { runStreamId } from "../events/streamIds.ts";
 import type { RecordedEvent } from "../events/types.ts";
@@ -134,8 +134,11 @@ export function verifyBundle(dir: string, options: VerifyBundleOptions): BundleV
     if (read.links.length > 0) problems.push(`${runStreamId(manifest.runId)}: the run has no run_sealed event: the bundle commits to no root hash`);
   } else {
     problems.push(...sealProblems(seal, heads, byStream).map(describeProblem));
+    problems.push(...(attempt(problems, "the run's end cannot be read", () => finalityProblems(byStream).map(describeProblem)) ?? []));
     if (seal.data.rootHash !== root) problems.push(`the root hash over events.jsonl's heads is ${root}, but the seal records ${seal.data.rootHash}`);
     if (seal.eventId !== manifest.sealEventId) problems.push(`manifest.json names seal ${manifest.sealEventId}, but the run's last run_sealed is ${seal.eventId}`);
+    // A bundle's authenticity is the manifest's signature (over every file, events.jsonl included): a seal written
+    // before the host had a key is unsigned, and the publisher's signature on the export vouches for it.
     result.seal = checkSealSignature({ runId: manifest.runId, rootHash: seal.data.rootHash, signature: seal.data.signature }, seal.data.signature ? options.publicKey : null);
     if (result.seal.state === "invalid") problems.push(describeProblem({ streamId: seal.streamId, streamVersion: seal.streamVersion, eventId: seal.eventId, globalPosition: seal.globalPosition, reason: result.seal.reason }));
   }

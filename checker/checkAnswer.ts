@@ -1,7 +1,13 @@
 import type { EventData } from "../events/catalogue.ts";
 import type { ClaimChain, RunClaims, SourceRef } from "../projections/claimTypes.ts";
+import { findQuote } from "../handoff/normaliseQuote.ts";
+import { pageAt, pagesOf } from "../handoff/locateQuote.ts";
 import { adviceIn } from "./adviceLanguage.ts";
+import { type ArtifactCheck, type PublishedArtifact, checkArtifacts } from "./checkArtifacts.ts";
+import { type Derivation, deriveFigure } from "./derivedFigures.ts";
+import { indexUnits, isDatePart, standsBySubject, statedAnywhere, subjectAround, wordedAsDerived } from "./numberUnits.ts";
 import { type StatedNumber, pagesNamed, statedNumbers as allNumbers, supportedBy, withoutPageLocators } from "./numbers.ts";
+import { quotedPhrases, withoutQuotedPhrases } from "./quotedPhrases.ts";
 
 /** The figures of an answer's text: its page locators are checked against its quotes' pages instead. */
 const statedNumbers = (text: string): StatedNumber[] => allNumbers(withoutPageLocators(text));
@@ -31,7 +37,11 @@ export interface CheckInput {
   texts: ReadonlyMap<string, string>;
   /** By sourceKey. */
   rereads: ReadonlyMap<string, Reread>;
+  /** The CSV and JSON artifacts the run published, with what each was derived from (answerToCheck). */
+  artifacts?: readonly PublishedArtifact[];
 }
+
+export type FlagKind = NonNullable<ClaimCheck["flags"]>[number]["kind"];
 
 /** A source as the log recorded it: the same URL read twice with different bytes is two sources. */
 export const sourceKey = (url: string, rawSha256: string): string => `${url}\n${rawSha256}`;
@@ -50,10 +60,14 @@ interface Basis {
   quotes: number;
   /** The pages its quotes are on. */
   pages: Set<number>;
+  /** The texts of its findings' quotes: the operands a derived figure may be computed from. */
+  quoteTexts: string[];
+  /** Whether every finding it cites is gathered material no Child summarised (unverified). */
+  gatheredOnly: boolean;
 }
 
 function basisOf(claim: ClaimChain, texts: ReadonlyMap<string, string>): Basis {
-  const basis: Basis = { texts: [], sources: new Map(), quotes: 0, pages: new Set() };
+  const basis: Basis = { texts: [], sources: new Map(), quotes: 0, pages: new Set(), quoteTexts: [], gatheredOnly: claim.findings.length > 0 && claim.findings.every((f) => f.gathered) };
   const text = (sha: string | undefined) => (sha ? texts.get(sha) ?? null : null);
   const keep = (t: string | null) => t !== null && !basis.texts.includes(t) && basis.texts.push(t);
   const source = (url: string, raw: string, textSha: string) => {
@@ -71,6 +85,7 @@ function basisOf(claim: ClaimChain, texts: ReadonlyMap<string, string>): Basis {
     }
     for (const q of f.quotes) {
       basis.quotes++;
+      basis.quoteTexts.push(q.text);
       if (q.page !== null) basis.pages.add(q.page);
       keep(text(q.blob?.sha256));
       if (q.source?.kind === "source") source(q.source.url, q.source.rawSha256, q.source.textSha256).quotes.push(q.text);
@@ -85,13 +100,34 @@ const missing = (numbers: readonly StatedNumber[], texts: readonly string[]): St
   return numbers.filter((n) => !supportedBy(n, known));
 };
 
+/** A quoted phrase found in one of the texts: the page it is on there (null for a text without pages). */
+function locatePhrase(phrase: string, texts: readonly string[]): { page: number | null } | null {
+  // A phrase quoted with the answer's own closing punctuation ("… in 2026.") is the same quote.
+  const variants = [...new Set([phrase, phrase.replace(/[.,;:!?]+$/, "")])].filter((v) => v.trim());
+  for (const v of variants) {
+    for (const t of texts) {
+      const [at] = findQuote(t, v);
+      if (at) return { page: pageAt(pagesOf(t), at.start) };
+    }
+  }
+  return null;
+}
+
+type Flag = { kind: FlagKind; detail: string };
+
 /**
  * The checker's verdicts on a settled answer, from the claim chains, the stored
  * texts and the sources as read again: pure, so `ariadne check`, the host's
  * automatic check and the tests reach the same verdicts from the same inputs.
- * A claim is flagged for a number no cited text states, or a source that no
- * longer supports it or could not be read again; a claim without evidence
- * (judgment, not collected, no quote) is marked, not flagged.
+ *
+ * A claim is flagged (each flag with its kind) for a phrase it quotes that no blob it cites holds (quote),
+ * a number that stands in no cited text beside the claim's subject and is not derived from cited
+ * figures (number), a page its quotes are not on (page), advice (advice), a published artifact it names
+ * whose values do not come from what it was derived from (artifact), or a source that no longer supports
+ * it or could not be read again (source_changed). A claim without evidence (judgment, not collected, no
+ * quote, or gathered material only) is marked, not flagged. The run's verdict: flagged on any flag;
+ * unsupported when an observed claim has no evidence, none is observed, or the answer is partial;
+ * supported otherwise.
  */
 export function checkAnswer(input: CheckInput): CheckResult {
   const { claims, texts, rereads } = input;
@@ -113,7 +149,7 @@ export function checkAnswer(input: CheckInput): CheckResult {
     claims.claims.forEach((c, i) => {
       const used = bases[i].sources.get(key);
       if (!used) return;
-      for (const q of used.quotes) if (!now.includes(q)) lost.push(`quote "${clip(q)}" (${c.id})`);
+      for (const q of used.quotes) if (findQuote(now, q).length === 0) lost.push(`quote "${clip(q)}" (${c.id})`);
       const fromIt = statedNumbers(c.text).filter((n) => used.text !== null && missing([n], [used.text]).length === 0);
       for (const n of missing(fromIt, [now])) lost.push(`${n.text} (${c.id})`);
     });
@@ -121,39 +157,77 @@ export function checkAnswer(input: CheckInput): CheckResult {
     return { ...base, state: lost.length ? "no_longer_supports" : "still_supports", detail };
   });
   const index = new Map(keys.map((k, i) => [k, i]));
+  const artifactChecks: ArtifactCheck[] = checkArtifacts(input.artifacts ?? []);
 
   const checked: ClaimCheck[] = claims.claims.map((claim, i) => {
     const basis = bases[i];
-    const numbers = statedNumbers(claim.text);
     const notes: string[] = [];
-    let flagged = false;
+    const flags: Flag[] = [];
+    const flag = (kind: FlagKind, detail: string) => {
+      flags.push({ kind, detail });
+      notes.push(detail);
+    };
+    const numbers = statedNumbers(claim.text);
     // A claim that cites no text rests on none: its numbers are Main's own (a goal, an assumption), not checked.
-    const unchecked = basis.texts.length === 0 && claim.basis !== "observed";
-    const unsupported = unchecked ? [] : missing(numbers, basis.texts);
-    // A page the claim names must be one its quotes are on (or a page marker of a text it cites).
-    const badPages = unchecked ? [] : pagesNamed(claim.text).filter((p) => !basis.pages.has(p) && !basis.texts.some((t) => t.includes(`[page ${p}]`)));
-    if (badPages.length) {
-      flagged = true;
-      notes.push(`page ${badPages.join(", ")}: no quote it rests on is on that page`);
-    }
-    if (unsupported.length) {
-      flagged = true;
-      notes.push(`${unsupported.map((n) => n.text).join(", ")}: in no cited source text or artifact`);
-    } else if (unchecked && numbers.length) notes.push(`its numbers (${numbers.map((n) => n.text).join(", ")}) are not checked: it cites no source`);
-    const own = [...basis.sources.keys()].map((k) => index.get(k)!);
-    for (const s of own.map((j) => sources[j])) {
+    // Nor does a claim resting only on gathered material: it is unverified, marked so, its text not held to it.
+    const unchecked = (basis.texts.length === 0 && claim.basis !== "observed") || basis.gatheredOnly;
+
+    // Quotes: every phrase the claim quotes is found, under the one normalisation, in a blob it cites.
+    const phrases = quotedPhrases(claim.text);
+    const located = unchecked ? [] : phrases.map((p) => ({ phrase: p, at: locatePhrase(p.text, basis.texts) }));
+    for (const { phrase, at } of located) if (!at) flag("quote", `quote "${clip(phrase.text)}": in no blob it cites`);
+
+    // Numbers outside its quotes: each beside the claim's subject in a cited text, or derived from cited figures.
+    const own = withoutPageLocators(withoutQuotedPhrases(claim.text, phrases));
+    const units = indexUnits(basis.texts);
+    const unsupported: StatedNumber[] = [];
+    const derived: Derivation[] = [];
+    if (!unchecked) {
+      const ownNumbers = allNumbers(own);
+      // A number stands when a quote the claim rests on states it (the quote is its unit), when a cited unit
+      // states it beside the claim's subject, or, for a date, when a cited text states it anywhere.
+      const quoted = [...located.filter((l) => l.at).map((l) => l.phrase.text), ...basis.quoteTexts].flatMap(allNumbers);
+      const standing = ownNumbers.filter(
+        (n) => supportedBy(n, quoted) || standsBySubject(n, subjectAround(own, n, ownNumbers), units) || (isDatePart(own, n.offset) && statedAnywhere(n, units)),
+      );
+      const operands = [...standing, ...quoted];
+      for (const n of ownNumbers) {
+        if (standing.includes(n)) continue;
+        // Only a figure the claim words as computed ("a cut of 9 bps") is looked for among the derivations.
+        const d = wordedAsDerived(own, n.offset) ? deriveFigure(n, dedupe(operands)) : null;
+        if (d) {
+          derived.push(d);
+          notes.push(`derived: ${d.formula}`);
+          continue;
+        }
+        unsupported.push(n);
+        flag("number", statedAnywhere(n, units) ? `${n.text}: stated in its sources, but not beside the claim's subject` : `${n.text}: in no cited source text or artifact`);
+      }
+    } else if (numbers.length) notes.push(`its numbers (${numbers.map((n) => n.text).join(", ")}) are not checked: it cites no source`);
+
+    // Pages: a page it names is one its quotes (or the phrases it quotes) are on.
+    const quotePages = new Set([...basis.pages, ...located.flatMap((l) => (l.at?.page != null ? [l.at.page] : []))]);
+    const badPages = unchecked
+      ? []
+      : pagesNamed(withoutQuotedPhrases(claim.text, phrases)).filter((p) =>
+          quotePages.size ? !quotePages.has(p) : !basis.texts.some((t) => t.includes(`[page ${p}]`)),
+        );
+    if (badPages.length) flag("page", `page ${badPages.join(", ")}: no quote it rests on is on that page${quotePages.size ? ` (its quotes are on page ${[...quotePages].sort((a, b) => a - b).join(", ")})` : ""}`);
+
+    const ownSources = [...basis.sources.keys()].map((k) => index.get(k)!);
+    for (const s of ownSources.map((j) => sources[j])) {
       if (s.state === "no_longer_supports" || s.state === "unreachable") {
-        flagged = true;
-        notes.push(`source ${s.url} ${s.state === "unreachable" ? "could not be read again" : "no longer supports it"}${s.detail ? `: ${s.detail}` : ""}`);
+        flag("source_changed", `source ${s.url} ${s.state === "unreachable" ? "could not be read again" : "no longer supports it"}${s.detail ? `: ${s.detail}` : ""}`);
       } else if (s.state === "still_supports") notes.push(`source ${s.url} changed but still supports it`);
     }
-    for (const a of adviceIn(claim.text)) {
-      flagged = true;
-      notes.push(`advice (${a.rule}): "${clip(a.sentence)}"`);
-    }
+    for (const a of adviceIn(claim.text)) flag("advice", `advice (${a.rule}): "${clip(a.sentence)}"`);
+    for (const a of artifactChecks.filter((a) => a.verdict === "flagged" && namesArtifact(claim, a))) flag("artifact", `artifact ${a.path}: ${a.notes.slice(0, 3).join("; ")}`);
+
     if (claim.basis !== "observed") notes.push(`no evidence: ${claim.basis === "judgment" ? "a judgment" : "not collected"}`);
+    else if (basis.gatheredOnly) notes.push("no evidence: it cites only material a stopped Child gathered and never summarised (unverified)");
     else if (basis.quotes === 0) notes.push("no evidence: its findings quote nothing");
-    const verdict = flagged ? "flagged" : claim.basis !== "observed" || basis.quotes === 0 ? "no_evidence" : "supported";
+    const observed = claim.basis === "observed" && !basis.gatheredOnly && basis.quotes > 0;
+    const verdict = flags.length ? "flagged" : observed ? "supported" : "no_evidence";
     return {
       claimId: claim.id,
       basis: claim.basis,
@@ -161,7 +235,10 @@ export function checkAnswer(input: CheckInput): CheckResult {
       notes,
       numbers: numbers.map((n) => n.text),
       unsupportedNumbers: [...unsupported.map((n) => n.text), ...badPages.map((p) => `page ${p}`)],
-      sources: own,
+      sources: ownSources,
+      flags,
+      derived,
+      quotes: located.map((l) => ({ text: l.phrase.text, found: l.at !== null })),
     };
   });
 
@@ -169,23 +246,50 @@ export function checkAnswer(input: CheckInput): CheckResult {
   const allTexts = [...new Set(bases.flatMap((b) => b.texts))];
   // The summary restates the claims: a number in it is supported by a source or by a claim whose own numbers were checked.
   const claimed = claims.claims.filter((_, i) => checked[i].unsupportedNumbers.length === 0).map((c) => c.text);
-  const summaryNumbers = statedNumbers(around);
+  const aroundPhrases = quotedPhrases(around);
+  const summaryNumbers = statedNumbers(withoutQuotedPhrases(around, aroundPhrases));
   const summaryUnsupported = missing(summaryNumbers, [...allTexts, ...claimed]);
+  const unfoundQuotes = aroundPhrases.filter((p) => !locatePhrase(p.text, allTexts)).map((p) => p.text);
 
   const advice = [
     ...adviceIn(input.summary).map((a) => ({ where: "summary", sentence: a.sentence, rule: a.rule })),
     ...input.headings.flatMap((h, i) => adviceIn(h).map((a) => ({ where: `section ${i + 1} heading`, sentence: a.sentence, rule: a.rule }))),
     ...claims.claims.flatMap((c) => adviceIn(c.text).map((a) => ({ where: c.id, sentence: a.sentence, rule: a.rule }))),
   ];
-  const anyFlag = checked.some((c) => c.verdict === "flagged") || summaryUnsupported.length > 0 || advice.length > 0;
+  const anyFlag =
+    checked.some((c) => c.verdict === "flagged") ||
+    summaryUnsupported.length > 0 ||
+    unfoundQuotes.length > 0 ||
+    advice.length > 0 ||
+    artifactChecks.some((a) => a.verdict === "flagged");
+  const bare = checked.filter((c, i) => c.basis === "observed" && c.verdict === "no_evidence" && claims.claims[i]);
+  const supportedObserved = checked.filter((c) => c.basis === "observed" && c.verdict === "supported").length;
+  const verdictReason = anyFlag
+    ? undefined
+    : claims.answer.partial
+      ? "the answer is partial: built from the handoffs held when Main was stopped, not integrated"
+      : bare.length
+        ? `observed claim${bare.length === 1 ? "" : "s"} ${bare.map((c) => c.claimId).join(", ")} without evidence`
+        : supportedObserved === 0
+          ? "no claim is observed: nothing it says rests on evidence"
+          : undefined;
   return {
     answerEventId: claims.answer.eventId,
-    verdict: anyFlag ? "flagged" : "supported",
+    verdict: anyFlag ? "flagged" : verdictReason ? "unsupported" : "supported",
+    ...(verdictReason && { verdictReason }),
     claims: checked,
-    summary: { numbers: summaryNumbers.map((n) => n.text), unsupportedNumbers: summaryUnsupported.map((n) => n.text) },
+    summary: { numbers: summaryNumbers.map((n) => n.text), unsupportedNumbers: summaryUnsupported.map((n) => n.text), unfoundQuotes },
     advice,
     sources,
+    artifacts: artifactChecks,
   };
 }
+
+/** Numbers once each, by what they were written as. */
+const dedupe = (ns: readonly StatedNumber[]): StatedNumber[] => [...new Map(ns.map((n) => [n.text, n])).values()];
+
+/** Whether a claim names an artifact (its path or id) or rests on the call that produced it. */
+const namesArtifact = (claim: ClaimChain, a: ArtifactCheck): boolean =>
+  claim.text.includes(a.path.split("/").at(-1)!) || claim.text.includes(a.id) || claim.findings.some((f) => f.toolCalls.some((t) => t.artifacts.some((x) => x.sha256 === a.sha256)));
 
 const clip = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}…` : s).replace(/\s+/g, " ");

@@ -35,24 +35,36 @@ export function renderCheckReport(run: { runId: string; checkedAt: string; event
   const lines = [
     `# Check report: run ${run.runId}`,
     "",
-    `Verdict: **${check.verdict}**. ${check.claims.length} claims: ${check.claims.length - flagged - bare} supported, ${flagged} flagged, ${bare} without evidence; ${check.advice.length} advice sentences; ${check.sources.length} sources read again.`,
+    `Verdict: **${check.verdict}**${check.verdictReason ? ` (${check.verdictReason})` : ""}. ${check.claims.length} claims: ${check.claims.length - flagged - bare} supported, ${flagged} flagged, ${bare} without evidence; ${check.advice.length} advice sentences; ${check.sources.length} sources read again.`,
     "",
     `Checked at ${run.checkedAt} (event ${run.eventId}) against answer event ${check.answerEventId}.`,
     "",
     "## Claims",
     "",
-    "| claim | basis | verdict | numbers | not found in its sources | notes |",
-    "| --- | --- | --- | --- | --- | --- |",
+    "| claim | basis | verdict | flags | numbers | not found beside its subject | notes |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
     ...check.claims.map((c) => {
       const claim = byId.get(c.claimId);
       const label = claim ? `${c.claimId} (${claim.section}): ${claim.text}` : c.claimId;
-      return `| ${cell(label)} | ${c.basis} | ${VERDICT[c.verdict]} | ${cell(c.numbers.join(", "))} | ${cell(c.unsupportedNumbers.join(", "))} | ${cell(c.notes.join("; "))} |`;
+      const kinds = [...new Set((c.flags ?? []).map((f) => f.kind.replace("_", " ")))];
+      return `| ${cell(label)} | ${c.basis} | ${VERDICT[c.verdict]} | ${cell(kinds.join(", "))} | ${cell(c.numbers.join(", "))} | ${cell(c.unsupportedNumbers.join(", "))} | ${cell(c.notes.join("; "))} |`;
     }),
     "",
     "## The answer's summary and headings",
     "",
     `Numbers: ${check.summary.numbers.join(", ") || "none"}. Not found in any cited source or checked claim: ${check.summary.unsupportedNumbers.join(", ") || "none"}.`,
     "",
+    ...(check.summary.unfoundQuotes?.length ? [`Quoted, but in no cited source: ${check.summary.unfoundQuotes.map((q) => JSON.stringify(q)).join(", ")}.`, ""] : []),
+    ...(check.artifacts?.length
+      ? [
+          "## Published artifacts",
+          "",
+          "| artifact | sha256 | values | verdict | notes |",
+          "| --- | --- | --- | --- | --- |",
+          ...check.artifacts.map((a) => `| ${cell(a.path)} | ${a.sha256} | ${a.values} | ${VERDICT[a.verdict]} | ${cell(a.notes.join("; "))} |`),
+          "",
+        ]
+      : []),
     "## Advice language",
     "",
     ...(check.advice.length ? check.advice.map((a) => `- ${a.where} (${a.rule}): ${JSON.stringify(a.sentence)}`) : ["None found: no buy/sell recommendation, price target or position advice."]),

@@ -2,17 +2,6 @@ import { type OpenOptions } from "../db/index.ts";
 import { openStore } from "../events/openStore.ts";
 import { type ClaimChain, type FindingChain, type QuoteChain, type ToolCallChain, claimById, projectClaims } from "../projections/index.ts";
 
-export const AUDIT_USAGE = `usage: ariadne audit RUN [CLAIM_ID] [--json] [--data-dir DIR]
-
-Follows each claim of a run's answer (or the one CLAIM_ID: c1, c2, … in the answer's order) to what
-it rests on, from the log: the Child's finding it cites (the Child, its profile binding, its
-handoff event), the model turn that wrote it (model, request digest, tokens, reminders delivered
-into it), each quote (its text, character offsets and page in the stored text blob), the tool call
-behind it (intent and outcome events: position, hash) and the source it read (URL, final URL, HTTP
-status, fetched at, raw and text sha256). Judgment and not-collected claims say they have no
-evidence. --json prints the chains as one JSON object. Exit 1 when a cited finding, quote or tool
-call cannot be followed in the log.`;
-
 /** `ariadne audit RUN [CLAIM_ID]`: every claim's provenance, read from the log only. */
 export async function auditCommand(options: OpenOptions & { runId: string; claimId?: string; json: boolean; out: (line: string) => void }): Promise<number> {
   const { store, close } = await openStore(options);

@@ -1,6 +1,7 @@
 import { ValidationError, type IssueDetail } from "../core/errors.ts";
 import { type Caps, CONFIGURED_CAPS } from "../governance/config.ts";
 import { type AskedCaps, resolveRunCaps, runLimitsOf } from "../runs/runCaps.ts";
+import { type Flag, flagHelpLine } from "./flags.ts";
 
 /**
  * `ariadne run` and `ariadne submit` flags that lower a run's caps. Each flag
@@ -40,6 +41,22 @@ const FLAGS = {
 
 export type CapFlagName = keyof typeof FLAGS;
 
+const CAPS_GROUP = { name: "cap flags", heading: "run caps (lower than the configured maximum, never higher)" };
+
+/**
+ * The cap flags as the command table declares them, each with its configured maximum. They are read as
+ * text and checked by askedCapsFromFlags, which names every flag out of bounds at once, as the API does.
+ */
+export function capFlags(maximum: Caps = CONFIGURED_CAPS): Flag[] {
+  return Object.entries(FLAGS as Record<string, CapFlag>).map(([name, f]) => ({
+    name,
+    type: "string",
+    arg: f.decimal ? "X" : "N",
+    help: `${f.help} (at most ${f.max(maximum)})`,
+    group: CAPS_GROUP,
+  }));
+}
+
 /** For node:util parseArgs: every cap flag takes a value. */
 export const CAP_FLAG_OPTIONS = Object.fromEntries(Object.keys(FLAGS).map((name) => [name, { type: "string" as const }])) as Record<
   CapFlagName,
@@ -48,16 +65,14 @@ export const CAP_FLAG_OPTIONS = Object.fromEntries(Object.keys(FLAGS).map((name)
 
 /** Usage lines for the cap flags, with their configured maximum. */
 export function capFlagsUsage(maximum: Caps = CONFIGURED_CAPS): string {
-  return Object.entries(FLAGS as Record<string, CapFlag>)
-    .map(([name, f]) => `  --${`${name} ${f.decimal ? "X" : "N"}`.padEnd(25)} ${f.help} (at most ${f.max(maximum)})`)
-    .join("\n");
+  return capFlags(maximum).map(flagHelpLine).join("\n");
 }
 
 /**
  * The caps the flags given ask for, in caps' units. A bad value or one above
  * the maximum throws a ValidationError naming every such flag.
  */
-export function askedCapsFromFlags(values: Partial<Record<string, string | boolean | undefined>>, maximum: Caps = CONFIGURED_CAPS): AskedCaps {
+export function askedCapsFromFlags(values: Partial<Record<string, string | number | boolean | undefined>>, maximum: Caps = CONFIGURED_CAPS): AskedCaps {
   const issues: IssueDetail[] = [];
   const request: Record<string, Record<string, number>> = {};
   for (const [name, flag] of Object.entries(FLAGS as Record<string, CapFlag>)) {
@@ -79,7 +94,7 @@ export function askedCapsFromFlags(values: Partial<Record<string, string | boole
 }
 
 /** The run's caps from parsed flag values: the configured maximum lowered by each flag given. */
-export function capsFromFlags(values: Partial<Record<string, string | boolean | undefined>>, maximum: Caps = CONFIGURED_CAPS): Caps {
+export function capsFromFlags(values: Partial<Record<string, string | number | boolean | undefined>>, maximum: Caps = CONFIGURED_CAPS): Caps {
   return resolveRunCaps(askedCapsFromFlags(values, maximum), maximum);
 }
 
@@ -88,6 +103,6 @@ export function capsFromFlags(values: Partial<Record<string, string | boolean | 
  * for the turn and tool-call flags given, so they hold even before the runtime
  * consults the governance port. Flags not given leave the runtime's defaults.
  */
-export function runtimeLimitsFromFlags(values: Partial<Record<string, string | boolean | undefined>>) {
+export function runtimeLimitsFromFlags(values: Partial<Record<string, string | number | boolean | undefined>>) {
   return runLimitsOf(askedCapsFromFlags(values));
 }

@@ -4,20 +4,11 @@ import type { OpenOptions } from "../db/index.ts";
 import { openStore } from "../events/openStore.ts";
 import { projectClaims } from "../projections/index.ts";
 import { checkRun } from "../runs/checkRun.ts";
-import { readersForRun } from "../runs/readersForRun.ts";
-import { type HostSettings, runtimeFactory } from "../runs/runtimeFactory.ts";
+import { readersForRun } from "../runs/check/readersForRun.ts";
+import { type HostSettings, runtimeFactory } from "../runs/host/runtimeFactory.ts";
 
-export const CHECK_USAGE = `usage: ariadne check RUN [--out FILE] [--json] [--data-dir DIR]
-
-Checks a settled run's answer: every number of each claim (and of the summary and headings) must
-be stated by the text of a source or artifact the claim cites (1,200 = 1200 = 1.2k; 12% = 0.12;
-45 bps = 0.45%; a rounded figure matches); each cited source is read again (a web page fetched as
-web_fetch fetches it, a workspace file or blob reopened) and its hash compared with the recorded
-one: unchanged, changed but still supporting (its quotes and numbers still there), or no longer
-supporting; sentences giving buy/sell recommendations, price targets or position advice are
-flagged; claims without evidence (judgment, not collected, no quote) are marked. The verdicts are
-recorded as a check_completed event in the run's stream and written to FILE (default
-check-report.md). Exit 0 when nothing is flagged, 1 when something is, 2 bad usage.`;
+/** `ariadne check`'s exit code for each verdict (docs/concepts/checker.md); 2 is bad usage. */
+export const CHECK_EXIT = { supported: 0, flagged: 1, unsupported: 3, incomplete: 3 } as const;
 
 /** `ariadne check RUN`: the checker's verdicts, recorded and written as check-report.md. */
 export async function checkCommand(
@@ -38,11 +29,14 @@ export async function checkCommand(
         `run ${options.runId}: ${result.verdict} · ${result.claims.length} claims: ${count("supported")} supported, ${count("flagged")} flagged, ${count("no_evidence")} without evidence · ${result.advice.length} advice sentences · ${result.sources.length} sources read again`,
       );
       for (const c of result.claims.filter((c) => c.verdict === "flagged")) options.out(`  ${c.claimId} flagged: ${c.notes.join("; ")}`);
+      if (result.verdictReason) options.out(`  ${result.verdict}: ${result.verdictReason}`);
+      for (const a of (result.artifacts ?? []).filter((a) => a.verdict === "flagged")) options.out(`  artifact ${a.path} flagged: ${a.notes.slice(0, 5).join("; ")}`);
+      for (const q of result.summary.unfoundQuotes ?? []) options.out(`  summary quotes "${q}", which no cited source holds`);
       if (result.summary.unsupportedNumbers.length) options.out(`  summary: ${result.summary.unsupportedNumbers.join(", ")} in no cited source`);
       for (const a of result.advice) options.out(`  advice in ${a.where} (${a.rule}): ${a.sentence}`);
       options.out(`report written to ${file} (event ${recorded.eventId})`);
     }
-    return result.verdict === "supported" ? 0 : 1;
+    return CHECK_EXIT[result.verdict];
   } finally {
     await close();
   }

@@ -1,8 +1,10 @@
 import type { ModelSettings } from "../models/index.ts";
 // Leaf modules, not the rooms' indexes: every command reads the configuration, and most never host a run.
-import type { HostSettings } from "../runs/runtimeFactory.ts";
-import { DEFAULT_LEASE_MS } from "../runs/workerOptionProblem.ts";
+import type { HostSettings } from "../runs/host/runtimeFactory.ts";
 import { openblasEnv } from "../tools/compute/computeOptions.ts";
+import { DATABASE_WAIT_MS, DEFAULT_LEASE_MS, LEASE_MS, MODEL_IDLE_TIMEOUT_MS, SCRIPTED_LATENCY_MS, SERVE_CAP } from "./bounds.ts";
+import { DEFAULT_DATABASE_WAIT_MS } from "../core/connectionLoss.ts";
+import { type Flag, checkedNumber } from "./flags.ts";
 
 /**
  * The process's configuration, read from the environment once, here and
@@ -26,16 +28,22 @@ export interface AriadneConfig {
   sealKeys: SealKeySettings;
   /** OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE: passed into compute's sandbox (some OpenBLAS builds need them to compute correctly). */
   openblas: Record<string, string>;
-  /** ARIADNE_WORKSPACES: where executors' working folders live; unset means beside the store (runs/workspaceRootFor.ts). */
+  /** ARIADNE_WORKSPACES: where executors' working folders live; unset means beside the store (runs/host/workspaceRootFor.ts). */
   workspaceRoot: string | undefined;
   /** NO_COLOR (set and not empty): no colour in the live view; TERM=dumb: no live view (no cursor movement). */
   terminal: { noColor: boolean; dumb: boolean };
   /** OpenTelemetry (cli/installTelemetry.ts). */
   telemetry: TelemetrySettings;
-  /** ARIADNE_CORPUS_DIR: the shared corpus eval cases read; unset means ../shared/corpus beside the repository. */
+  /** ARIADNE_CORPUS_DIR: the corpus offline scenarios and eval cases read; unset means the repository's corpus/. */
   corpusDir: string | undefined;
   /** ARIADNE_MODEL=baseline: questions are answered by the scripted baseline researcher, not the configured model (as --model baseline). */
   researcher: string | undefined;
+  /** ARIADNE_CORS_ORIGINS, ARIADNE_TRUSTED_PROXIES: comma-separated; `serve --cors-origin` / `--trusted-proxy` replace them. */
+  http: { corsOrigins: string[]; trustedProxies: string[] };
+  /** ARIADNE_DATABASE_WAIT_MS: how long a command waits for an unreachable PostgreSQL before giving up (default 60 s). */
+  databaseWaitMs: number;
+  /** ARIADNE_STREAMS_PER_KEY, ARIADNE_STREAMS_PER_TENANT, ARIADNE_QUEUED_PER_KEY, ARIADNE_QUEUED_PER_TENANT: `serve`'s caps (its flags win). */
+  serveCaps: { streamsPerKey?: number; streamsPerTenant?: number; queuedRunsPerKey?: number; queuedRunsPerTenant?: number };
 }
 
 export interface TelemetrySettings {
@@ -58,9 +66,30 @@ export interface SealKeySettings {
 
 type Environment = Record<string, string | undefined>;
 
-/** Reads the configuration from an environment (the process's by default). Empty values count as unset. */
+const commaList = (value: string | undefined): string[] => (value ?? "").split(",").map((v) => v.trim()).filter(Boolean);
+
+/**
+ * The numeric variables, with the bounds of the flags they stand for (cli/bounds.ts): a value outside them,
+ * or not a number, is refused as a flag would be (one line naming the variable and the bound, exit 2).
+ */
+export const NUMERIC_ENV: readonly (Pick<Flag, "type" | "min" | "max" | "unit"> & { name: string; help: string })[] = [
+  { name: "ARIADNE_LEASE_MS", ...LEASE_MS, help: "lease time to live of the runs this process hosts (`worker --lease-ms` wins)" },
+  { name: "ARIADNE_MODEL_IDLE_TIMEOUT_MS", ...MODEL_IDLE_TIMEOUT_MS, help: "silence on a model stream that counts as dead (`run --model-idle-timeout` wins)" },
+  { name: "ARIADNE_SCRIPTED_LATENCY_MS", ...SCRIPTED_LATENCY_MS, help: "delay of each scripted reply" },
+  { name: "ARIADNE_DATABASE_WAIT_MS", ...DATABASE_WAIT_MS, help: "how long a command waits for an unreachable PostgreSQL before giving up (default 60000; a worker or server waits at start however long)" },
+  { name: "ARIADNE_STREAMS_PER_KEY", ...SERVE_CAP, help: "live event streams one API key may hold at once (default 20; `serve --streams-per-key` wins)" },
+  { name: "ARIADNE_STREAMS_PER_TENANT", ...SERVE_CAP, help: "live event streams one tenant may hold at once (default 100; `serve --streams-per-tenant` wins)" },
+  { name: "ARIADNE_QUEUED_PER_KEY", ...SERVE_CAP, help: "queued runs one API key may have (default 50; `serve --queued-per-key` wins)" },
+  { name: "ARIADNE_QUEUED_PER_TENANT", ...SERVE_CAP, help: "queued runs one tenant may have (default 200; `serve --queued-per-tenant` wins)" },
+];
+
+/**
+ * Reads the configuration from an environment (the process's by default). Empty values count as unset.
+ * A numeric variable out of its bounds throws a UsageError of one line naming it.
+ */
 export function readConfig(env: Environment = process.env): AriadneConfig {
   const set = (name: string) => (env[name] === undefined || env[name] === "" ? undefined : env[name]);
+  const numbers = new Map(NUMERIC_ENV.map((v) => [v.name, set(v.name) === undefined ? undefined : checkedNumber(v.name, set(v.name)!, v)]));
   return {
     databaseUrl: set("DATABASE_URL"),
     debug: !!set("ARIADNE_DEBUG"),
@@ -73,8 +102,9 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
       ARIADNE_MODEL_CHECKER: set("ARIADNE_MODEL_CHECKER"),
       ARIADNE_MODEL_IDLE_TIMEOUT_MS: set("ARIADNE_MODEL_IDLE_TIMEOUT_MS"),
     },
-    leaseMs: Number(set("ARIADNE_LEASE_MS") ?? DEFAULT_LEASE_MS) || DEFAULT_LEASE_MS,
-    scriptedLatencyMs: milliseconds(set("ARIADNE_SCRIPTED_LATENCY_MS")),
+    leaseMs: numbers.get("ARIADNE_LEASE_MS") ?? DEFAULT_LEASE_MS,
+    // 0 means no delay.
+    scriptedLatencyMs: numbers.get("ARIADNE_SCRIPTED_LATENCY_MS") || undefined,
     crashAt: set("ARIADNE_CRASH_AT"),
     sealKeys: { ARIADNE_SIGNING_KEY: set("ARIADNE_SIGNING_KEY"), ARIADNE_SIGNING_PUBLIC_KEY: set("ARIADNE_SIGNING_PUBLIC_KEY") },
     openblas: openblasEnv(env),
@@ -89,10 +119,18 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
     },
     corpusDir: set("ARIADNE_CORPUS_DIR"),
     researcher: set("ARIADNE_MODEL"),
+    http: { corsOrigins: commaList(set("ARIADNE_CORS_ORIGINS")), trustedProxies: commaList(set("ARIADNE_TRUSTED_PROXIES")) },
+    databaseWaitMs: numbers.get("ARIADNE_DATABASE_WAIT_MS") ?? DEFAULT_DATABASE_WAIT_MS,
+    serveCaps: {
+      streamsPerKey: numbers.get("ARIADNE_STREAMS_PER_KEY"),
+      streamsPerTenant: numbers.get("ARIADNE_STREAMS_PER_TENANT"),
+      queuedRunsPerKey: numbers.get("ARIADNE_QUEUED_PER_KEY"),
+      queuedRunsPerTenant: numbers.get("ARIADNE_QUEUED_PER_TENANT"),
+    },
   };
 }
 
-/** What a run's host needs of the configuration (runs/runtimeFactory.ts). */
+/** What a run's host needs of the configuration (runs/host/runtimeFactory.ts). */
 export const hostSettings = (config: AriadneConfig): HostSettings => ({
   model: config.model,
   scriptedLatencyMs: config.scriptedLatencyMs,
@@ -108,7 +146,5 @@ export const modelConfigured = (config: AriadneConfig): boolean => !!config.mode
 export const storeOptionsOf = (config: AriadneConfig, dataDir: unknown) => ({
   url: config.databaseUrl,
   dataDir: typeof dataDir === "string" ? dataDir : undefined,
+  wait: { ms: config.databaseWaitMs },
 });
-
-/** A delay in milliseconds; anything that is not a positive number means none (as before this file read it). */
-const milliseconds = (raw: string | undefined): number | undefined => Number(raw ?? 0) || undefined;

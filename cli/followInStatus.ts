@@ -48,7 +48,7 @@ export async function followInStatus(o: FollowInStatusOptions): Promise<"shown" 
     if (!view) return "stopped";
     const shown = runView(projectedView(view.state.run));
     o.out("");
-    if (shown.answer) for (const line of renderAnswer(shown.answer, handoffsOf(shown))) o.out(line);
+    if (shown.answer) for (const line of renderAnswer(shown.answer, handoffsOf(shown), shown.mainExecutorId)) o.out(line);
     else if (ended === "interrupted") o.out(`run ${o.runId} is interrupted: ariadne resume ${o.runId} finishes it`);
     else o.out(`run ${o.runId} ended without an answer (${shown.executors.find((x) => x.executorId === shown.mainExecutorId)?.status ?? "no Main executor"})`);
     for (const line of renderUnknownEffects(shown)) o.out(line);

@@ -6,8 +6,11 @@ export function handoffsOf(view: RunView): Map<string, HandoffView> {
   return new Map(view.handoffs.map((h) => [h.executorId, h]));
 }
 
-/** The answer as text: each claim with its basis, and each citation traced to the finding and evidence behind it. */
-export function renderAnswer(answer: Answer, handoffs: Map<string, HandoffView>): string[] {
+/**
+ * The answer as text: each claim with its basis, and each citation traced to the finding and evidence behind
+ * it. A single agent's claims cite Main's own findings: named as Main's (`mainExecutorId`), not by a profile.
+ */
+export function renderAnswer(answer: Answer, handoffs: Map<string, HandoffView>, mainExecutorId: string | null = null): string[] {
   const lines = [answer.summary, ""];
   for (const section of answer.sections) {
     lines.push(`## ${section.heading}`);
@@ -17,7 +20,7 @@ export function renderAnswer(answer: Answer, handoffs: Map<string, HandoffView>)
         const h = handoffs.get(cite.executor);
         const f = h?.findings[cite.finding];
         const refs = f ? [...f.evidence.citations, ...f.evidence.toolResults.map((t) => `tool result ${t}`)].join(", ") : "missing";
-        lines.push(`    cites ${h?.profile ?? "?"} (${cite.executor}) finding ${cite.finding}: ${refs}`);
+        lines.push(`    cites ${cite.executor === mainExecutorId ? "main" : h?.profile ?? "?"} (${cite.executor}) finding ${cite.finding}: ${refs}`);
       }
     }
     lines.push("");

@@ -8,7 +8,7 @@ export function renderHandoff(h: HandoffView, name = `child:${h.profile}`): stri
   const list = (items: readonly string[]) => (items.length ? items.map((i) => `    - ${i}`) : ["    none"]);
   const b = h.measurementBasis;
   return [
-    `handoff of ${name} (${h.executorId}): ${h.executionState}, confidence ${h.confidence}${h.forced ? ", forced partial" : ""}${h.consumed ? "" : ", not consumed by its parent"}`,
+    `handoff of ${name} (${h.executorId}): ${h.executionState}, confidence ${h.confidence}${h.forced ? ", forced partial" : ""}${h.consumed || name === "main" ? "" : ", not consumed by its parent"}`,
     `  summary: ${h.summary}`,
     "  findings:",
     ...(h.findings.length

@@ -7,10 +7,17 @@ import { renderHandoff } from "./renderHandoff.ts";
 import { renderUnknownEffects } from "./renderUnknownEffects.ts";
 import { type HandoffView, runView } from "./runView.ts";
 
-/** What the Children found still counts when Main could not finish: every handoff, whole. */
-function renderHandoffsWhole(handoffs: HandoffView[], out: (line: string) => void): void {
-  out(handoffs.length ? `What the Children handed back (${handoffs.length}):` : "No Child handed anything back.");
-  for (const h of handoffs) for (const line of renderHandoff(h)) out(line);
+/**
+ * What the Children found still counts when Main could not finish: every handoff, whole. A single agent's
+ * Main commits its own findings as a handoff (it has no Children): those are shown as Main's, apart.
+ */
+function renderHandoffsWhole(handoffs: HandoffView[], mainExecutorId: string, out: (line: string) => void): void {
+  const own = handoffs.filter((h) => h.executorId === mainExecutorId);
+  const children = handoffs.filter((h) => h.executorId !== mainExecutorId);
+  if (own.length) out("What Main gathered itself (a single agent, no Children):");
+  for (const h of own) for (const line of renderHandoff(h, "main")) out(line);
+  if (children.length || !own.length) out(children.length ? `What the Children handed back (${children.length}):` : "No Child handed anything back.");
+  for (const h of children) for (const line of renderHandoff(h)) out(line);
 }
 
 /** Exit codes of a hosted run (run, resume). */
@@ -43,9 +50,17 @@ export async function renderRunResult(
   const rootHash = result.kind === "finished" ? result.rootHash : null;
   // Partial: a limit stopped Main, or its answer cites no finding (projections/runState.ts): exit 3, never 0.
   const partial = outcome?.kind === "answer" && (outcome.partial === true || projected.partial);
-  // The host's check of the answer (runs/hostRun.ts), recorded after the seal in the run's stream.
+  // The host's check of the answer (runs/host/hostRun.ts), recorded after the seal in the run's stream.
   const checked = (await ctx.store.readStream(runStreamId(runId))).findLast((e): e is RecordedEvent<"check_completed"> => e.type === "check_completed");
-  const check = checked ? { verdict: checked.data.verdict, eventId: checked.eventId, flagged: checked.data.claims.filter((c) => c.verdict === "flagged").map((c) => c.claimId), advice: checked.data.advice.length } : null;
+  const check = checked
+    ? {
+        verdict: checked.data.verdict,
+        eventId: checked.eventId,
+        flagged: checked.data.claims.filter((c) => c.verdict === "flagged").map((c) => c.claimId),
+        advice: checked.data.advice.length,
+        ...(checked.data.verdictReason && { reason: checked.data.verdictReason }),
+      }
+    : null;
   if (ctx.json) {
     ctx.out(
       JSON.stringify({
@@ -77,13 +92,13 @@ export async function renderRunResult(
           : "PARTIAL ANSWER: no claim of it cites a finding: nothing it says was observed by a Child.",
       );
     }
-    for (const line of renderAnswer(view.answer, handoffs)) ctx.out(line);
-    if (partial) renderHandoffsWhole(view.handoffs, ctx.out);
+    for (const line of renderAnswer(view.answer, handoffs, mainExecutorId)) ctx.out(line);
+    if (partial) renderHandoffsWhole(view.handoffs, mainExecutorId, ctx.out);
     for (const line of renderUnknownEffects(view)) ctx.out(line);
     ctx.out(`run ${runId} · ${projected.events} events · ${WHERE_NEXT(runId)}`);
   } else if (outcome) {
     ctx.out(`run ${runId} ended without an answer: ${outcome.kind}${"reason" in outcome ? `: ${outcome.reason}` : ""}`);
-    renderHandoffsWhole(view.handoffs, ctx.out);
+    renderHandoffsWhole(view.handoffs, mainExecutorId, ctx.out);
     for (const line of renderUnknownEffects(view)) ctx.out(line);
     ctx.out(WHERE_NEXT(runId));
   } else if (result.kind === "fenced" || result.kind === "released") {
@@ -92,7 +107,8 @@ export async function renderRunResult(
     if (result.kind === "released") ctx.out(`ariadne resume ${runId} finishes it here (a worker may also take it)`);
   }
   if (check && !ctx.json) {
-    const what = [check.flagged.length ? `claims ${check.flagged.join(", ")} flagged` : "", check.advice ? `${check.advice} advice sentences` : ""].filter(Boolean).join(", ");
+    // The closing line says what the checker said: a partial answer or a claim without evidence is "unsupported", with why.
+    const what = [check.flagged.length ? `claims ${check.flagged.join(", ")} flagged` : "", check.advice ? `${check.advice} advice sentences` : "", check.reason ?? ""].filter(Boolean).join(", ");
     ctx.out(`check: ${check.verdict}${what ? ` (${what})` : ""} · ariadne check ${runId} writes check-report.md`);
   }
   if (rootHash && !ctx.json) ctx.out(`root hash ${rootHash} · check later with: ariadne verify ${runId} --root ${rootHash}`);

@@ -3,15 +3,6 @@ import { openStore } from "../events/openStore.ts";
 import { type ExecutorReport, type Figures, type LimitLeft, type RunReport, projectReport } from "../projections/index.ts";
 import { formatTokens } from "./formatTokens.ts";
 
-export const REPORT_USAGE = `usage: ariadne report RUN [--json] [--data-dir DIR]
-
-What a run spent, from its log: per run and per executor, turns, tool calls, tokens (input, output,
-cache when recorded), cost priced by the price table (estimated when the tokens were: scripted
-turns), time waiting on the model, wall time from the events' timestamps, web fetches (from the
-network, from the run's page cache, duplicates avoided), what each limit left, and Main's context
-(its largest request) against what its Children read (the isolation dividend). --json prints the
-report as one JSON object. Exit 1 when the run is not in the store.`;
-
 /** `ariadne report RUN`: the run report, read from the log only. */
 export async function reportCommand(options: OpenOptions & { runId: string; json: boolean; out: (line: string) => void }): Promise<number> {
   const { store, close } = await openStore(options);

@@ -5,9 +5,12 @@ import { type AskedCaps, hostRun, leaseOwner, planRun, runtimeFactory, submitRun
 import { type AriadneConfig, hostSettings, modelConfigured } from "./config.ts";
 import { progressPrinter } from "./progress.ts";
 import { scenarioNote } from "./scenarioNote.ts";
+import { sandboxNote } from "./sandboxNote.ts";
+import { findScenario } from "../scenarios/index.ts";
 import { hostInForeground } from "./hostInForeground.ts";
 import { sealSigningKey } from "./sealKeys.ts";
 import { renderRunResult } from "./renderRunResult.ts";
+import { lostDatabase } from "./lostDatabase.ts";
 import { installTelemetry } from "./installTelemetry.ts";
 import type { LiveTerminal } from "./live/liveTerminal.ts";
 import { liveView } from "./live/liveView.ts";
@@ -69,11 +72,21 @@ export async function runResearch(options: RunOptions): Promise<number> {
     log(`run ${runId}`);
     if (choice.kind === "scenario") console.error(scenarioNote(choice, configured));
     if (choice.kind === "baseline") log("model: the baseline researcher (scripted, not a language model; tokens estimated), searching the corpus");
+    const missingSandbox = choice.kind === "scenario" ? sandboxNote(findScenario(choice.scenario)) : null;
+    if (missingSandbox) console.error(missingSandbox);
     log(`store: ${database.location}`);
     log(`question: ${question}`);
     // On a terminal, the executor tree drawn in place (the run's events folded as they are recorded); else a line per step.
     const view = options.terminal && !options.json ? liveView(options.terminal.stream, { color: options.terminal.color }) : null;
     try {
+      return await hostHere();
+    } catch (e) {
+      // Recorded, then the database went away for longer than this command waits: say so, and how to finish it.
+      throw lostDatabase(e, runId);
+    } finally {
+      view?.close();
+    }
+    async function hostHere(): Promise<number> {
       view?.applyAll(await store.readRun(runId));
       const progress = view ? () => view.apply : () => progressPrinter(log);
       const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(hostSettings(options.config), { progress }), ttlMs, sealKey: sealSigningKey(options.config.sealKeys) }, lease!);
@@ -82,8 +95,6 @@ export async function runResearch(options: RunOptions): Promise<number> {
       if (view) await store.readRun(runId).then(view.reset, () => undefined);
       view?.close();
       return await renderRunResult(result, { store, location: database.location, lease: lease!, json: options.json, out: options.out });
-    } finally {
-      view?.close();
     }
   } finally {
     // The run's last spans are exported before the store closes.

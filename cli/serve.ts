@@ -3,6 +3,7 @@ import { openStore } from "../events/openStore.ts";
 import { sealSigningKey } from "./sealKeys.ts";
 import { installTelemetry } from "./installTelemetry.ts";
 import { openApiServer } from "../http/openApiServer.ts";
+import type { Limits } from "../http/middleware/limits.ts";
 import { type AriadneConfig, hostSettings, modelConfigured } from "./config.ts";
 
 export interface ServeOptions extends OpenOptions {
@@ -12,6 +13,12 @@ export interface ServeOptions extends OpenOptions {
   /** Runs the server's worker hosts at once (as `ariadne worker --concurrency`). */
   concurrency?: number;
   auth: boolean;
+  /** Browser origins allowed to call the API (CORS); none: off. */
+  corsOrigins?: string[];
+  /** Proxies whose X-Forwarded-For names the client. */
+  trustedProxies?: string[];
+  /** Per-key and per-tenant caps (--streams-per-key …, cli/serveCaps.ts); the rest default. */
+  limits?: Partial<Limits>;
   config: AriadneConfig;
   out: (line: string) => void;
   /** Resolves when the server should stop; default SIGTERM or SIGINT. */
@@ -20,7 +27,7 @@ export interface ServeOptions extends OpenOptions {
 
 /**
  * `ariadne serve`: the HTTP API on the configured store, and a worker that
- * executes submitted runs under leases (runs/worker.ts, runtimes built as
+ * executes submitted runs under leases (runs/host/worker.ts, runtimes built as
  * `ariadne worker` builds them) unless --no-workers. Until SIGTERM/SIGINT, then
  * a graceful stop: no new connections, live streams ended, the worker's runs
  * released through their leases for another worker (or this server, restarted)
@@ -29,7 +36,8 @@ export interface ServeOptions extends OpenOptions {
 export async function serve(options: ServeOptions): Promise<number> {
   const { config } = options;
   const log = (fields: Record<string, unknown>) => options.out(JSON.stringify({ time: new Date().toISOString(), level: "info", ...fields }));
-  const { store, database, close } = await openStore(options);
+  // Started while the database is down: waits for it, however long, saying so in the log, rather than exit.
+  const { store, database, close } = await openStore({ ...options, wait: { ...options.wait, atOpenMs: Infinity, log: (line) => log({ level: "warn", msg: line }) } });
   // The log's spans, for runs hosted here or by any worker on this store (cli/installTelemetry.ts).
   const telemetry = await installTelemetry(config.telemetry, store, (line) => log({ level: "warn", msg: line }));
   try {
@@ -46,6 +54,10 @@ export async function serve(options: ServeOptions): Promise<number> {
       leaseMs: config.leaseMs,
       workers: options.workers,
       auth: options.auth ? "keys" : "none",
+      corsOrigins: options.corsOrigins,
+      trustedProxies: options.trustedProxies,
+      // Only the caps given: an absent one keeps the app's default.
+      limits: Object.fromEntries(Object.entries(options.limits ?? {}).filter(([, v]) => v !== undefined)),
       log: options.out,
       workerLog: (line) => log({ msg: line }),
       worker: { concurrency: options.concurrency },

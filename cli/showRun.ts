@@ -8,12 +8,6 @@ import { renderHandoff } from "./renderHandoff.ts";
 import { renderUnknownEffects } from "./renderUnknownEffects.ts";
 import { type ExecutorView, type RunView, runView } from "./runView.ts";
 
-export const SHOW_USAGE = `usage: ariadne show RUN [--json] [--data-dir DIR]
-
-Prints a recorded run from the log: its executor tree (role, profile, state, turns, tokens),
-every Child's handoff whole, Main's answer, and any tool call whose outcome is unknown (never run
-again: check it by hand). --json prints the same as one JSON object.`;
-
 /** `ariadne show RUN`: what a run did, read from the log only. */
 export async function showRun(options: OpenOptions & { runId: string; json: boolean; out: (line: string) => void }): Promise<number> {
   const { store, close } = await openStore(options);
@@ -42,8 +36,9 @@ export function renderRun(view: RunView, handoffs: ReturnType<typeof handoffsOf>
   };
   tree(null, 0);
   lines.push("");
-  for (const h of view.handoffs) lines.push(...renderHandoff(h), "");
-  if (view.answer) lines.push("answer:", ...renderAnswer(view.answer, handoffs));
+  // A single agent's Main commits its own findings as a handoff: named as Main's, not a Child's.
+  for (const h of view.handoffs) lines.push(...renderHandoff(h, h.executorId === view.mainExecutorId ? "main" : undefined), "");
+  if (view.answer) lines.push("answer:", ...renderAnswer(view.answer, handoffs, view.mainExecutorId));
   else lines.push("no answer recorded");
   lines.push(...renderUnknownEffects(view));
   return lines;

@@ -5,12 +5,6 @@ import type { AssistantBlock, Message } from "../models/types.ts";
 import { formatTokens, labelledUsage } from "./formatTokens.ts";
 import { transcriptOf } from "../runs/index.ts";
 
-export const TRANSCRIPT_USAGE = `usage: ariadne transcript EXECUTOR_ID [--json] [--data-dir DIR]
-
-Prints an executor's transcript rebuilt from the log: every request it sent to its model and
-every response, each request checked against the sha256 digest recorded with its turn.
-Exit 1 when a rebuilt request does not match its digest. Executor ids: ariadne show RUN.`;
-
 /** `ariadne transcript EXECUTOR_ID`: the rebuilt requests and responses, digests checked. */
 export async function showTranscript(
   options: OpenOptions & { executorId: string; json: boolean; out: (line: string) => void },

@@ -1,7 +1,11 @@
-// `ariadne show RUN | head` closes the pipe early: stop quietly rather than crash with a stack.
+import { exitNow } from "./exitNow.ts";
+
+// `ariadne show RUN | head` closes the pipe early: stop quietly rather than crash with a stack. Any other
+// failed write (a full disk or /dev/full, ENOSPC; a read-only file) is the command's failure: one line, exit 1.
 process.stdout.on("error", (e: NodeJS.ErrnoException) => {
   if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
-  throw e;
+  process.stderr.write(`ariadne: cannot write the output: ${e.message}${e.code && !e.message.includes(e.code) ? ` (${e.code})` : ""}\n`);
+  exitNow(1);
 });
 const argv = process.argv.slice(2);
 // `verify DIR` is answered by an entry that loads no store or driver: a bundle is checked from its files alone.

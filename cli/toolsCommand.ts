@@ -3,83 +3,40 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { type RunToolOptions, runTools } from "../runs/runTools.ts";
+import { type RunToolOptions, runTools } from "../runs/host/runTools.ts";
 import { createMemoryBlobStore } from "../sources/index.ts";
 import { type WebToolOptions, corpusSearchBackend, corpusUrlMap, parseToolInput, serveCorpus } from "../tools/index.ts";
-import type { AriadneConfig } from "./config.ts";
-import { parseCommand } from "./parseCommand.ts";
+import type { Invocation } from "./command.ts";
+import { UsageError } from "./usage.ts";
 
-// The repository's scenario corpora (hostile and briefing pages) are served beside the shared corpus.
+// The repository's scenario corpora (hostile and briefing pages) are served beside the corpus.
 const SCENARIOS_DIR = fileURLToPath(new URL("../scenarios/", import.meta.url));
 
-export const TOOLS_USAGE = `usage: ariadne tools list [--json]
-       ariadne tools run TOOL --input JSON [--corpus DIR] [--allow-loopback] [--allow-private] [--json]
-
-list   the tools a run is hosted with: name, effect class, description (--json: with input schemas)
-run    runs one tool once, outside any run: no model, no database. It gets a scratch workspace in a
-       temporary folder (removed afterwards), an in-memory blob store and the system clock, and every
-       URL counts as reachable (inside a run, web_fetch fetches only URLs the executor has seen).
-       Prints the result as the model would see it, then the sources it recorded (kind, URL, sha256
-       of the raw bytes and of the text) and how many links it showed. Exit 0 when the tool
-       succeeded, 1 when it failed (its message is what the model would be told), 2 on bad usage.
-
-options:
-  --input JSON       the tool's input, a JSON object (e.g. '{"url": "https://example.com/"}')
-  --corpus DIR       serve the shared test corpus from DIR (e.g. ../shared/corpus) on a local server
-                     and map its hosts to it: https://pages.corpus.test/<name>/ to DIR/web/<name>/source.html,
-                     https://docs.corpus.test/<file> to DIR/pdf/<file>, https://data.corpus.test/<file> to
-                     DIR/data/<file>, and the scenario corpora: https://hostile.corpus.test/<name>/ and
-                     https://briefing.corpus.test/<name>/ to scenarios/corpora/…; web_search then searches a local
-                     index of the corpus pages. Without it, web_fetch uses the network and web_search has
-                     no backend.
-  --allow-loopback   let web_fetch fetch from this machine (127.0.0.1, ::1, localhost); refused by default
-  --allow-private    let web_fetch fetch from private networks (10/8, 172.16/12, 192.168/16, …); refused by default
-  --json             one JSON object: {tool, ok, output, sources, artifacts, links, sanitized} (list: an array)`;
-
-/** `ariadne tools list` and `ariadne tools run TOOL --input JSON`; bad usage is one line on stderr and exit 2. */
-export async function toolsCommand(argv: string[], out: (line: string) => void, config?: AriadneConfig): Promise<number> {
-  try {
-    return await tools(argv, out, config);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    console.error(`ariadne: ${e.message}\n\n${TOOLS_USAGE}`);
-    return 2;
-  }
+/** `ariadne tools list`. */
+export async function toolsList({ flags, out }: Invocation): Promise<number> {
+  return list(out, flags.bool("json"));
 }
 
-class UsageError extends Error {}
-
-async function tools(argv: string[], out: (line: string) => void, config?: AriadneConfig): Promise<number> {
-  const { values, positionals } = parseCommand(
-    argv,
-    {
-      input: { type: "string" },
-      corpus: { type: "string" },
-      "allow-loopback": { type: "boolean", default: false },
-      "allow-private": { type: "boolean", default: false },
-      json: { type: "boolean", default: false },
-    },
-    TOOLS_USAGE,
-  );
-  if (values.help) return (out(TOOLS_USAGE), 0);
-  const [action, name, ...extra] = positionals;
-  if (action === "list" && !name) return list(out, values.json);
-  if (action !== "run" || !name || extra.length) throw usage(`expected "tools list" or "tools run TOOL --input JSON"`);
-  if (values.input === undefined) throw usage(`tools run needs --input JSON, the tool's input object`);
+/** `ariadne tools run TOOL --input JSON`: bad usage (no input, not JSON, no such tool) is one line, exit 2. */
+export async function toolsRun({ flags, positionals, out, config }: Invocation): Promise<number> {
+  const [name] = positionals as [string];
+  const rawInput = flags.string("input");
+  if (rawInput === undefined) throw usage(`tools run needs --input JSON, the tool's input object`);
   let input: unknown;
   try {
-    input = JSON.parse(values.input);
+    input = JSON.parse(rawInput);
   } catch (e) {
     throw usage(`--input is not JSON: ${(e as Error).message}`);
   }
-  const corpus = values.corpus === undefined ? undefined : await serveCorpus(withSlash(resolve(values.corpus)), { scenariosDir: SCENARIOS_DIR });
+  const corpusDir = flags.string("corpus");
+  const corpus = corpusDir === undefined ? undefined : await serveCorpus(withSlash(resolve(corpusDir)), { scenariosDir: SCENARIOS_DIR });
   try {
     const web: WebToolOptions = {
-      allowLoopback: values["allow-loopback"],
-      allowPrivate: values["allow-private"],
-      ...(corpus && { mapUrl: corpusUrlMap(corpus.origin, corpus.hosts), search: corpusSearchBackend(withSlash(resolve(values.corpus!))) }),
+      allowLoopback: flags.bool("allow-loopback"),
+      allowPrivate: flags.bool("allow-private"),
+      ...(corpus && { mapUrl: corpusUrlMap(corpus.origin, corpus.hosts), search: corpusSearchBackend(withSlash(resolve(corpusDir!))) }),
     };
-    return await runOne(name, input, { web, compute: { passEnv: config?.openblas } }, values.json, out);
+    return await runOne(name, input, { web, compute: { passEnv: config.openblas } }, flags.bool("json"), out);
   } finally {
     await corpus?.close();
   }

@@ -1,4 +1,4 @@
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { ParseArgsConfig } from "node:util";
 import { AriadneError } from "../core/errors.ts";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -29,17 +29,7 @@ export function joinNegativeValues(argv: readonly string[], options: Options): s
   return out;
 }
 
-/** node's parse error in one line (its first sentence), with where the usage is. */
-export function usageLine(error: unknown, command: string | null): string {
-  const first = ((error as Error).message ?? String(error)).split("\n")[0]!.replace(/\. To specify a positional argument.*$/, "");
-  return `${first.replace(/\.$/, "")} (ariadne ${command ? `${command} ` : ""}--help for usage)`;
-}
-
-/** parseArgs with negative numbers joined to their flag; a parse error is a UsageError of one line. */
-export function parseUsage<O extends Options>(argv: string[], options: O, command: string | null) {
-  try {
-    return parseArgs({ args: joinNegativeValues(argv, options), allowPositionals: true, options });
-  } catch (e) {
-    throw new UsageError(usageLine(e, command));
-  }
+/** node's parse error in one line: its first sentence ("Unknown option '--bogus'"). */
+export function firstSentence(error: unknown): string {
+  return ((error as Error).message ?? String(error)).split("\n")[0]!.replace(/\. To specify a positional argument.*$/, "").replace(/\.$/, "");
 }

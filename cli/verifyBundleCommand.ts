@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { type BundleVerification, verifyBundle } from "../bundle/verifyBundle.ts";
 import { refetchSources } from "../bundle/refetchSources.ts";
 import { AriadneError } from "../core/errors.ts";
+import { VERIFY_EXIT } from "../events/describeVerification.ts";
 
 export interface VerifyBundleCommandOptions {
   dir: string;
@@ -18,7 +19,9 @@ export interface VerifyBundleCommandOptions {
 
 /**
  * `ariadne verify DIR`: an exported bundle, from its files alone (no database,
- * no network). Exit 0 intact, 1 not intact with the first problem named.
+ * no network). Exit 0 intact and authenticated (--key or --root), 1 not intact
+ * with the first problem named, 4 when the structure is intact but no key or
+ * root was given to authenticate it.
  */
 export async function verifyBundleCommand(options: VerifyBundleCommandOptions): Promise<number> {
   if (options.root !== undefined && !/^[0-9a-f]{64}$/.test(options.root)) throw new AriadneError("USAGE", 400, "--root: a root hash is 64 lowercase hex characters, as printed with the run's answer");
@@ -26,18 +29,26 @@ export async function verifyBundleCommand(options: VerifyBundleCommandOptions): 
   const result = verifyBundle(options.dir, { publicKey, publicKeyPath: options.keyPath, claim: options.claim, expectedRoot: options.root });
   const refetched = options.refetch ? await refetchSources(result.events) : null;
   const { events: _, ...report } = result;
-  if (options.json) options.out(JSON.stringify({ ...report, firstProblem: result.problems[0] ?? null, ...(refetched && { refetched }) }));
+  const authenticated = result.signature.state === "valid" || options.root !== undefined;
+  if (options.json) options.out(JSON.stringify({ ...report, authenticated, firstProblem: result.problems[0] ?? null, ...(refetched && { refetched }) }));
   else {
-    for (const line of describe(result)) options.out(line);
+    for (const line of describe(result, authenticated)) options.out(line);
     for (const r of refetched ?? []) options.out(`refetched ${r.url}: ${r.state}${r.detail ? ` (${r.detail})` : ""}`);
   }
-  return result.ok ? 0 : 1;
+  return !result.ok ? VERIFY_EXIT.notIntact : authenticated ? VERIFY_EXIT.intact : VERIFY_EXIT.notAuthenticated;
 }
 
-function describe(r: BundleVerification): string[] {
+function describe(r: BundleVerification, authenticated: boolean): string[] {
   const lines: string[] = [];
-  if (r.ok) lines.push(`bundle ${r.dir}: intact · run ${r.runId} · ${r.counts.streams} streams, ${r.counts.events} events, ${r.counts.blobs} blobs, ${r.counts.files} files · root hash ${r.rootHash}`);
-  else {
+  const counts = `run ${r.runId} · ${r.counts.streams} streams, ${r.counts.events} events, ${r.counts.blobs} blobs, ${r.counts.files} files · root hash ${r.rootHash}`;
+  if (r.ok && authenticated) lines.push(`bundle ${r.dir}: intact · ${counts}`);
+  else if (r.ok) {
+    lines.push(
+      `bundle ${r.dir}: structure intact, authenticity not checked: pass --key with the publisher's public key (or --root with the hash printed with the answer)`,
+      `checked: ${counts} (every file against the manifest, every chain, the references, the seal, that every executor ended and every handoff was consumed, blobs, quotes, derived files)`,
+      "not checked: who wrote it; whoever changed the bundle could have re-chained it, recomputed the seal and re-signed the manifest with a key of their own",
+    );
+  } else {
     const more = r.problems.length > 1 ? ` (and ${r.problems.length - 1} more problem${r.problems.length > 2 ? "s" : ""})` : "";
     lines.push(`bundle ${r.dir}: NOT intact: ${r.problems[0]}${more}`);
   }
@@ -56,7 +67,7 @@ function readPublicKey(path: string) {
   }
   try {
     const key = createPublicKey(pem);
-    if (key.asymmetricKeyType !== "ed25519") throw new Error(`a ${key.asymmetricKeyType} key, not Ed25519`);
+    if (key.asymmetricKeyType !== "ed25519") throw new Error(`its type is ${key.asymmetricKeyType}, not Ed25519`);
     return key;
   } catch (e) {
     throw new AriadneError("USAGE", 400, `--key ${path}: not an Ed25519 public key (${(e as Error).message})`);

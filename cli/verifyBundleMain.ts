@@ -1,16 +1,8 @@
 import { isAriadneError } from "../core/errors.ts";
 import { isDirectory } from "./isDirectory.ts";
-import { parseUsage } from "./usage.ts";
+import { parseFlags } from "./flags.ts";
 import { verifyBundleCommand } from "./verifyBundleCommand.ts";
-
-/** The flags `verify DIR` takes. */
-export const VERIFY_BUNDLE_OPTIONS = {
-  key: { type: "string" },
-  claim: { type: "string" },
-  root: { type: "string" },
-  refetch: { type: "boolean", default: false },
-  json: { type: "boolean", default: false },
-} as const;
+import { VERIFY_FLAGS } from "./verifyFlags.ts";
 
 /**
  * `ariadne verify DIR` before the rest of the command line is loaded
@@ -22,7 +14,8 @@ export const VERIFY_BUNDLE_OPTIONS = {
 export async function verifyBundleMain(argv: string[], out: (line: string) => void = console.log): Promise<number | null> {
   let parsed;
   try {
-    parsed = parseUsage(argv, VERIFY_BUNDLE_OPTIONS, "verify");
+    // The table's own flags of verify (cli/commands/storeCommands.ts); --help, --data-dir or a bad flag go to the full command line.
+    parsed = parseFlags(VERIFY_FLAGS, argv, "verify", "");
   } catch {
     return null;
   }
@@ -30,7 +23,7 @@ export async function verifyBundleMain(argv: string[], out: (line: string) => vo
   if (dir === undefined || extra.length > 0 || !isDirectory(dir)) return null;
   try {
     const v = parsed.values;
-    return await verifyBundleCommand({ dir, keyPath: v.key, claim: v.claim, root: v.root, refetch: v.refetch, json: v.json, out });
+    return await verifyBundleCommand({ dir, keyPath: v.string("key"), claim: v.string("claim"), root: v.string("root"), refetch: v.bool("refetch"), json: v.bool("json"), out });
   } catch (e) {
     console.error(`ariadne: ${isAriadneError(e) ? e.message : (e as Error)?.message ?? String(e)}`);
     return isAriadneError(e) && e.code === "USAGE" ? 2 : 1;

@@ -1,9 +1,9 @@
 import type { KeyObject } from "node:crypto";
 import { type OpenOptions } from "../db/index.ts";
 import { openStore } from "../events/openStore.ts";
-import type { SealSignatureCheck } from "../events/checkSealSignature.ts";
 import { ValidationError } from "../core/errors.ts";
-import { describeProblem, verifyRun } from "../events/verifyRun.ts";
+import { verifyRun } from "../events/verifyRun.ts";
+import { describeVerification } from "../events/describeVerification.ts";
 
 export interface VerifyOptions extends OpenOptions {
   runId: string | undefined;
@@ -18,8 +18,10 @@ export interface VerifyOptions extends OpenOptions {
 /**
  * `ariadne verify RUN [--root HASH] [--key PUBKEY_FILE]`: every stream of the
  * run, the references between them and its seal, and the seal's signature
- * against the public key. Exit 0 when intact; 1 with the first bad event named
- * (and the rest counted), or with one line when the store is damaged.
+ * against the public key. Exit 0 when intact and authenticated (signature or
+ * --root); 1 with the first bad event named (and the rest counted), or with
+ * one line when the store is damaged; 4 when the structure is intact but
+ * nothing outside the database vouches for it (events/describeVerification.ts).
  */
 export async function verifyCommand(options: VerifyOptions): Promise<number> {
   if (!options.runId) throw new ValidationError("verify", [{ path: ["RUN"], message: "the run id to verify is required (it is printed with each run's answer)" }]);
@@ -29,32 +31,11 @@ export async function verifyCommand(options: VerifyOptions): Promise<number> {
   const { database, close } = await openStore(options);
   try {
     const result = await verifyRun(database, options.runId, { expectedRoot: options.root, publicKey: options.publicKey });
-    if (options.json) {
-      options.out(JSON.stringify({ ...result, firstBad: result.problems[0] ?? null }));
-    } else if (result.ok) {
-      const seal = result.sealed ? `sealed, root hash ${result.rootHash}` : `not sealed (root hash now ${result.rootHash})`;
-      options.out(`run ${result.runId}: intact · ${result.streams.length} streams, ${result.events} events · ${seal}`);
-      if (result.signature) options.out(describeSignature(result.signature));
-    } else {
-      const more = result.problems.length > 1 ? ` (and ${result.problems.length - 1} more problem${result.problems.length > 2 ? "s" : ""})` : "";
-      options.out(`run ${result.runId}: NOT intact: ${describeProblem(result.problems[0])}${more}`);
-    }
-    return result.ok ? 0 : 1;
+    const said = describeVerification(result, options.root !== undefined);
+    if (options.json) options.out(JSON.stringify({ ...result, authenticated: said.authenticated, firstBad: result.problems[0] ?? null }));
+    else for (const line of said.lines) options.out(line);
+    return said.exit;
   } finally {
     await close();
-  }
-}
-
-/** The seal's signature in one line; an unchecked or unsigned seal says what it does not prove. */
-function describeSignature(check: SealSignatureCheck): string {
-  switch (check.state) {
-    case "valid":
-      return `seal signed by key ${check.keyId}: signature verified`;
-    case "unchecked":
-      return `seal signed by key ${check.keyId}: NOT checked, no public key configured (--key PUBKEY_FILE or ARIADNE_SIGNING_PUBLIC_KEY)`;
-    case "unsigned":
-      return "seal unsigned: no signing key was configured when it was written, so whoever can rewrite the log could have recomputed it (ariadne keys signing create)";
-    case "invalid":
-      return `seal signature: ${check.reason}`;
   }
 }

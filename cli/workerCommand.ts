@@ -1,58 +1,21 @@
 import { openStore } from "../events/openStore.ts";
-import { MIN_LEASE_MS, WORKER_DEFAULTS, runWorker, runtimeFactory, workerOptionProblem } from "../runs/index.ts";
+import { runWorker, runtimeFactory } from "../runs/index.ts";
 import { progressPrinter } from "./progress.ts";
-import { type AriadneConfig, hostSettings, storeOptionsOf } from "./config.ts";
+import type { Invocation } from "./command.ts";
+import { hostSettings } from "./config.ts";
 import { sealSigningKey } from "./sealKeys.ts";
-import { parseCommand } from "./parseCommand.ts";
 import { exitNow } from "./exitNow.ts";
 import { installTelemetry } from "./installTelemetry.ts";
-import { UsageError } from "./usage.ts";
-
-const USAGE = `usage: ariadne worker [--concurrency N] [--lease-ms MS] [--idle-exit-ms MS]
-
-Executes submitted runs and takes over runs whose owner's lease ran out, each
-under a lease renewed by heartbeat. Several workers may serve one PostgreSQL
-database. SIGTERM or Ctrl-C: tool calls in flight record their outcome, then the
-worker's runs are released for another worker at once. With
-OTEL_EXPORTER_OTLP_ENDPOINT set, the store's spans are exported over OTLP/HTTP
-(one exporter on a store at a time; the others wait their turn).
-
-options:
-  --concurrency N    runs hosted at once, at least 1 (default ${WORKER_DEFAULTS.concurrency})
-  --lease-ms MS      lease time to live, at least ${MIN_LEASE_MS} (default ARIADNE_LEASE_MS or 15000)
-  --poll-ms MS       how often to look for expired leases (default ${WORKER_DEFAULTS.pollMs})
-  --idle-exit-ms MS  exit after nothing to do for this long (default: run until stopped)
-  --data-dir DIR     embedded store directory when DATABASE_URL is unset`;
-
-const positive = (name: string, v: unknown): number | undefined => {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a non-negative integer, got "${v}"`);
-  return n;
-};
 
 /** `ariadne worker`. */
-export async function workerCommand(argv: string[], out: (line: string) => void, config: AriadneConfig): Promise<number> {
-  const { values } = parseCommand(
-    argv,
-    {
-      concurrency: { type: "string" },
-      "lease-ms": { type: "string" },
-      "poll-ms": { type: "string" },
-      "idle-exit-ms": { type: "string" },
-    },
-    USAGE,
-  );
-  if (values.help) return (out(USAGE), 0);
-  const ttlMs = positive("lease-ms", values["lease-ms"]) ?? config.leaseMs;
-  const concurrency = positive("concurrency", values.concurrency);
-  const pollMs = positive("poll-ms", values["poll-ms"]);
-  const idleExitMs = positive("idle-exit-ms", values["idle-exit-ms"]);
-  // Bad usage, refused before the store is opened: one line, exit 2.
-  const leaseName = values["lease-ms"] === undefined ? "ARIADNE_LEASE_MS" : "--lease-ms";
-  const problem = workerOptionProblem({ ttlMs, concurrency }, { ttlMs: leaseName, concurrency: "--concurrency" });
-  if (problem) return (console.error(`ariadne: ${problem}`), 2);
-  const { store, database, close } = await openStore(storeOptionsOf(config, values["data-dir"]));
+export async function workerCommand({ flags, out, config, storeOptions }: Invocation): Promise<number> {
+  // Bounds are the table's (cli/commands/runCommands.ts, cli/bounds.ts), checked before this runs; ARIADNE_LEASE_MS's by cli/config.ts.
+  const ttlMs = flags.number("lease-ms") ?? config.leaseMs;
+  const concurrency = flags.number("concurrency");
+  const pollMs = flags.number("poll-ms");
+  const idleExitMs = flags.number("idle-exit-ms");
+  // A worker started while the database is down waits for it, however long (saying so), rather than exit.
+  const { store, database, close } = await openStore({ ...storeOptions, wait: { ...storeOptions.wait, atOpenMs: Infinity } });
   // The log's spans, when OTEL_EXPORTER_OTLP_ENDPOINT is set (cli/installTelemetry.ts).
   const telemetry = await installTelemetry(config.telemetry, store, out);
   const stop = new AbortController();

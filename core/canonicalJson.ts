@@ -1,18 +1,19 @@
-import canonicalize from "canonicalize";
+import { canonicalJsonOfAnything } from "./canonicalJsonOfAnything.ts";
 
-/** Thrown inside the fast writer when a value is not plain JSON; the package then decides. */
+/** Thrown inside the fast writer when a value is not plain JSON; canonicalJsonOfAnything then decides. */
 const NOT_PLAIN: unique symbol = Symbol("not plain JSON");
-/** Deeper than this, the package's iterative writer takes over (and names a cycle, if that is what it is). */
+/** Deeper than this, the iterative writer takes over (and names a cycle, if that is what it is). */
 const MAX_DEPTH = 256;
 
 /**
  * RFC 8785 (JCS) canonical JSON, the same bytes as the `canonicalize` package
- * (tests/core/canonicalJson.property.test.ts holds it to that): plain JSON
- * values (what the log stores) are written by a recursive writer without the
- * package's per-node frames and cycle set; anything else (toJSON, boxed
- * primitives, lone surrogates, non-finite numbers, cycles) goes to the package,
- * which writes or refuses it as it always did. Undefined when the value has no
- * JSON form.
+ * 5.1 wrote before this project carried its own port
+ * (tests/core/canonicalJson.property.test.ts holds it to the RFC's definition
+ * and its examples): plain JSON values (what the log stores) are written by a
+ * recursive writer without per-node frames and a cycle set; anything else
+ * (toJSON, boxed primitives, lone surrogates, non-finite numbers, cycles) goes
+ * to canonicalJsonOfAnything, which writes or refuses it as the package did.
+ * Undefined when the value has no JSON form.
  *
  * With `memo`, the text of every object and array is kept there and reused:
  * only for values that are never mutated once built.
@@ -22,14 +23,14 @@ export function canonicalJson(value: unknown, memo?: WeakMap<object, string>): s
     return write(value, 0, memo);
   } catch (error) {
     if (error !== NOT_PLAIN) throw error;
-    return canonicalize(value);
+    return canonicalJsonOfAnything(value);
   }
 }
 
 /**
  * A string as JSON.stringify writes it, quoted: most strings need no escape,
  * and are written without the serializer's setup. Throws NOT_PLAIN for a lone
- * surrogate (the package refuses it).
+ * surrogate (refused by canonicalJsonOfAnything).
  */
 function quote(s: string): string {
   for (let i = 0; i < s.length; i++) {

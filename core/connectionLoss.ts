@@ -73,6 +73,9 @@ export interface RetryPolicy {
   onRetry?: (what: string, e: unknown, attempt: number) => void;
 }
 
+/** How long a command waits for an unreachable database by default (ARIADNE_DATABASE_WAIT_MS). */
+export const DEFAULT_DATABASE_WAIT_MS = 60_000;
+
 export const DEFAULT_RETRY: Required<Omit<RetryPolicy, "onRetry">> = { maxWaitMs: 60_000, firstDelayMs: 100, maxDelayMs: 3_000 };
 
 /**

@@ -63,3 +63,32 @@ function isClean(v: unknown): boolean {
   }
   return true;
 }
+
+/**
+ * What a terminal would act on rather than show: C0 controls but tab and
+ * newline (ESC starts CSI/OSC sequences that clear the screen, set the title or
+ * hyperlinks; CR rewrites a line; BEL, BS), DEL, the C1 controls (U+009B is CSI
+ * on its own) and the bidirectional overrides and isolates that reorder what
+ * is shown (Trojan Source).
+ */
+const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]/g;
+
+/**
+ * Recorded text (a question, a model's reply, a page, a tool name) made safe
+ * to print: every control character above is written as its `\uXXXX` escape,
+ * visible and inert. The escape is JSON's own, so a JSON line stays the same
+ * value. `keep` lets a renderer's own colour codes through (the live view's):
+ * the exact sequences it paints with, nothing else.
+ */
+export function terminalText(text: string, keep?: RegExp): string {
+  const escape = (s: string) => s.replace(TERMINAL_CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  if (!keep) return escape(text);
+  const pattern = new RegExp(keep.source, "g");
+  let out = "";
+  let at = 0;
+  for (const m of text.matchAll(pattern)) {
+    out += escape(text.slice(at, m.index)) + m[0];
+    at = m.index + m[0].length;
+  }
+  return out + escape(text.slice(at));
+}

@@ -3,6 +3,7 @@ import { PGliteDialect } from "kysely-pglite-dialect";
 // PGlite (its module and its runtime) is imported when an embedded store is opened: a process on PostgreSQL never needs it.
 import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { DEFAULT_DATABASE_WAIT_MS, isDatabaseUnavailable, retryOnConnectionLoss } from "../core/connectionLoss.ts";
 import { Buffer } from "node:buffer";
 import { ConfigError } from "../core/errors.ts";
 import { DiskFullError, isDiskFull } from "../core/diskFull.ts";
@@ -52,7 +53,16 @@ export interface OpenOptions {
   dataDir?: string;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
+  /**
+   * How long to wait for an unreachable PostgreSQL (refused, restarting,
+   * failing over) before giving up: at open (`atOpenMs`, default `ms`; Infinity
+   * for a worker or server, which wait for it however long) and for every
+   * connection later (`ms`, default 60 s). `log` hears once when a wait starts
+   * (default: a line on stderr).
+   */
+  wait?: { ms?: number; atOpenMs?: number; log?: (line: string) => void };
 }
+
 
 export const DEFAULT_DATA_DIR = ".ariadne/data";
 
@@ -61,25 +71,44 @@ const NOTIFY_INTERVAL_MS = 10;
 
 /** Opens PostgreSQL when a URL is given (DATABASE_URL), otherwise embedded PGlite. */
 export async function openDatabase(options: OpenOptions = {}): Promise<Database> {
-  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir ?? DEFAULT_DATA_DIR);
+  return options.url ? openPostgres(options.url, options.poolSize ?? 10, options.wait ?? {}) : openPglite(options.dataDir ?? DEFAULT_DATA_DIR);
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
+async function openPostgres(url: string, poolSize: number, wait: NonNullable<OpenOptions["wait"]>): Promise<Database> {
   const where = describeUrl(url);
+  const waitMs = wait.ms ?? DEFAULT_DATABASE_WAIT_MS;
+  const say = wait.log ?? ((line: string) => console.error(`ariadne: ${line}`));
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 10_000 });
   // An idle client's socket error must not crash the process; the next query reports it.
   pool.on("error", () => {});
   // So must a checked-out client's (between a transaction's statements, when the server restarts):
   // the query in flight gets the error; the pool drops the dead client when it comes back.
   pool.on("connect", (client) => client.on("error", () => {}));
+  // Waits out a server that is down or restarting (connection refused, "not yet accepting connections"),
+  // saying so once an outage (however many connections wait through it); anything else (a wrong
+  // password, no such database) is an answer at once.
+  let down = false;
+  const connect = async (maxWaitMs: number) => {
+    const client = await retryOnConnectionLoss(`connect to PostgreSQL at ${where}`, () => pool.connect(), {
+      maxWaitMs,
+      onRetry: (_what, e) => {
+        if (down) return;
+        down = true;
+        say(`waiting for PostgreSQL at ${where} (${describeCause(e)}); ${Number.isFinite(maxWaitMs) ? `giving up after ${Math.round(maxWaitMs / 1000)} s` : "until it answers"}`);
+      },
+    });
+    down = false;
+    return client;
+  };
   try {
-    const client = await pool.connect();
+    const client = await connect(wait.atOpenMs ?? waitMs);
     client.release();
   } catch (cause) {
     await pool.end().catch(() => {});
-    throw new ConfigError(`cannot reach PostgreSQL at ${where}: ${describeCause(cause)}`, { cause });
+    throw new ConfigError(`cannot reach PostgreSQL at ${where}: ${describeCause(isDatabaseUnavailable(cause) ? (cause as Error).cause : cause)}`, { cause });
   }
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  // Every later connection waits too, within `ms`: reads and writes of any command ride out a restart.
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: { connect: () => connect(waitMs), end: () => pool.end() } }) });
   const notifiers = new Map<string, { pending: Set<string>; send: () => void }>();
   const listener = sharedListener(url);
   return {

@@ -327,11 +327,16 @@ export const payloadSchemas = {
     1: z.object({
       answerEventId: Id,
       /**
-       * supported: nothing flagged (claims without evidence are marked, not flagged); flagged: something is;
+       * supported: every observed claim is supported and nothing is flagged; flagged: something is (a quote not
+       * found, a number not beside its subject, a page, advice, an artifact value, a source that changed);
+       * unsupported: nothing is flagged but an observed claim has no evidence (or rests on unverified material
+       * only), no claim is observed, or the answer is partial;
        * incomplete: the Checker stopped (a limit, the budget, a failure) before it gave its verdicts, so the
        * claims are not checked (never passed by default).
        */
-      verdict: z.enum(["supported", "flagged", "incomplete"]),
+      verdict: z.enum(["supported", "flagged", "unsupported", "incomplete"]),
+      /** Why the verdict is not `supported` when nothing is flagged (an observed claim without evidence, a partial answer). */
+      verdictReason: z.string().optional(),
       /**
        * The Checker executor whose verdicts these are (absent for `ariadne check RUN`, which is the
        * deterministic checker alone): its model, and whether it finished (`reason` when it did not).
@@ -349,10 +354,20 @@ export const payloadSchemas = {
           unsupportedNumbers: z.array(z.string()),
           /** Keys into `sources` of what the claim's findings cite. */
           sources: z.array(z.number().int().nonnegative()),
+          /** Each flag with its kind, for badges and reports (absent on checks recorded before kinds were kept). */
+          flags: z.array(z.object({ kind: z.enum(["quote", "number", "page", "advice", "artifact", "source_changed"]), detail: z.string() })).optional(),
+          /** Figures computed from cited ones (a difference, sum, ratio or percentage change), with their formula. */
+          derived: z.array(z.object({ number: z.string(), formula: z.string() })).optional(),
+          /** The phrases the claim quotes, and whether each was found in a blob it cites. */
+          quotes: z.array(z.object({ text: z.string(), found: z.boolean() })).optional(),
         }),
       ),
       /** The answer's summary and headings, checked against every source the answer cites. */
-      summary: z.object({ numbers: z.array(z.string()), unsupportedNumbers: z.array(z.string()) }),
+      summary: z.object({ numbers: z.array(z.string()), unsupportedNumbers: z.array(z.string()), unfoundQuotes: z.array(z.string()).optional() }),
+      /** The CSV and JSON artifacts the run published, each value held against what it was derived from. */
+      artifacts: z
+        .array(z.object({ id: z.string(), path: z.string(), sha256: Sha256, verdict: z.enum(["supported", "flagged"]), values: z.number().int().nonnegative(), notes: z.array(z.string()) }))
+        .optional(),
       advice: z.array(z.object({ where: z.string().min(1), sentence: z.string().min(1), rule: z.string().min(1) })),
       sources: z.array(
         z.object({

@@ -10,6 +10,7 @@ import { type StreamReadOptions, readStream, streamVersion } from "./readStream.
 import { EVENTS_CHANNEL, type SubscribeOptions, type Subscription, subscribe } from "./subscribe.ts";
 import type { AppendResult, NewEvent, RecordedEvent } from "./types.ts";
 import { verifyStream } from "./verifyStream.ts";
+import { refuseDamagedRun, refuseDamagedStream } from "../db/quarantine.ts";
 
 export interface EventStore {
   readonly database: Database;
@@ -57,12 +58,12 @@ export function createEventStore(
       return result;
     },
     // A fenced store serves one run: its reads name the run (docs/scaling.md).
-    readStream: (streamId, opts) => readStream(database, streamId, { ...opts, runId: opts?.runId ?? options.fence?.runId }),
+    readStream: async (streamId, opts) => (refuseDamagedStream(database, streamId), readStream(database, streamId, { ...opts, runId: opts?.runId ?? options.fence?.runId })),
     streamVersion: (streamId, runId) => streamVersion(database, streamId, runId ?? options.fence?.runId),
     readAll: (opts) => readAll(database, opts),
-    readRun: (runId) => readRun(database, runId),
+    readRun: async (runId) => (refuseDamagedRun(database, runId), readRun(database, runId)),
     subscribe: (opts) => subscribe(database, opts),
-    verify: (streamId) => verifyStream(database, streamId),
+    verify: async (streamId) => (refuseDamagedStream(database, streamId), verifyStream(database, streamId)),
     withFence: (fence) => createEventStore(database, { ...options, fence }),
   };
 }

@@ -1,4 +1,5 @@
 export * from "./catalogue.ts";
+export { FINAL_EVENT_TYPES, isFinalEvent } from "./finalEvents.ts";
 export * from "./types.ts";
 export { createEventStore, type EventStore } from "./eventStore.ts";
 export { GENESIS_HASH, type ChainLink, canonicalEvent, chainHash, verifyChain, type VerifyResult } from "./hashChain.ts";

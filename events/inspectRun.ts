@@ -1,4 +1,5 @@
 import { readOrDamage } from "../core/damage.ts";
+import { refuseDamagedRun } from "../db/quarantine.ts";
 import type { Database } from "../db/openDatabase.ts";
 import { NotFoundError } from "../core/errors.ts";
 import { type EventRow, metadataOf, rowToEvent } from "./rowToEvent.ts";
@@ -38,6 +39,8 @@ export interface RunInspection {
  * read too. A read that fails on damaged files throws DamagedStoreError.
  */
 export async function inspectRun(database: Database, runId: string): Promise<RunInspection> {
+  // Found damaged at open: named by its stream and version, not read through the hole.
+  refuseDamagedRun(database, runId);
   return readOrDamage(database.location, `run ${runId}`, async () => {
     const queue = await listRunStreams(database, runId);
     if (queue.length === 0) throw new NotFoundError(`no run ${runId} in the log`);

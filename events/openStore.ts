@@ -2,21 +2,35 @@ import type { Clock, IdGenerator } from "../core/clock.ts";
 import { type EventStore, createEventStore } from "./eventStore.ts";
 import { checkConsistency } from "../db/checkConsistency.ts";
 import { migrateToLatest } from "../db/migrate.ts";
+import { type StreamDamage, describeDamage, quarantine } from "../db/quarantine.ts";
 import { type Database, type OpenOptions, openDatabase } from "../db/openDatabase.ts";
 
 /**
  * Opens the configured engine (DATABASE_URL, else embedded PGlite), applies
  * pending migrations, checks that the events can all be read back (a damaged
  * store is refused, never half-read; `consistencyCheck: false` skips that scan)
- * and returns the event store. The one start-up path.
+ * and returns the event store. The one start-up path. Streams that lost rows
+ * quarantine their runs (db/quarantine.ts): reads of those runs are refused
+ * naming the stream and version, every other run works; `onDamage` hears of
+ * each (default: one line a run on stderr).
  */
 export async function openStore(
-  options: OpenOptions & { clock?: Clock; newId?: IdGenerator; consistencyCheck?: boolean } = {},
+  options: OpenOptions & { clock?: Clock; newId?: IdGenerator; consistencyCheck?: boolean; onDamage?: (line: string, damage: StreamDamage) => void } = {},
 ): Promise<{ store: EventStore; database: Database; close: () => Promise<void> }> {
   const database = await openDatabase(options);
   try {
     await migrateToLatest(database);
-    if (options.consistencyCheck !== false) await checkConsistency(database);
+    if (options.consistencyCheck !== false) {
+      const found = await checkConsistency(database);
+      quarantine(database, found);
+      const say = options.onDamage ?? ((line) => console.error(`ariadne: ${line}`));
+      const named = new Set<string>();
+      for (const d of found) {
+        if (named.has(d.runId)) continue;
+        named.add(d.runId);
+        say(`run ${d.runId} is quarantined: ${describeDamage(d)}; other runs are unaffected; restore the store from a backup to read it`, d);
+      }
+    }
   } catch (e) {
     await database.close();
     throw e;

@@ -1,4 +1,5 @@
 import { textAtCodePoints } from "../handoff/locateQuote.ts";
+import { sameQuote } from "../handoff/normaliseQuote.ts";
 import { type RunProblem, problemAt } from "./runProblems.ts";
 import type { RecordedEvent } from "./types.ts";
 
@@ -68,7 +69,8 @@ export function quoteProblemsIn(events: Map<string, RecordedEvent[]>, texts: Rea
     }
     const text = texts.get(sha256);
     if (text === null || text === undefined) continue; // a missing blob is named by the blob check
-    if (textAtCodePoints(text, charStart, charEnd) !== quote.text) {
+    const found = textAtCodePoints(text, charStart, charEnd);
+    if (found === null || !sameQuote(found, quote.text)) {
       problems.push(problemAt(event, `${where} is not in blob ${sha256}: its text at characters ${charStart}-${charEnd} is not the quoted text`));
     }
   }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import canonicalize from "canonicalize";
+import { canonicalJson } from "../core/canonicalJson.ts";
 
 /** Where a stream's chain ends: its version and the hash of its last event. */
 export interface StreamHead {
@@ -22,5 +22,5 @@ export function sortHeads(heads: readonly StreamHead[]): StreamHead[] {
  * holding it can tell a later change, a rewound head or a missing stream.
  */
 export function rootHashOf(heads: readonly StreamHead[]): string {
-  return createHash("sha256").update(canonicalize(sortHeads(heads))!, "utf8").digest("hex");
+  return createHash("sha256").update(canonicalJson(sortHeads(heads))!, "utf8").digest("hex");
 }

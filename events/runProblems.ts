@@ -1,4 +1,5 @@
 import { type StreamHead, rootHashOf } from "./rootHash.ts";
+import { isFinalEvent } from "./finalEvents.ts";
 import { executorStreamId, isExecutorStream } from "./streamIds.ts";
 import type { RecordedEvent } from "./types.ts";
 
@@ -102,7 +103,7 @@ export function referenceProblems(events: Map<string, RecordedEvent[]>): RunProb
 export function mainEnded(events: Map<string, RecordedEvent[]>): RecordedEvent | undefined {
   for (const stream of events.values()) {
     if (stream[0]?.type !== "executor_admitted" || (stream[0] as RecordedEvent<"executor_admitted">).data.role !== "main") continue;
-    return stream.find((e) => e.type === "settled" || e.type === "failed" || e.type === "cancelled");
+    return stream.find(isFinalEvent);
   }
   return undefined;
 }
@@ -152,3 +153,47 @@ export const problemAt = (e: RecordedEvent, reason: string): RunProblem => ({
   globalPosition: e.globalPosition,
   reason,
 });
+
+const FINAL = new Set(["settled", "failed", "cancelled"]);
+
+/**
+ * What a sealed run must hold without any key: it is over, so every executor
+ * ended (settled, failed or cancelled), a Child that settled as handed off
+ * committed its handoff, and a parent that settled consumed every handoff its
+ * Children committed and answered every delegate call. Catches a whole
+ * handoff removed and the streams re-chained and re-sealed, which chains, seal
+ * and references alone accept.
+ */
+export function finalityProblems(events: Map<string, RecordedEvent[]>): RunProblem[] {
+  const problems: RunProblem[] = [];
+  const stream = (executorId: string) => events.get(executorStreamId(executorId)) ?? [];
+  const settled = (own: readonly RecordedEvent[]) => own.find((e): e is RecordedEvent<"settled"> => e.type === "settled");
+  for (const own of events.values()) {
+    const admitted = own[0]?.type === "executor_admitted" ? (own[0] as RecordedEvent<"executor_admitted">) : null;
+    if (!admitted) continue;
+    const { executorId } = admitted.metadata;
+    const who = `executor ${executorId} (${admitted.data.role})`;
+    const end = own.find((e) => FINAL.has(e.type));
+    if (!end) problems.push(problemAt(own.at(-1)!, `${who} never ended, yet the run is sealed: its final events were removed`));
+    const ownSettled = settled(own);
+    if (ownSettled?.data.outcome === "handed_off" && !own.some((e) => e.type === "handoff_committed")) {
+      problems.push(problemAt(ownSettled, `${who} settled as handed off, but its stream holds no handoff_committed: the handoff was removed`));
+    }
+    const parentId = admitted.data.parentExecutorId;
+    if (parentId && settled(stream(parentId))) {
+      const consumed = new Set(stream(parentId).flatMap((e) => (e.type === "handoff_consumed" ? [(e as RecordedEvent<"handoff_consumed">).data.handoffEventId] : [])));
+      for (const commit of own.filter((e) => e.type === "handoff_committed")) {
+        if (!consumed.has(commit.eventId)) problems.push(problemAt(commit, `the handoff of ${who} was committed, but its parent ${parentId} settled without consuming it: the parent's handoff_consumed was removed`));
+      }
+    }
+    if (ownSettled) {
+      const answered = new Set(own.flatMap((e) => ("toolUseId" in e.data && e.type !== "tool_called" ? [e.data.toolUseId] : [])));
+      for (const call of own) {
+        if (call.type === "tool_called" && call.data.childExecutorId && !answered.has(call.data.toolUseId)) {
+          problems.push(problemAt(call, `${who} settled, but its delegate call ${call.data.toolUseId} to Child ${call.data.childExecutorId} has no outcome: the Child's handoff was removed`));
+        }
+      }
+    }
+  }
+  return problems;
+}

@@ -1,5 +1,5 @@
 import { type KeyObject, sign } from "node:crypto";
-import canonicalize from "canonicalize";
+import { canonicalJson } from "../core/canonicalJson.ts";
 import { keyFingerprint } from "../core/keyFingerprint.ts";
 
 /** What a signed run_sealed carries: whose key, and its Ed25519 signature of sealMessage. */
@@ -16,7 +16,7 @@ export interface SealSignature {
  * JSON with a purpose, so a signature made for anything else never passes.
  */
 export function sealMessage(runId: string, rootHash: string): Buffer {
-  return Buffer.from(canonicalize({ purpose: "ariadne run_sealed v1", rootHash, runId })!, "utf8");
+  return Buffer.from(canonicalJson({ purpose: "ariadne run_sealed v1", rootHash, runId })!, "utf8");
 }
 
 /**

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { isConnectionError } from "../core/connectionLoss.ts";
 import { AriadneError } from "../core/errors.ts";
 import type { Database } from "../db/openDatabase.ts";
 import { claimCheckpoint, releaseCheckpoint, storeLeasedCheckpoint } from "./checkpointLease.ts";
@@ -15,8 +16,15 @@ export interface SubscribeOptions {
   batchSize?: number;
   /** Re-read at least this often, for events held back behind a slow transaction. */
   pollMs?: number;
-  /** Called once if reading, handling or storing the checkpoint fails; the subscription then stops. */
+  /**
+   * Called once if reading, handling or storing the checkpoint fails for
+   * another reason than a lost connection; the subscription then stops. A lost
+   * connection is waited out: the subscription reads again with backoff (up to
+   * 5 s apart) from its last position, and `health()` says it is behind.
+   */
   onError?: (error: unknown) => void;
+  /** Called when a read fails for a lost connection (then every retry until one works), and once when reading works again. */
+  onConnection?: (change: { lost: true; error: unknown; attempt: number } | { lost: false; downMs: number }) => void;
   /**
    * Share the checkpoint with subscriptions of the same id in other processes:
    * only the holder of its lease (events/checkpointLease.ts) handles events and
@@ -49,7 +57,12 @@ export interface Subscription {
   /** Finishes the event in hand, stores the checkpoint and stops. */
   stop(): Promise<void>;
   readonly position: () => Checkpoint;
+  /** Whether the last read reached the database; since when it has not, and why. */
+  health(): { ok: true } | { ok: false; sinceMs: number; error: unknown };
 }
+
+const FIRST_RETRY_MS = 100;
+const LAST_RETRY_MS = 5_000;
 
 interface Waiter {
   target: Checkpoint;
@@ -133,28 +146,52 @@ export async function subscribe(database: Database, options: SubscribeOptions): 
         handled++;
       }
     } finally {
-      if (handled > 0 && (await store(batch.checkpoints[handled - 1]))) checkpoint = batch.checkpoints[handled - 1];
+      if (handled > 0) {
+        const at = batch.checkpoints[handled - 1];
+        // Unleased, the position in hand is this subscription's own: handled is handled, even if storing it
+        // fails for a lost connection (the reread after it starts here: no event twice). Leased, the stored
+        // checkpoint decides who handles what next.
+        if (!lease) checkpoint = at;
+        if (await store(at)) checkpoint = at;
+      }
     }
     return batch.events.length === batchSize;
   };
 
   const unlisten = await database.listen(EVENTS_CHANNEL, wake);
+  let down: { since: number; error: unknown; attempt: number } | undefined;
   const loop = (async () => {
     while (!stopped) {
       woken = false;
       let full: boolean;
+      let idleMs = pollMs;
       try {
         full = await step();
+        if (down) {
+          const downMs = Date.now() - down.since;
+          down = undefined;
+          options.onConnection?.({ lost: false, downMs });
+        }
       } catch (error) {
-        failure = { error };
-        stopped = true;
-        options.onError?.(error);
-        break;
+        if (isConnectionError(error) && !stopped) {
+          // Waited out: read again from the position in hand once the database answers.
+          down = { since: down?.since ?? Date.now(), error, attempt: (down?.attempt ?? 0) + 1 };
+          options.onConnection?.({ lost: true, error, attempt: down.attempt });
+          heldSince = undefined;
+          full = false;
+          idleMs = Math.min(FIRST_RETRY_MS * 2 ** (down.attempt - 1), LAST_RETRY_MS);
+          woken = false;
+        } else {
+          failure = { error };
+          stopped = true;
+          options.onError?.(error);
+          break;
+        }
       }
       settleWaiters();
       if (full || woken || stopped) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, pollMs);
+        const timer = setTimeout(done, idleMs);
         function done() {
           clearTimeout(timer);
           interruptIdle = undefined;
@@ -185,5 +222,6 @@ export async function subscribe(database: Database, options: SubscribeOptions): 
       if (lease && heldSince !== undefined) await releaseCheckpoint(database, options.subscriptionId, lease.owner).catch(() => {});
     },
     position: () => checkpoint,
+    health: () => (down ? { ok: false, sinceMs: Date.now() - down.since, error: down.error } : { ok: true }),
   };
 }

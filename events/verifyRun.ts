@@ -5,7 +5,7 @@ import { quoteProblems } from "./quoteProblems.ts";
 import { type SealSignatureCheck, checkSealSignature } from "./checkSealSignature.ts";
 import { type RunInspection, type RunProblem, type StreamFound, inspectRun } from "./inspectRun.ts";
 import { rootHashOf } from "./rootHash.ts";
-import { currentHeads, lastSeal, mainEnded, problemAt, sealProblems } from "./runProblems.ts";
+import { currentHeads, finalityProblems, lastSeal, mainEnded, problemAt, sealProblems } from "./runProblems.ts";
 import { runStreamId } from "./streamIds.ts";
 
 export { currentHeads, describeProblem } from "./runProblems.ts";
@@ -57,7 +57,7 @@ export async function verifyInspection(database: Database, inspection: RunInspec
   const heads = currentHeads(inspection.streams);
   const rootHash = rootHashOf(heads);
   const seal = lastSeal(inspection.events.get(runStreamId(runId)) ?? []);
-  if (seal) problems.push(...sealProblems(seal, heads, inspection.events));
+  if (seal) problems.push(...sealProblems(seal, heads, inspection.events), ...finalityProblems(inspection.events));
   problems.push(...(await blobProblems(database, inspection.events)));
   problems.push(...(await quoteProblems(database, inspection.events)));
   const ended = seal ? undefined : mainEnded(inspection.events);

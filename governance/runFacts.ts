@@ -2,7 +2,7 @@ import type { Clock } from "../core/clock.ts";
 import { retryOnConnectionLoss } from "../core/connectionLoss.ts";
 import type { Database } from "../db/openDatabase.ts";
 import { readStream } from "../events/readStream.ts";
-import { findMainExecutorId } from "../events/runStreams.ts";
+import { findMainExecutorId, runStreamId } from "../events/runStreams.ts";
 import type { Caps } from "./config.ts";
 import type { ExecutorView } from "./executorView.ts";
 import { type Downtime, downtimesOf } from "./hostedTime.ts";
@@ -61,7 +61,7 @@ export function runFacts(db: Database, clock: Clock, caps: Caps) {
      * stream. Read once: a host records its own before its runtime (and this
      * governance) is built, and a later one belongs to another host.
      */
-    downtimes: (runId: string) => cached(downtimes, runId, async () => downtimesOf(await readStream(db, `run-${runId}`, { runId }))),
+    downtimes: (runId: string) => cached(downtimes, runId, async () => downtimesOf(await readStream(db, runStreamId(runId), { runId }))),
 
     /** Main of the run: a depth-1 Child's parent, otherwise the run's admitted Main. */
     mainOf: (run: RunInfo, state: Pick<ExecutorView, "depth" | "parentExecutorId">): Promise<string> =>

@@ -7,6 +7,8 @@ export interface GatheredResult {
   tool: string;
   input: unknown;
   output: string;
+  /** The blobs the call stored (a source's text, an artifact), each with what it is ("source https://…"). */
+  blobs?: readonly { sha256: string; label: string }[];
 }
 
 /** Characters of a tool's output quoted in its finding; its input is shown up to INPUT_CHARS. */
@@ -14,19 +16,21 @@ export const EXCERPT_CHARS = 400;
 const INPUT_CHARS = 160;
 
 /**
- * The tool results a Child gathered but never wrote up, as findings: each
- * quotes a bounded excerpt of the output and cites its tool use (and the
- * citation markers the excerpt quotes), as an ordinary finding cites its
- * evidence, so validateHandoff accepts them. Low confidence: nobody read them
- * against the task. Pure.
+ * The tool results a Child gathered but never wrote up, as "gathered, not summarised" material: each a
+ * finding marked `gathered`, low confidence, citing its tool use (whose recorded sources are its blobs,
+ * named in the text too) and showing a bounded excerpt of the output. Nobody read them against the task,
+ * so they are never observed findings: Main can cite them only as unverified, and the checker does not
+ * count a claim resting on them alone as observed. Pure.
  */
 export function gatheredFindings(results: readonly GatheredResult[]): Finding[] {
   return results.map((r) => {
     const quoted = excerpt(r.output, EXCERPT_CHARS);
+    const blobs = r.blobs?.length ? ` (blobs: ${r.blobs.map((b) => `${b.sha256}, ${b.label}`).join("; ")})` : "";
     return {
-      claim: `Gathered before the stop, not summarised: ${r.tool} ${excerpt(JSON.stringify(r.input) ?? "", INPUT_CHARS)} returned: "${quoted}"`,
+      claim: `Gathered, not summarised (unverified): ${r.tool} ${excerpt(JSON.stringify(r.input) ?? "", INPUT_CHARS)}${blobs} returned: ${quoted}`,
       evidence: { toolResults: [r.toolUseId], citations: extractCitationMarkers(quoted) },
       confidence: "low",
+      gathered: true,
     };
   });
 }

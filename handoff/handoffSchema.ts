@@ -41,11 +41,19 @@ export const EvidenceSchema = z.object({
     .describe("The exact text your claim rests on, quoted from your tool outputs; each must occur verbatim in the source that tool call read."),
 });
 
-export const FindingSchema = z.object({
+/** A finding as the model writes it. */
+const ModelFindingSchema = z.object({
   claim: z.string().trim().min(1).describe("One claim you established, stated with its conditions."),
   evidence: EvidenceSchema,
   confidence: Confidence,
 });
+
+/**
+ * A finding as recorded: `gathered` is set by the runtime alone, on a tool result a stopped Child gathered and
+ * never summarised (gatheredFindings): unverified material, which Main can cite only as such and the
+ * checker never counts as observed. It is not in the model's tool schema.
+ */
+export const FindingSchema = ModelFindingSchema.extend({ gathered: z.literal(true).optional() });
 
 export const MeasurementBasisSchema = z.object({
   sources: z.array(z.string()).describe("Documents or datasets relied on."),
@@ -79,6 +87,9 @@ export const HandoffSchema = z.object({
   confidence: Confidence,
   caveats: z.array(z.string()),
 });
+
+/** The handoff tool's input as the model sees it: findings without the runtime's `gathered` mark. */
+export const ModelHandoffSchema = HandoffSchema.extend({ findings: z.array(ModelFindingSchema) });
 
 export type Handoff = z.output<typeof HandoffSchema>;
 export type Finding = z.output<typeof FindingSchema>;

@@ -2,11 +2,11 @@ import { z } from "zod";
 import type { ToolSpec } from "../models/types.ts";
 import { canonicalJson, rememberCanonical } from "../core/canonicalJson.ts";
 import type { HandoffFacts } from "./handoffFacts.ts";
-import { HandoffSchema } from "./handoffSchema.ts";
+import { ModelHandoffSchema } from "./handoffSchema.ts";
 
 /** The handoff tool's input schema, derived from the zod schema so the two cannot drift. */
 export const handoffInputSchema: Record<string, unknown> = (() => {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(HandoffSchema, { io: "input" }) as Record<string, unknown>;
+  const { $schema: _drop, ...rest } = z.toJSONSchema(ModelHandoffSchema, { io: "input" }) as Record<string, unknown>;
   return rest;
 })();
 

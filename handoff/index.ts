@@ -8,6 +8,7 @@ export {
 } from "./classifyReference.ts";
 export type { HandoffFacts, QuotableBlob } from "./handoffFacts.ts";
 export { locateQuote, textAtCodePoints, type QuoteVerdict } from "./locateQuote.ts";
+export { findQuote, normaliseQuote, normaliseWithOffsets, sameQuote } from "./normaliseQuote.ts";
 export {
   ArtifactRefSchema,
   Confidence,
@@ -24,6 +25,7 @@ export {
   type Finding,
   type Handoff,
 } from "./handoffSchema.ts";
+export { addressesAgents } from "./addressesAgents.ts";
 export { EXCERPT_CHARS, type GatheredResult, gatheredFindings } from "./gatheredFindings.ts";
 export { HANDOFF_TOOL, handoffInputSchema, handoffToolSpec, handoffToolSpecFor } from "./handoffToolSpec.ts";
 export { markUnknownEffects, type UnknownEffect } from "./markUnknownEffects.ts";

@@ -1,5 +1,6 @@
 import type { HandoffFacts, QuotableBlob } from "./handoffFacts.ts";
 import type { QuoteSource } from "./handoffSchema.ts";
+import { findQuote } from "./normaliseQuote.ts";
 
 export type QuoteVerdict =
   | { kind: "located"; source: QuoteSource; page?: number }
@@ -14,7 +15,8 @@ export type QuoteVerdict =
 const PAGE_MARKER = /^\[page (\d+)\]$/gm;
 
 /**
- * Finds a quote in the stored text of the tool call it cites, verbatim: the
+ * Finds a quote in the stored text of the tool call it cites, verbatim under
+ * the one normalisation of whitespace, quotes and Unicode (normaliseQuote.ts): the
  * first occurrence (on the page given, when one is) in the first of the call's
  * blobs that holds it. Offsets are Unicode code points, so a reader in any
  * language finds the same text at them. Pure: the texts come from the facts.
@@ -31,14 +33,14 @@ export function locateQuote(quote: { toolUseId: string; text: string; page?: num
       continue;
     }
     const pages = pagesOf(text);
-    for (let at = text.indexOf(quote.text); at >= 0; at = text.indexOf(quote.text, at + 1)) {
+    for (const { start: at, end } of findQuote(text, quote.text)) {
       const page = pageAt(pages, at);
       if (quote.page !== undefined && page !== quote.page) {
         elsewhere ??= page;
         continue;
       }
       const charStart = codePoints(text, 0, at);
-      const source = { sha256: blob.sha256, charStart, charEnd: charStart + codePoints(quote.text, 0, quote.text.length) };
+      const source = { sha256: blob.sha256, charStart, charEnd: charStart + codePoints(text, at, end) };
       return page === null ? { kind: "located", source } : { kind: "located", source, page };
     }
   }
@@ -48,11 +50,11 @@ export function locateQuote(quote: { toolUseId: string; text: string; page?: num
 }
 
 /** Where each "[page N]" marker of a document's text starts (document_read marks PDF pages so). */
-function pagesOf(text: string): { at: number; page: number }[] {
+export function pagesOf(text: string): { at: number; page: number }[] {
   return [...text.matchAll(PAGE_MARKER)].map((m) => ({ at: m.index, page: Number(m[1]) }));
 }
 
-function pageAt(pages: readonly { at: number; page: number }[], at: number): number | null {
+export function pageAt(pages: readonly { at: number; page: number }[], at: number): number | null {
   let found: number | null = null;
   for (const p of pages) if (p.at <= at) found = p.page;
   return found;

@@ -8,7 +8,7 @@ import type { Answer } from "../actors/index.ts";
 /** Refuses an action the caller's role does not allow (403: the role, not the run, is the problem). */
 export function requireAction(c: Context<AppEnv>, action: Action): void {
   const p = c.get("principal");
-  if (!may(p, action)) throw new HttpProblem(403, "FORBIDDEN", `a ${p.role} key may not ${action} runs`);
+  if (!may(p, action)) throw new HttpProblem(403, "FORBIDDEN", `${/^[aeiou]/.test(p.role) ? "an" : "a"} ${p.role} key may not ${action} runs`);
 }
 
 /** The run if the caller may see it; 404 otherwise, whether it is missing or another tenant's. */
@@ -32,7 +32,7 @@ export function renderRun(run: RunView) {
   return {
     ...run,
     executors: run.executors,
-    // Validated against the answer contract before it was recorded (actors/answer.ts).
+    // Validated against the answer contract before it was recorded (actors/request/answer.ts).
     answer: run.answer as Answer | null,
     links: { self: base, events: `${base}/events`, cancel: `${base}/cancel`, verify: `${base}/verify` },
   };

@@ -1,5 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
+import { isConnectionError, isDatabaseUnavailable } from "../core/connectionLoss.ts";
 import { formatIssues, fromZodIssues, isAriadneError, isValidationError } from "../core/errors.ts";
 import { createAuthenticator } from "./auth/authenticate.ts";
 import type { AppDeps, AppEnv, Guards } from "./deps.ts";
@@ -8,8 +9,11 @@ import { authentication } from "./middleware/authenticate.ts";
 import { DEFAULT_LIMITS, type Limits } from "./middleware/limits.ts";
 import { queueAdmission } from "./middleware/queueCaps.ts";
 import { requestLog } from "./middleware/requestLog.ts";
+import { securityHeaders } from "./middleware/securityHeaders.ts";
+import { corsPolicy } from "./middleware/corsPolicy.ts";
 import { HttpProblem, problemBody, problemResponse } from "./problem.ts";
 import { bodyLimit } from "./middleware/bodyLimit.ts";
+import { singleQueryValues } from "./middleware/singleQueryValues.ts";
 import { createRateLimiter, rateLimitPerKey } from "./middleware/rateLimit.ts";
 import { docsRoutes } from "./routes/docsRoutes.ts";
 import { eventRoutes } from "./routes/eventRoutes.ts";
@@ -20,6 +24,9 @@ import { reportRoutes } from "./routes/reportRoutes.ts";
 import { healthRoutes } from "./routes/healthRoutes.ts";
 import { runRoutes } from "./routes/runRoutes.ts";
 import { AnswerDeltaSchema } from "./schemas.ts";
+
+/** A restart of PostgreSQL takes seconds: the client looks again after this. */
+const DATABASE_RETRY_SECONDS = 5;
 
 const WHERE: Record<string, string> = { json: "body", param: "path", query: "query", header: "header", cookie: "cookie" };
 
@@ -36,17 +43,23 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       if (!result.success) {
         const where = WHERE[result.target] ?? result.target;
         const issues = fromZodIssues(result.error.issues, [where]);
+        // Well-formed but refused on its meaning (a reserved metadata key): 422, as the use case's own checks answer.
+        const unprocessable = result.error.issues.every((i) => (i as { params?: { status?: number } }).params?.status === 422);
+        if (unprocessable) return problemResponse(c, problemBody(422, "UNPROCESSABLE", `unprocessable ${where}: ${formatIssues(issues)}`, issues));
         return problemResponse(c, problemBody(400, "VALIDATION", `invalid ${where}: ${formatIssues(issues)}`, issues));
       }
     },
   });
 
   app.use("*", requestLog(log));
+  app.use("*", securityHeaders());
+  const cors = corsPolicy(deps.corsOrigins ?? []);
+  if (cors) app.use("*", cors);
 
   const limits: Limits = { ...DEFAULT_LIMITS, ...deps.limits };
   const authenticate = createAuthenticator(deps.database, { cacheMs: deps.keyCacheMs, cacheSize: limits.keyCacheSize });
   const failures = createRateLimiter(limits.failedAuth);
-  app.use("/v1/*", authentication({ auth: deps.auth ?? "keys", authenticate, failures }));
+  app.use("/v1/*", authentication({ auth: deps.auth ?? "keys", authenticate, failures, trustedProxies: deps.trustedProxies }));
   app.use("/v1/*", rateLimitPerKey(createRateLimiter(deps.rateLimit ?? { perSecond: 20, burst: 40 })));
   const guards: Guards = {
     streams: openStreams({
@@ -59,6 +72,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     admitQueued: queueAdmission(deps.database, { perKey: limits.queuedRunsPerKey, perTenant: limits.queuedRunsPerTenant }),
   };
   app.use("/v1/*", bodyLimit({ maxBytes: deps.maxBodyBytes ?? 64 * 1024 }));
+  app.use("/v1/*", singleQueryValues());
 
   runRoutes(deps, app, guards);
   eventRoutes(deps, app, guards);
@@ -100,6 +114,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }
     if (isValidationError(error)) return problemResponse(c, problemBody(400, error.code, error.message, error.issues));
     if (isAriadneError(error) && error.status < 500) return problemResponse(c, problemBody(error.status, error.code, error.message));
+    // The database unreachable (restarting, failed over): worth retrying, and says so; the cause (its host) stays in the log.
+    if (isConnectionError(error) || isDatabaseUnavailable(error)) {
+      log(JSON.stringify({ time: new Date().toISOString(), level: "warn", msg: "database unavailable", requestId: c.get("requestId"), error: String((error as Error)?.message ?? error) }));
+      const detail = "the database is unreachable for now (restarting or failing over); retry after the Retry-After seconds";
+      return problemResponse(c, problemBody(503, "DATABASE_UNAVAILABLE", detail), { "Retry-After": String(DATABASE_RETRY_SECONDS) });
+    }
     if (isAriadneError(error) && error.status === 503) return problemResponse(c, problemBody(503, error.code, error.message));
     // Unexpected: the log gets the error, the caller only the request id to quote.
     const requestId = c.get("requestId");

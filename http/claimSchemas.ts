@@ -16,6 +16,13 @@ const EventRef = z
   .object({ eventId: z.string(), streamId: z.string(), streamVersion: z.number().int(), globalPosition: z.number().int(), hash: z.string() })
   .openapi("EventRef", { description: "Where an event sits in the log, and its chain hash" });
 
+/**
+ * A reference or null, as `anyOf [Ref, null]` (the two never overlap, so as exact as oneOf): `.nullable()` on a registered
+ * schema renders `allOf [Ref, {type: [object, null]}]`, which no null meets (the
+ * Ref is an object), so a generated client would type the field non-null.
+ */
+export const orNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()]);
+
 const SourceRef = z
   .object({
     kind: z.literal("source"),
@@ -42,8 +49,8 @@ const ToolCallChain = z
     tool: z.string(),
     input: z.unknown(),
     turn: z.number().int().nullable(),
-    intent: EventRef.nullable(),
-    outcome: EventRef.extend({ type: z.string() }).nullable(),
+    intent: orNull(EventRef),
+    outcome: orNull(EventRef.extend({ type: z.string() })),
     sources: z.array(SourceRef),
     artifacts: z.array(ArtifactRef),
   })
@@ -58,8 +65,8 @@ const QuoteChain = z
       .nullable()
       .openapi({ description: "The text blob the quote is in, and its character (Unicode code point) offsets there" }),
     toolUseId: z.string(),
-    call: ToolCallChain.nullable(),
-    source: z.union([SourceRef, ArtifactRef]).nullable(),
+    call: orNull(ToolCallChain),
+    source: orNull(z.union([SourceRef, ArtifactRef])),
   })
   .openapi("ClaimQuote");
 
@@ -84,14 +91,15 @@ const FindingChain = z
     finding: z.number().int(),
     claim: z.string().nullable(),
     confidence: z.string().nullable(),
+    gathered: z.boolean().openapi({ description: "Material a stopped Child gathered and never summarised: a claim resting on it alone is not observed" }),
     child: z.object({
       executorId: z.string(),
       role: z.string().nullable(),
       profile: z.object({ id: z.string(), version: z.string(), sha256: z.string() }).nullable(),
-      admission: EventRef.nullable(),
+      admission: orNull(EventRef),
     }),
-    handoff: EventRef.extend({ forced: z.boolean() }).nullable(),
-    turn: TurnChain.nullable(),
+    handoff: orNull(EventRef.extend({ forced: z.boolean() })),
+    turn: orNull(TurnChain),
     quotes: z.array(QuoteChain),
     toolCalls: z.array(ToolCallChain),
     citations: z.array(z.string()),
@@ -112,7 +120,7 @@ export const ClaimSchema = z
   })
   .openapi("Claim");
 
-const AnswerRef = EventRef.extend({ executorId: z.string(), partial: z.boolean() }).nullable();
+const AnswerRef = orNull(EventRef.extend({ executorId: z.string(), partial: z.boolean() }));
 
 export const RunClaimsSchema = z.object({ runId: z.string(), answer: AnswerRef, claims: z.array(ClaimSchema) }).openapi("RunClaims");
 

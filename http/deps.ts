@@ -1,6 +1,6 @@
 import type { Database } from "../db/index.ts";
 import type { Principal } from "./auth/principal.ts";
-import type { IdempotencyWindows } from "../runs/idempotencyKeys.ts";
+import type { IdempotencyWindows } from "../db/idempotencyKeys.ts";
 import type { Limits } from "./middleware/limits.ts";
 import type { openStreams } from "./live/openStreams.ts";
 import type { queueAdmission } from "./middleware/queueCaps.ts";
@@ -22,6 +22,10 @@ export interface AppDeps {
   maxBodyBytes?: number;
   /** Limits across requests: live streams and queued runs per key and tenant, failed authentication per address, the key cache, the revocation window (middleware/limits.ts). */
   limits?: Partial<Limits>;
+  /** Browser origins allowed to call the API (CORS), e.g. "https://app.example.com"; none by default (CORS off). */
+  corsOrigins?: readonly string[];
+  /** Reverse proxies whose X-Forwarded-For names the client (addresses or CIDR ranges); none by default (the peer is the client). */
+  trustedProxies?: readonly string[];
   /** Per-key token bucket. Default 20/s, burst 40. */
   rateLimit?: { perSecond: number; burst: number };
   /** Idempotency-Key reservations: in progress 10 minutes, completed 24 hours by default; past that a request may take the key over. */

@@ -2,7 +2,7 @@ export { createApp } from "./app.ts";
 export type { AppDeps, AppEnv } from "./deps.ts";
 export { openApiServer, type ApiServer, type ApiServerOptions } from "./openApiServer.ts";
 export { startServer, type RunningServer } from "./startServer.ts";
-export { createApiKey, revokeApiKey, findApiKey, hashSecret } from "../runs/apiKeys.ts";
+export { createApiKey, revokeApiKey, findApiKey, hashSecret } from "../db/apiKeys.ts";
 export { ROLES, type Role, type Principal } from "./auth/principal.ts";
 export { startEventHub, type EventHub } from "./live/eventHub.ts";
 export { createLeasedRuns, type LeasedRunsOptions } from "./runs/leasedRuns.ts";

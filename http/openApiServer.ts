@@ -9,7 +9,7 @@ import { auditReads } from "./runs/auditReads.ts";
 import { createLeasedRuns } from "./runs/leasedRuns.ts";
 import { type RunningServer, startServer } from "./startServer.ts";
 
-export interface ApiServerOptions extends Pick<AppDeps, "auth" | "rateLimit" | "heartbeatMs" | "keyCacheMs" | "maxBodyBytes" | "log" | "idempotency" | "limits"> {
+export interface ApiServerOptions extends Pick<AppDeps, "auth" | "corsOrigins" | "trustedProxies" | "rateLimit" | "heartbeatMs" | "keyCacheMs" | "maxBodyBytes" | "log" | "idempotency" | "limits"> {
   store: EventStore;
   port: number;
   host: string;
@@ -19,7 +19,7 @@ export interface ApiServerOptions extends Pick<AppDeps, "auth" | "rateLimit" | "
   leaseMs?: number;
   /** false (--no-workers): this process executes no runs; `ariadne worker` processes take them. */
   workers?: boolean;
-  /** How a hosted run's runtime is built; default runs/runtimeFactory (as `ariadne worker` builds it). */
+  /** How a hosted run's runtime is built; default runs/host/runtimeFactory (as `ariadne worker` builds it). */
   buildRuntime?: BuildRuntime;
   /** The worker's lease, polling and concurrency; defaults as `ariadne worker`. */
   worker?: Pick<WorkerOptions, "owner" | "ttlMs" | "pollMs" | "concurrency" | "graceMs">;
@@ -45,7 +45,8 @@ export interface ApiServer {
 /** Wires the app to the store, starts the worker unless told not to, and serves: the one start-up path for `ariadne serve`, tests and benches. */
 export async function openApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const settings: HostSettings = { ...options.settings, ...(options.scriptedLatencyMs !== undefined && { scriptedLatencyMs: options.scriptedLatencyMs }) };
-  const hub = await startEventHub(options.store);
+  const log = options.log;
+  const hub = await startEventHub(options.store, log ? { log: (fields) => log(JSON.stringify({ time: new Date().toISOString(), ...fields })) } : {});
   const runs = createLeasedRuns({ store: options.store, env: settings.model, sealKey: options.sealKey });
   const shutdown = new AbortController();
   // Every live stream listens for shutdown; hundreds at once are expected, not a leak.

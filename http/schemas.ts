@@ -2,9 +2,17 @@ import { z } from "@hono/zod-openapi";
 import { REVIEWER_MODES, RUN_STATES } from "./runs/runsPort.ts";
 import { UNSTORABLE_TEXT, isStorableText } from "../core/sanitizeText.ts";
 import { METADATA_BOUNDS } from "../runs/index.ts";
+import { RESERVED_METADATA_KEYS, refuseReservedKeys } from "../runs/runMetadata.ts";
 import { AnswerSchema } from "../actors/index.ts";
 import { HandoffSchema } from "../handoff/index.ts";
 import { currentSchemaVersion, eventTypes, payloadSchema } from "../events/index.ts";
+import type { Outcome } from "../actors/fold/executorState.ts";
+
+/** Every kind an executor's outcome takes (actors/fold/executorState.ts); the compiler refuses a kind missing here. */
+const OUTCOME_KINDS = ["handoff", "answer", "cancelled", "failed", "check"] as const satisfies readonly Outcome["kind"][];
+type MissingKind = Exclude<Outcome["kind"], (typeof OUTCOME_KINDS)[number]>;
+const _everyOutcomeKind: [MissingKind] extends [never] ? true : MissingKind = true;
+
 
 /** Ids are UUIDs today; anything outside this alphabet is refused before it reaches SQL. */
 const Id = z.string().min(1).max(128).regex(/^[A-Za-z0-9_-]+$/, "an id is letters, digits, '-' or '_'");
@@ -24,10 +32,10 @@ const Text = () => z.string().refine(isStorableText, UNSTORABLE_TEXT);
  * A string map; its bounds are checked by runs/planRun (the command line's check too), so a map over
  * them is a 422 naming `body.metadata.<key>`, not a 400. The document states them all the same.
  */
-const MetadataMap = z.record(z.string(), z.string()).openapi("Metadata", {
+const MetadataMap = z.preprocess(refuseReservedKeys, z.record(z.string(), z.string())).openapi("Metadata", {
   description:
     `Your own string map, stored with the run, returned with it and filterable in the list (\`metadata[key]=value\`): at most ${METADATA_BOUNDS.maxKeys} keys, ` +
-    `each 1-${METADATA_BOUNDS.maxKeyLength} of letters, digits, \`_\`, \`-\`, \`.\`, \`:\`; values at most ${METADATA_BOUNDS.maxValueLength} characters. Over a bound: 422.`,
+    `each 1-${METADATA_BOUNDS.maxKeyLength} of letters, digits, \`_\`, \`-\`, \`.\`, \`:\` (not ${RESERVED_METADATA_KEYS.map((k) => `\`${k}\``).join(", ")}); values at most ${METADATA_BOUNDS.maxValueLength} characters. Over a bound: 422.`,
   maxProperties: METADATA_BOUNDS.maxKeys,
   example: { customer: "acme", ticket: "T-1234" },
 });
@@ -135,7 +143,7 @@ function named<T extends z.ZodType>(schema: T, id: string): T {
   return (openapi as (this: T, id: string) => T).call(schema, id);
 }
 
-/** Main's structured answer (actors/answer.ts); `partial` answers built from the handoffs held when a limit stopped Main have the same shape. */
+/** Main's structured answer (actors/request/answer.ts); `partial` answers built from the handoffs held when a limit stopped Main have the same shape. */
 export const Answer = named(AnswerSchema as unknown as z.ZodType<z.output<typeof AnswerSchema>>, "Answer");
 
 /** A Child's committed handoff (handoff/handoffSchema.ts), with where it was recorded. */
@@ -180,7 +188,14 @@ export const TranscriptSchema = z
     ),
     toolEvents: z.array(z.record(z.string(), z.unknown())).openapi({ description: "Every recorded tool outcome (completed, failed, unknown, consumed handoffs), as stored" }),
     outcome: z
-      .object({ kind: z.enum(["handoff", "answer", "cancelled", "failed"]), reason: z.string().optional(), answer: z.record(z.string(), z.unknown()).optional(), handoff: z.record(z.string(), z.unknown()).optional() })
+      .object({
+        kind: z.enum(OUTCOME_KINDS),
+        reason: z.string().optional(),
+        answer: z.record(z.string(), z.unknown()).optional(),
+        handoff: z.record(z.string(), z.unknown()).optional(),
+        check: z.record(z.string(), z.unknown()).optional().openapi({ description: "A Checker's submitted check (kind check)" }),
+        eventId: z.string().optional(),
+      })
       .passthrough()
       .nullable(),
   })

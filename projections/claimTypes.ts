@@ -73,6 +73,11 @@ export interface FindingChain {
   /** The finding as the Child committed it; null when the cited handoff or finding is not in the log. */
   claim: string | null;
   confidence: string | null;
+  /**
+   * A tool result a stopped Child gathered and never summarised, which the runtime handed on as unverified
+   * material (handoff/gatheredFindings.ts): a claim resting on it alone is not observed.
+   */
+  gathered: boolean;
   child: { executorId: string; role: string | null; profile: { id: string; version: string; sha256: string } | null; admission: EventRef | null };
   handoff: (EventRef & { forced: boolean }) | null;
   /** null when no model turn wrote it (a partial handoff the runtime built from gathered tool results). */

@@ -1,5 +1,5 @@
-import type { ExecutorStatus } from "../actors/executorMachine.ts";
-import type { ExecutorState } from "../actors/executorState.ts";
+import type { ExecutorStatus } from "../actors/fold/executorMachine.ts";
+import type { ExecutorState } from "../actors/fold/executorState.ts";
 import type { ProfileBinding, RecordedEvent } from "../events/index.ts";
 import { type ExecutorSnapshot, isDone, startExecutor, stateOf, statusOf, stepExecutor, unknownToExecutorFold } from "./executorStep.ts";
 import { type Projection, executorStreamOf } from "./projection.ts";

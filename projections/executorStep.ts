@@ -1,10 +1,10 @@
 import { type SnapshotFrom, initialTransition } from "xstate";
-import { type ExecutorStatus, executorMachine, foldEvent } from "../actors/executorMachine.ts";
-import type { ExecutorState } from "../actors/executorState.ts";
+import { type ExecutorStatus, executorMachine, foldEvent } from "../actors/fold/executorMachine.ts";
+import type { ExecutorState } from "../actors/fold/executorState.ts";
 import type { RecordedEvent } from "../events/index.ts";
 
 /**
- * The one executor fold (actors/executorMachine.ts, the machine `foldExecutor`
+ * The one executor fold (actors/fold/executorMachine.ts, the machine `foldExecutor`
  * runs), stepped with XState's pure `transition()` so a projection stays a pure
  * fold: a snapshot in, a snapshot out, no running actor. This file is the only
  * place projections/ touches the executor fold; when actors/ exports a pure step

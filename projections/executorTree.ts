@@ -1,5 +1,5 @@
-import type { ExecutorStatus } from "../actors/executorMachine.ts";
-import type { ExecutorState } from "../actors/executorState.ts";
+import type { ExecutorStatus } from "../actors/fold/executorMachine.ts";
+import type { ExecutorState } from "../actors/fold/executorState.ts";
 import { type ExecutorProgress, type ProgressState, executorsInOrder } from "./executorProgress.ts";
 
 export interface ExecutorNode {

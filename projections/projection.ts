@@ -1,4 +1,5 @@
 import type { RecordedEvent } from "../events/index.ts";
+import { executorStreamId } from "../events/streamIds.ts";
 
 /**
  * A projection is a pure fold over recorded events: `initial()` then
@@ -22,7 +23,7 @@ export const foldAll = <S>(projection: Projection<S>, events: Iterable<RecordedE
 
 /** The executor stream an event sits in, or null for a run-level stream (`run-<runId>`, …). */
 export const executorStreamOf = (event: RecordedEvent): string | null =>
-  event.streamId === `executor-${event.metadata.executorId}` ? event.metadata.executorId : null;
+  event.streamId === executorStreamId(event.metadata.executorId) ? event.metadata.executorId : null;
 
 /** A payload read field by field: for facts whose schemas other modules are still adding. */
 export const fieldsOf = (event: RecordedEvent): Record<string, unknown> =>

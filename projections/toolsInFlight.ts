@@ -1,3 +1,4 @@
+import { isFinalEvent } from "../events/finalEvents.ts";
 import { type Projection, executorStreamOf } from "./projection.ts";
 
 /** A tool call whose intent is recorded and whose outcome is not yet. */
@@ -12,7 +13,6 @@ export interface ToolInFlight {
 export type ToolsInFlightState = Record<string, ToolInFlight[]>;
 
 const OUTCOMES = new Set(["tool_completed", "tool_failed", "effect_unknown"]);
-const FINAL = new Set(["settled", "failed", "cancelled"]);
 
 /**
  * Tool calls under way, per executor: a `tool_called` opens one, its outcome
@@ -35,7 +35,7 @@ export const toolsInFlight: Projection<ToolsInFlightState> = {
       const id = (event.data as { toolUseId: string }).toolUseId;
       return open.some((c) => c.toolUseId === id) ? { ...state, [executorId]: open.filter((c) => c.toolUseId !== id) } : state;
     }
-    if (FINAL.has(event.type) && open.length) return { ...state, [executorId]: [] };
+    if (isFinalEvent(event) && open.length) return { ...state, [executorId]: [] };
     return state;
   },
 };

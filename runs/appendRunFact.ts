@@ -1,5 +1,5 @@
 import { type EventStore, type NewEvent, appendWithRetry } from "../events/index.ts";
-import { runStreamId } from "./runLease.ts";
+import { runStreamId } from "../events/index.ts";
 
 type RunFact = Extract<NewEvent, { type: "run_submitted" | "run_interrupted" | "run_resumed" | "cancel_requested" | "check_completed" }>;
 

@@ -1,15 +1,14 @@
 import type { KeyObject } from "node:crypto";
-import { streamIdOf } from "../actors/executorState.ts";
 import { AriadneError, NotFoundError } from "../core/errors.ts";
 import type { Database } from "../db/openDatabase.ts";
-import { type EventStore, sealRun } from "../events/index.ts";
+import { type EventStore, sealRun, executorStreamId } from "../events/index.ts";
 import { postToExecutor } from "../actors/postToExecutor.ts";
 import { cancelRequest } from "../actors/decide/cancel.ts";
 import { appendRunFact } from "./appendRunFact.ts";
 import { findRun } from "./findRun.ts";
-import { forceLease } from "./forceLease.ts";
-import { leaseOwner } from "./leaseOwner.ts";
-import { releaseLease } from "./releaseLease.ts";
+import { forceLease } from "./lease/forceLease.ts";
+import { leaseOwner } from "./lease/leaseOwner.ts";
+import { releaseLease } from "./lease/releaseLease.ts";
 import { type ExecutorNode, runStatus } from "./runStatus.ts";
 
 export interface CancelRequest {
@@ -35,9 +34,7 @@ export interface CancelDeps {
 }
 
 /**
- * The one cancel use case behind `ariadne cancel` (and later the HTTP API).
- * At merge the lead wires it to the runtime's cancel request
- * (`Runtime.requestCancel`, a cancel request as an event the live owner folds).
+ * The one cancel use case behind `ariadne cancel` and `POST /v1/runs/{id}/cancel`.
  */
 export type CancelRun = (request: CancelRequest) => Promise<CancelResult>;
 
@@ -97,7 +94,7 @@ export function cancelByTakeover(deps: CancelDeps): CancelRun {
       await appendRunFact(fenced, lease, { type: "cancel_requested", data: { reason: request.reason, by: request.by, scope: "run" } });
     }
     for (const id of live) {
-      await fenced.append(streamIdOf(id), await deps.store.streamVersion(streamIdOf(id), lease.runId), [
+      await fenced.append(executorStreamId(id), await deps.store.streamVersion(executorStreamId(id), lease.runId), [
         { type: "cancelled", data: { reason: request.reason, by: request.by }, metadata: { runId: lease.runId, executorId: id } },
       ]);
     }

@@ -1,8 +1,8 @@
 import { type CheckResult, checkAnswer } from "../checker/checkAnswer.ts";
 import type { EventStore, RecordedEvent } from "../events/index.ts";
-import { answerToCheck } from "./answerToCheck.ts";
+import { answerToCheck } from "./check/answerToCheck.ts";
 import { appendRunFact } from "./appendRunFact.ts";
-import { type SourceReaders, rereadSources } from "./rereadSources.ts";
+import { type SourceReaders, rereadSources } from "./check/rereadSources.ts";
 
 /**
  * Checks a settled run's answer again (checker/checkAnswer.ts) against the

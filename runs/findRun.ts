@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { NotFoundError } from "../core/errors.ts";
 import type { Database } from "../db/openDatabase.ts";
-import type { RunRowState } from "./runLease.ts";
+import type { RunRowState } from "./lease/runLease.ts";
 
 export interface RunRow {
   runId: string;

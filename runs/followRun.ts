@@ -2,7 +2,7 @@ import type { Database } from "../db/openDatabase.ts";
 import { EVENTS_CHANNEL, type RecordedEvent, START } from "../events/index.ts";
 import { END_OF_LOG, readRunEvents } from "../events/readRunEvents.ts";
 import { type RunRow, findRun } from "./findRun.ts";
-import type { RunRowState } from "./runLease.ts";
+import type { RunRowState } from "./lease/runLease.ts";
 
 export interface FollowOptions {
   database: Database;

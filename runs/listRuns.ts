@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Database } from "../db/index.ts";
 import type { RunRowStatus } from "../db/schema.ts";
-import { RunOptions, type RunRowState } from "./runLease.ts";
+import { RunOptions, type RunRowState } from "./lease/runLease.ts";
 
 export type { RunRowStatus } from "../db/schema.ts";
 

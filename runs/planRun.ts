@@ -3,7 +3,7 @@ import { type Caps, CONFIGURED_CAPS } from "../governance/config.ts";
 import { listProfiles } from "../profiles/index.ts";
 import { type ChosenRun, type RunRequest, chooseRun } from "./chooseRun.ts";
 import { type AskedCaps, resolveRunCaps, runLimitsOf } from "./runCaps.ts";
-import { RunOptions } from "./runLease.ts";
+import { RunOptions } from "./lease/runLease.ts";
 import { RunMetadata } from "./runMetadata.ts";
 import { traceOfTraceparent } from "../telemetry/traceparent.ts";
 

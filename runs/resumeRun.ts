@@ -4,9 +4,9 @@ import { adoptRun } from "./adoptRun.ts";
 import type { Database } from "../db/openDatabase.ts";
 import type { EventStore } from "../events/index.ts";
 import { findRun } from "./findRun.ts";
-import { type BuildRuntime, type HostedRun, hostRun } from "./hostRun.ts";
-import { leaseOwner, ownerIsDead } from "./leaseOwner.ts";
-import { takeLease } from "./takeLease.ts";
+import { type BuildRuntime, type HostedRun, hostRun } from "./host/hostRun.ts";
+import { leaseOwner, ownerIsDead } from "./lease/leaseOwner.ts";
+import { takeLease } from "./lease/takeLease.ts";
 
 export interface ResumeOptions {
   database: Database;

@@ -2,7 +2,7 @@ import type { Database } from "../db/openDatabase.ts";
 import type { EventStore } from "../events/index.ts";
 import { type ExecutorProgress, projectRun } from "../projections/index.ts";
 import { findRun } from "./findRun.ts";
-import { ownerIsDead } from "./leaseOwner.ts";
+import { ownerIsDead } from "./lease/leaseOwner.ts";
 
 export type RunState = "submitted" | "running" | "settled" | "failed" | "cancelled" | "interrupted";
 export type ExecutorNodeState = "running" | "settled" | "failed" | "cancelled";

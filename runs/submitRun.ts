@@ -6,7 +6,7 @@ import type { EventStore } from "../events/index.ts";
 import { resolveCaps } from "../governance/config.ts";
 import { newTraceId } from "../telemetry/traceparent.ts";
 import { appendRunFact } from "./appendRunFact.ts";
-import { RUNS_CHANNEL, type RunLease, RunOptions } from "./runLease.ts";
+import { RUNS_CHANNEL, type RunLease, RunOptions } from "./lease/runLease.ts";
 
 export interface SubmittedRun {
   runId: string;

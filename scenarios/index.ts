@@ -17,9 +17,11 @@ export interface Scenario {
   model(options: { latencyMs?: number }): Model;
   /** The same work by one scripted agent holding every tool (`--single-agent`; scenarios/singleAgentScript.ts). */
   singleAgentModel(options: { latencyMs?: number }): Model;
-  /** Reads the shared corpus (../shared/corpus) through its hosts: a host without it refuses the run, saying where it looked. */
+  /** Reads the repository's corpus/ (or ARIADNE_CORPUS_DIR's) through its hosts: a host without it refuses the run, saying where it looked. */
   needsSharedCorpus?: boolean;
-  /** The folder of scenarios/corpora whose pages web_search searches; absent, the shared corpus's pages. */
+  /** What of the scenario computes in the sandbox (bubblewrap and Python): `ariadne run` names it at the start when the sandbox is missing. */
+  needsSandbox?: string;
+  /** The folder of scenarios/corpora whose pages web_search searches; absent, the corpus's pages. */
   searchPages?: string;
 }
 
@@ -36,6 +38,7 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
     model: offlineResearchModel,
     singleAgentModel: singleAgentModel("offline-research", offlineResearchPolicy, { [HOLDINGS_CSV_URL]: HOLDINGS_PAGE_URL }),
     searchPages: ETF_CORPUS,
+    needsSandbox: "holdings overlap (the overlap Child's compute)",
   },
   "pc-measures": {
     name: "pc-measures",
@@ -44,6 +47,7 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
     model: pcMeasuresModel,
     singleAgentModel: singleAgentModel("pc-measures", pcMeasuresPolicy),
     needsSharedCorpus: true,
+    needsSandbox: "seven standard-error variants (each Child's compute)",
   },
   "morning-briefing": {
     name: "morning-briefing",

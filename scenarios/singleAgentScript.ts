@@ -1,4 +1,4 @@
-import { renderConsumedHandoff, renderDelegatedTask } from "../actors/prompts.ts";
+import { renderConsumedHandoff, renderDelegatedTask } from "../actors/request/prompts.ts";
 import type { ScriptPolicy, ScriptStep, ScriptedReply } from "../models/index.ts";
 import type { Message, ModelRequest, ToolUseBlock } from "../models/types.ts";
 
@@ -107,7 +107,7 @@ const findingSetId = (k: number) => `delegated-task-${k}`;
 /** The heading a Child script tells its method by (the profile's title, as its profile file begins). */
 const methodHeading = (profile: string) => `# ${profile.charAt(0).toUpperCase()}${profile.slice(1).replace(/-/g, " ")}`;
 
-/** The agent's own executor id, as the narrowed answer tool names it (actors/evidencedAnswer.ts). */
+/** The agent's own executor id, as the narrowed answer tool names it (actors/request/evidencedAnswer.ts). */
 function ownExecutorId(request: ModelRequest): string {
   const spec = JSON.stringify(request.tools.find((t) => t.name === "answer")?.input_schema ?? {});
   const id = /"executor":\{[^{}]*"const":"([^"]+)"/.exec(spec)?.[1];

@@ -1,4 +1,5 @@
 import type { RecordedEvent } from "../events/index.ts";
+import { executorStreamId } from "../events/streamIds.ts";
 import type { SpanRecord } from "./spanRecord.ts";
 import { spanIdOf, traceIdOfRunId } from "./spanIds.ts";
 import type { RunTrace } from "./traceparent.ts";
@@ -76,7 +77,7 @@ export function foldTraceEvent(s: TraceState, event: RecordedEvent): SpanRecord[
   const ended: SpanRecord[] = [];
   const executorId = event.metadata.executorId;
   const x = s.executors.get(executorId);
-  const inExecutorStream = event.streamId === `executor-${executorId}`;
+  const inExecutorStream = event.streamId === executorStreamId(executorId);
   if (x && inExecutorStream) x.last = event;
 
   switch (event.type) {

@@ -3,7 +3,8 @@
 import { canonicalJson } from "../core/canonicalJson.ts";
 import type { FindingChain, QuoteChain, SourceRef, ToolCallChain } from "../projections/claimTypes.ts";
 import type { AuditClaim, AuditPageData } from "./auditData.ts";
-import { BADGE_LABELS } from "./claimBadge.ts";
+import type { CheckSummary } from "./checkerBadges.ts";
+import { BADGE_LABELS, FLAG_LABELS } from "./claimBadge.ts";
 import type { Excerpt } from "./excerpt.ts";
 import { PAGE_POLICY, PAGE_STYLE } from "./pageStyle.ts";
 import type { Lane } from "./timeline.ts";
@@ -32,7 +33,7 @@ function Page({ data }: { data: AuditPageData }) {
         <style dangerouslySetInnerHTML={{ __html: PAGE_STYLE }} />
       </head>
       <body>
-        <Banner runId={data.runId} verdict={data.verdict} />
+        <Banner runId={data.runId} verdict={data.verdict} check={data.check} />
         <main>
           <section class="answer">
             <h2>Question</h2>
@@ -51,10 +52,11 @@ function Page({ data }: { data: AuditPageData }) {
   );
 }
 
-function Banner({ runId, verdict }: { runId: string; verdict: Verdict }) {
+function Banner({ runId, verdict, check }: { runId: string; verdict: Verdict; check: CheckSummary | null }) {
   return (
     <header class={`verdict ${verdict.intact ? "ok" : "bad"}`} id="verdict" data-intact={String(verdict.intact)}>
       <h1>{verdict.intact ? "Chain intact" : "Chain NOT intact"}</h1>
+      <CheckBadge check={check} />
       {verdict.problem ? <p>{verdict.problem}</p> : null}
       <p>
         Run <code>{runId}</code> · root hash <code id="root-hash">{verdict.rootHash ?? "none (not sealed)"}</code>
@@ -64,6 +66,19 @@ function Banner({ runId, verdict }: { runId: string; verdict: Verdict }) {
       </p>
       <p>Checked: {verdict.checked}</p>
     </header>
+  );
+}
+
+/** The run's check verdict, beside the chain status: a chain can be intact and its answer still flagged. */
+function CheckBadge({ check }: { check: CheckSummary | null }) {
+  const verdict = check?.verdict ?? "unchecked";
+  const text = check
+    ? `check: ${check.verdict}${check.flagged ? ` (${check.flagged} of ${check.claims} claims flagged)` : ""}${check.reason ? ` · ${check.reason}` : ""}`
+    : "check: not checked";
+  return (
+    <p class={`check check-${verdict}`} id="check-verdict" data-verdict={verdict}>
+      {text}
+    </p>
   );
 }
 
@@ -91,9 +106,14 @@ function Claims({ claims }: { claims: AuditClaim[] }) {
 function ClaimView({ claim }: { claim: AuditClaim }) {
   const { chain, badge } = claim;
   return (
-    <details class="claim" id={chain.id} data-claim={chain.id} data-badge={badge.badge}>
+    <details class="claim" id={chain.id} data-claim={chain.id} data-badge={badge.badge} data-flags={(badge.flags ?? []).join(" ")}>
       <summary>
         <span class={`badge badge-${badge.badge}`}>{BADGE_LABELS[badge.badge]}</span>
+        {(badge.flags ?? []).map((f) => (
+          <span class={`badge flag flag-${f}`} data-flag={f}>
+            {FLAG_LABELS[f]}
+          </span>
+        ))}
         <span class="cid">{chain.id}</span>
         <span class="text">{chain.text}</span>
         <span class="why">{badge.why}</span>

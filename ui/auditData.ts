@@ -3,7 +3,7 @@ import type { RecordedEvent } from "../events/types.ts";
 import { claimsOfEvents } from "../projections/claimChains.ts";
 import type { ClaimChain, RunClaims } from "../projections/claimTypes.ts";
 import { type ClaimBadge, claimBadge } from "./claimBadge.ts";
-import { checkerBadges } from "./checkerBadges.ts";
+import { type CheckSummary, checkSummary, checkerBadges } from "./checkerBadges.ts";
 import { type Excerpt, excerptOf } from "./excerpt.ts";
 import { type Lane, timelineOf } from "./timeline.ts";
 import type { Verdict } from "./verdict.ts";
@@ -39,6 +39,8 @@ export interface AuditPageData {
   partial: boolean;
   answered: boolean;
   verdict: Verdict;
+  /** The run's last check (check_completed), shown beside the chain status; null when it was never checked. */
+  check: CheckSummary | null;
   claims: AuditClaim[];
   lanes: Lane[];
 }
@@ -70,6 +72,7 @@ export function auditPageData(input: AuditInput): AuditPageData {
     partial: claims.answer?.partial ?? false,
     answered: claims.answer !== null,
     verdict: input.verdict,
+    check: checkSummary(input.events),
     claims: claims.claims.map((chain) => ({
       chain,
       badge: claimBadge(chain, quotedTexts(chain, textOf), checked?.get(chain.id)),

@@ -1,20 +1,37 @@
 import { unsupportedNumbers } from "../checker/numbers.ts";
 import type { ClaimChain } from "../projections/claimTypes.ts";
 
-export type Badge = "supported" | "number_mismatch" | "source_changed" | "no_evidence" | "judgment";
+export type Badge = "supported" | "flagged" | "number_mismatch" | "source_changed" | "no_evidence" | "judgment";
 
 export const BADGE_LABELS: Record<Badge, string> = {
   supported: "supported",
+  flagged: "flagged",
   number_mismatch: "number mismatch",
   source_changed: "source changed",
   no_evidence: "no evidence",
   judgment: "judgment",
 };
 
+/** The kinds of flag the checker raises on a claim, one badge each ("flagged": a flag of no recorded kind). */
+export const FLAG_BADGES = ["advice", "number", "page", "quote", "artifact", "source_changed", "flagged"] as const;
+export type FlagBadge = (typeof FLAG_BADGES)[number];
+
+export const FLAG_LABELS: Record<FlagBadge, string> = {
+  advice: "advice",
+  number: "number",
+  page: "page",
+  quote: "quote",
+  artifact: "artifact",
+  source_changed: "source changed",
+  flagged: "flagged",
+};
+
 export interface ClaimBadge {
   badge: Badge;
   /** One line saying why, shown beside the badge. */
   why: string;
+  /** The checker's flags on the claim, one badge per kind; absent when no check decided the badge. */
+  flags?: readonly FlagBadge[];
 }
 
 /**

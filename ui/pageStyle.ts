@@ -13,6 +13,8 @@ details.claim{background:#fff;border:1px solid #d6dae0;border-radius:6px;margin:
 details.claim>summary{cursor:pointer;list-style:none}
 details.claim[open]{border-color:#6b7a90}
 .badge{display:inline-block;font-size:12px;border-radius:10px;padding:0 .5rem;margin-right:.4rem;color:#fff}
+.badge-flagged{background:#a32020}.flag{background:#b4530a}.flag-advice{background:#7a1f5c}.flag-source_changed{background:#8a4b9c}.flag-quote{background:#9c3d10}.flag-artifact{background:#6b4f12}
+.check{display:inline-block;font-weight:bold;border-radius:10px;padding:.1rem .6rem;margin:0 0 .4rem;background:#fff;color:#1f6f43}.check-flagged,.check-unsupported,.check-incomplete{background:#a32020;color:#fff}
 .badge-supported{background:#1f6f43}.badge-number_mismatch{background:#b4530a}.badge-source_changed{background:#8a4b9c}.badge-no_evidence{background:#a32020}.badge-judgment{background:#4b5a75}
 .cid{font-weight:600;margin-right:.4rem}.why{color:#5b6473;font-size:13px;margin-left:.4rem}
 .finding{border-left:3px solid #c5ccd6;margin:.6rem 0;padding-left:.8rem}

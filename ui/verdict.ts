@@ -1,6 +1,6 @@
 import { GENESIS_HASH } from "../events/hashChain.ts";
 import { rootHashOf } from "../events/rootHash.ts";
-import { currentHeads, describeProblem, lastSeal, referenceProblems, sealProblems } from "../events/runProblems.ts";
+import { currentHeads, describeProblem, finalityProblems, lastSeal, referenceProblems, sealProblems } from "../events/runProblems.ts";
 import { runStreamId } from "../events/streamIds.ts";
 import type { RecordedEvent } from "../events/types.ts";
 
@@ -40,7 +40,7 @@ export function verdictFromEvents(runId: string, events: readonly RecordedEvent[
   if (!seal) problems.push(`${runStreamId(runId)}: the run has no seal`);
   else {
     const heads = currentHeads([...byStream].map(([streamId, s]) => ({ streamId, version: s.at(-1)!.streamVersion, hash: s.at(-1)!.hash })));
-    problems.push(...sealProblems(seal, heads, byStream).map(describeProblem));
+    problems.push(...sealProblems(seal, heads, byStream).map(describeProblem), ...finalityProblems(byStream).map(describeProblem));
     if (rootHashOf(heads) !== seal.data.rootHash) problems.push(`the streams' heads hash to ${rootHashOf(heads)}, not the sealed root ${seal.data.rootHash}`);
   }
   return {

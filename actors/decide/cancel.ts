@@ -1,5 +1,5 @@
 import type { EventData } from "../../events/index.ts";
-import type { ExecutorState } from "../executorState.ts";
+import type { ExecutorState } from "../fold/executorState.ts";
 import type { Draft } from "./draft.ts";
 
 export type InFlight = NonNullable<EventData<"cancelled">["inFlight"]>[number];

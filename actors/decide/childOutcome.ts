@@ -1,5 +1,5 @@
 import { partialHandoff } from "../../handoff/index.ts";
-import type { Outcome } from "../executorState.ts";
+import type { Outcome } from "../fold/executorState.ts";
 import type { Draft } from "./draft.ts";
 
 /** How a Child's run ended, as its parent learns it; `error` when it could not even be rebuilt. */

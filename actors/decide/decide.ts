@@ -1,7 +1,7 @@
 import type { Draft } from "../../events/index.ts";
 import type { ToolEffect, ToolOutput } from "../../tools/index.ts";
-import type { Call, ExecutorState, Stop } from "../executorState.ts";
-import type { RoleRecord } from "../roles.ts";
+import type { Call, ExecutorState, Stop } from "../fold/executorState.ts";
+import type { RoleRecord } from "../request/roles.ts";
 import { type InFlight, decideCancel } from "./cancel.ts";
 import { type ChildResult, decideChildOutcome } from "./childOutcome.ts";
 import { exhaust } from "./exhaust.ts";

@@ -1,8 +1,8 @@
-import { type GatheredResult, type Handoff, gatheredFindings, markUnknownEffects, partialHandoff, validateHandoff } from "../../handoff/index.ts";
+import { type GatheredResult, type Handoff, addressesAgents, gatheredFindings, markUnknownEffects, partialHandoff, validateHandoff } from "../../handoff/index.ts";
 import { DELEGATE_TOOL } from "../../tools/index.ts";
-import { AnswerSchema } from "../answer.ts";
-import type { ExecutorState, Stop } from "../executorState.ts";
-import type { RoleRecord } from "../roles.ts";
+import { AnswerSchema } from "../request/answer.ts";
+import type { ExecutorState, Stop } from "../fold/executorState.ts";
+import type { RoleRecord } from "../request/roles.ts";
 import { type Draft, LIMIT_LABELS } from "./draft.ts";
 import { handoffFacts, heldHandoffs, unknownEffectsOf } from "./finish.ts";
 
@@ -41,13 +41,30 @@ function salvageLastAttempt(s: ExecutorState, blobTexts?: ReadonlyMap<string, st
   return verdict.ok ? verdict.handoff : verdict.salvage;
 }
 
+/** The strings of a raw handoff attempt's gaps and caveats: where a Child says what it left out. */
+function statedExclusions(attempt: unknown): string[] {
+  const raw = (attempt ?? {}) as { gaps?: unknown; caveats?: unknown };
+  return [raw.gaps, raw.caveats].flatMap((list) => (Array.isArray(list) ? list.filter((x): x is string => typeof x === "string") : []));
+}
+
+/** A gathered result left out, and why. */
+interface LeftOut {
+  result: GatheredResult;
+  why: string;
+}
+
 /**
  * The successful tool results no finding of `salvage` cites, in the order they
  * came (the latest result of a reused tool use id), with the input that asked
- * for each. A background delegation's "working" note is not a result.
+ * for each and the blobs it stored. A background delegation's "working" note is
+ * not a result. Left out: a result whose source the Child itself excluded (its
+ * last handoff attempt names the URL in its gaps or caveats) and a result whose
+ * text addresses instructions to AI assistants (a hostile page): neither is
+ * handed on as material, gathered or not.
  */
-function uncitedResults(s: ExecutorState, salvage: Handoff | null): GatheredResult[] {
+function uncitedResults(s: ExecutorState, salvage: Handoff | null): { kept: GatheredResult[]; leftOut: LeftOut[] } {
   const cited = new Set(salvage?.findings.flatMap((f) => f.evidence.toolResults) ?? []);
+  const excluded = [...statedExclusions(lastHandoffAttempt(s)), ...(salvage ? [...salvage.gaps, ...salvage.caveats] : [])].join("\n");
   const inputs = new Map<string, unknown>();
   const results = new Map<string, GatheredResult>();
   for (const m of s.messages) {
@@ -58,38 +75,54 @@ function uncitedResults(s: ExecutorState, salvage: Handoff | null): GatheredResu
       const recorded = s.toolResults[b.tool_use_id];
       if (!recorded || recorded.tool === DELEGATE_TOOL || cited.has(b.tool_use_id)) continue;
       results.delete(b.tool_use_id);
-      results.set(b.tool_use_id, { toolUseId: b.tool_use_id, tool: recorded.tool, input: inputs.get(b.tool_use_id), output: b.content });
+      results.set(b.tool_use_id, { toolUseId: b.tool_use_id, tool: recorded.tool, input: inputs.get(b.tool_use_id), output: b.content, blobs: recorded.quotable ?? [] });
     }
   }
-  return [...results.values()];
+  const kept: GatheredResult[] = [];
+  const leftOut: LeftOut[] = [];
+  for (const r of results.values()) {
+    const urls = [...(r.blobs ?? []).map((b) => b.label.replace(/^source /, "")), ...(typeof (r.input as { url?: unknown })?.url === "string" ? [(r.input as { url: string }).url] : [])];
+    const named = urls.find((u) => /^[a-z]+:/.test(u) && excluded.includes(u));
+    const hostile = addressesAgents(r.output);
+    if (named) leftOut.push({ result: r, why: `${named}: the Child excluded it` });
+    else if (hostile) leftOut.push({ result: r, why: `${urls.find((u) => /^[a-z]+:/.test(u)) ?? `${r.tool} ${r.toolUseId}`}: its text ${hostile === "addresses AI assistants" ? "addresses instructions to AI assistants" : hostile}` });
+    else kept.push(r);
+  }
+  return { kept, leftOut };
 }
 
 /**
  * Exhaustion is not a crash: a Child stopped by a limit (or out of repairs)
  * hands off what it has, partial and low confidence, with a caveat naming the
  * stop. Tool results it gathered but never cited are not dropped: each becomes
- * a low-confidence finding quoting its output (gatheredFindings).
+ * gathered, unverified material (gatheredFindings), except those it excluded or
+ * that address instructions to AI assistants, which are named in a gap and left out.
  */
 export function exhaustWithHandoff(s: ExecutorState, stop: Stop, blobTexts?: ReadonlyMap<string, string>): Draft[] {
   const caveat = stopCaveat(s, stop);
   const salvage = salvageLastAttempt(s, blobTexts);
-  const gathered = gatheredFindings(uncitedResults(s, salvage));
+  const { kept, leftOut } = uncitedResults(s, salvage);
+  const gathered = gatheredFindings(kept);
+  const leftOutGap = leftOut.length
+    ? [`${leftOut.length} gathered tool result(s) left out, not handed on: ${leftOut.map((l) => l.why).join("; ")}.`]
+    : [];
   const withGathered: Handoff | null =
     gathered.length === 0
       ? salvage
       : salvage
         ? { ...salvage, findings: [...salvage.findings, ...gathered] }
         : {
-            summary: `Stopped before writing a handoff (${caveat}); ${gathered.length} tool result(s) were gathered but not summarised: each is a finding quoting an excerpt of its output.`,
+            summary: `Stopped before writing a handoff (${caveat}); ${gathered.length} tool result(s) were gathered but not summarised: each is unverified material (a finding marked gathered) showing an excerpt of its output.`,
             findings: gathered,
             measurementBasis: { sources: [], dates: [], units: [], scope: "raw tool output gathered before the stop, not checked against the task" },
             artifacts: [],
-            gaps: ["The gathered tool results were not summarised or checked against the task."],
+            gaps: ["The gathered tool results were not summarised or checked against the task: cite them only as unverified."],
             executionState: "partial",
             confidence: "low",
             caveats: [],
           };
-  const handoff = partialHandoff(withGathered, caveat);
+  const built = partialHandoff(withGathered, caveat);
+  const handoff = { ...built, gaps: [...built.gaps, ...leftOutGap] };
   const caveats = stop.limit === null ? handoff.caveats : [...handoff.caveats, caveat];
   const marked = markUnknownEffects({ ...handoff, confidence: "low", caveats }, unknownEffectsOf(s));
   return [
@@ -104,11 +137,16 @@ export function exhaustWithHandoff(s: ExecutorState, stop: Stop, blobTexts?: Rea
  */
 export function exhaustWithAnswer(s: ExecutorState, stop: Stop): Draft[] {
   const caveat = stopCaveat(s, stop);
-  const held = Object.entries(heldHandoffs(s)) as [string, { findings?: { claim: string }[]; summary?: string }][];
+  const held = Object.entries(heldHandoffs(s)) as [string, { findings?: { claim: string; gathered?: boolean }[]; summary?: string }][];
   type Claim = { text: string; basis: "observed" | "not_collected"; citations: { executor: string; finding: number }[] };
+  // Gathered material no Child summarised is cited as unverified (not collected), never as observed.
   const claims = held.flatMap(([executor, h]): Claim[] =>
     h.findings?.length
-      ? h.findings.map((f, finding) => ({ text: f.claim, basis: "observed" as const, citations: [{ executor, finding }] }))
+      ? h.findings.map((f, finding) =>
+          f.gathered
+            ? { text: `Unverified: ${f.claim}`, basis: "not_collected" as const, citations: [{ executor, finding }] }
+            : { text: f.claim, basis: "observed" as const, citations: [{ executor, finding }] },
+        )
       : [{ text: `Nothing usable came back from ${executor}: ${h.summary ?? "no summary"}`, basis: "not_collected" as const, citations: [] }],
   );
   const answer = AnswerSchema.parse({

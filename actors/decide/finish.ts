@@ -1,9 +1,9 @@
 import { type HandoffFacts, type UnknownEffect, markUnknownEffects, validateHandoff } from "../../handoff/index.ts";
-import { validateAnswer } from "../answer.ts";
-import { validateCheckSubmission } from "../checkSubmission.ts";
-import { validateEvidencedAnswer } from "../evidencedAnswer.ts";
-import type { Call, ExecutorState } from "../executorState.ts";
-import type { RoleRecord } from "../roles.ts";
+import { validateAnswer } from "../request/answer.ts";
+import { validateCheckSubmission } from "../request/checkSubmission.ts";
+import { validateEvidencedAnswer } from "../request/evidencedAnswer.ts";
+import type { Call, ExecutorState } from "../fold/executorState.ts";
+import type { RoleRecord } from "../request/roles.ts";
 import type { Draft } from "./draft.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { DELEGATE_TOOL } from "../../tools/index.ts";
-import type { ExecutorStatus } from "../executorMachine.ts";
-import { type Call, type ExecutorState, type Stop, isBackgroundDelegation } from "../executorState.ts";
-import type { RoleRecord } from "../roles.ts";
+import type { ExecutorStatus } from "../fold/executorMachine.ts";
+import { type Call, type ExecutorState, type Stop, isBackgroundDelegation } from "../fold/executorState.ts";
+import type { RoleRecord } from "../request/roles.ts";
 
 /** The one thing an executor does next, decided from its folded state alone. */
 export type Next =

@@ -1,7 +1,7 @@
 import { checkToolCall } from "../../tools/index.ts";
 import type { ToolEffect } from "../../tools/index.ts";
-import type { Call, ExecutorState } from "../executorState.ts";
-import type { RoleRecord } from "../roles.ts";
+import type { Call, ExecutorState } from "../fold/executorState.ts";
+import type { RoleRecord } from "../request/roles.ts";
 import type { Draft } from "./draft.ts";
 import type { Verdict } from "../../governance/port.ts";
 

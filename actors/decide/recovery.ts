@@ -1,5 +1,5 @@
 import { DELEGATE_TOOL, type ToolEffect } from "../../tools/index.ts";
-import type { Call, ExecutorState } from "../executorState.ts";
+import type { Call, ExecutorState } from "../fold/executorState.ts";
 import type { Draft } from "./draft.ts";
 
 const RANK: Record<ToolEffect, number> = { read_only: 0, idempotent: 1, effectful: 2 };

@@ -1,5 +1,5 @@
 import type { AssistantBlock } from "../../models/types.ts";
-import type { ExecutorState } from "../executorState.ts";
+import type { ExecutorState } from "../fold/executorState.ts";
 import type { Draft } from "./draft.ts";
 
 /**

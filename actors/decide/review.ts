@@ -1,10 +1,10 @@
 import { canonicalJson } from "../../core/canonicalJson.ts";
 import type { Draft } from "../../events/index.ts";
-import type { DelegateInput } from "../delegation.ts";
-import type { ExecutorState, Outcome } from "../executorState.ts";
-import { renderConsumedHandoff } from "../prompts.ts";
-import type { ReviewMode, ReviewPolicy } from "../reviewPolicy.ts";
-import type { RoleRecord } from "../roles.ts";
+import type { DelegateInput } from "../request/delegation.ts";
+import type { ExecutorState, Outcome } from "../fold/executorState.ts";
+import { renderConsumedHandoff } from "../request/prompts.ts";
+import type { ReviewMode, ReviewPolicy } from "./reviewPolicy.ts";
+import type { RoleRecord } from "../request/roles.ts";
 
 /** The run's reviewer setting and what a decision to start a review needs from outside: the time and fresh ids. */
 export interface ReviewSetting {

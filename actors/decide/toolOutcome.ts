@@ -1,5 +1,5 @@
 import type { ToolEffect, ToolOutput } from "../../tools/index.ts";
-import type { Call } from "../executorState.ts";
+import type { Call } from "../fold/executorState.ts";
 import type { Draft } from "./draft.ts";
 
 /**

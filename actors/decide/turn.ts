@@ -1,7 +1,7 @@
 import type { Draft } from "../../events/index.ts";
 import { isModelCallError } from "../../models/modelCallError.ts";
 import type { ModelRequest, ModelResponse } from "../../models/types.ts";
-import { type Call, type ExecutorState, type Outcome, deliverReminder, deliverReview, raiseReminder } from "../executorState.ts";
+import { type Call, type ExecutorState, type Outcome, deliverReminder, deliverReview, raiseReminder } from "../fold/executorState.ts";
 import { renderReview } from "./review.ts";
 
 /** The state a turn's request is built from (the state with this turn's deliveries applied), and the deliveries. */

@@ -1,3 +1,4 @@
+import { isFinalEvent } from "../../events/finalEvents.ts";
 import { type BundleRun, type DerivedFile, admissionOf, byExecutor, ofType, profileLabel, textFile } from "../bundleRun.ts";
 
 /** plan.md: every delegation in the order it was decided, with the task each Child was given and how it ended. */
@@ -31,7 +32,7 @@ export function writePlan(run: BundleRun): DerivedFile[] {
 const item = (text: string) => text.replace(/\n/g, "\n  ");
 
 function outcomeOf(events: readonly { type: string; data: unknown }[]): string {
-  const end = events.findLast((e) => e.type === "settled" || e.type === "failed" || e.type === "cancelled");
+  const end = events.findLast(isFinalEvent);
   if (!end) return "did not end";
   const data = end.data as { outcome?: string; reason?: string };
   return end.type === "settled" ? `settled (${data.outcome})` : `${end.type}: ${data.reason}`;

@@ -1,4 +1,5 @@
 import { type ExecutorProgress, type LiveRunState, executorNames, executorsInOrder, runStatus } from "../../projections/index.ts";
+import { terminalText } from "../../core/sanitizeText.ts";
 import { fitWidth } from "./fitWidth.ts";
 
 /** Everything a frame is drawn from: the fold of the run's events, plus the clock and the terminal's size. */
@@ -45,8 +46,11 @@ export function renderLiveView(input: LiveFrameInput): string[] {
   const room = Math.max(1, input.height - 1 - lines.length);
   if (tree.length > room) lines.push(...tree.slice(0, room - 1), paint("dim", `… ${tree.length - room + 1} more executor lines (the terminal is too short)`));
   else lines.push(...tree);
-  return lines.map((line) => fitWidth(line, Math.max(10, input.width - 1)));
+  // Names, tools and reasons come from the log: only the view's own colour codes reach the terminal.
+  return lines.map((line) => fitWidth(terminalText(line, PAINTED), Math.max(10, input.width - 1)));
 }
+
+const PAINTED = /\x1b\[(?:0|1|2|31|32|33|36)m/;
 
 const STATUS_STYLE: Record<string, keyof typeof CODES> = { settled: "green", failed: "red", cancelled: "yellow", interrupted: "yellow", submitted: "dim" };
 

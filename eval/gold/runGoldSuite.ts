@@ -4,8 +4,8 @@ import { CONFIGURED_CAPS } from "../../governance/index.ts";
 import { baselineResearcher } from "../../models/baseline/baselineResearcher.ts";
 import type { Model } from "../../models/types.ts";
 import { type HostSettings, runTools, runtimeFactory } from "../../runs/index.ts";
-import { hostEvalRun } from "../../runs/hostEvalRun.ts";
-import { researchCorpus } from "../../runs/scenarioCorpus.ts";
+import { hostEvalRun } from "../../runs/host/hostEvalRun.ts";
+import { researchCorpus } from "../../runs/host/scenarioCorpus.ts";
 import type { GoldCase } from "./goldCase.ts";
 import { type GoldScore, scoreGoldRun } from "./scoreGoldRun.ts";
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { canonicalRequest } from "../../actors/buildRequest.ts";
+import { canonicalRequest } from "../../actors/request/buildRequest.ts";
 import type { ModelRequest } from "../../models/types.ts";
 
 /** A measured duration, as a key of the request's JSON or of JSON quoted in a tool result (compute's `duration_ms`). */
@@ -15,7 +15,7 @@ const UUID = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-
 const INSTANT = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})/g;
 
 /**
- * A request's canonical JSON (actors/buildRequest.ts) with what differs from
+ * A request's canonical JSON (actors/request/buildRequest.ts) with what differs from
  * run to run put in stable form:
  * - every `enum` list in a tool's input schema is sorted (a handoff's schema
  *   lists the tool results it may cite in the order they completed, which

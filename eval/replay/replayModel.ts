@@ -1,4 +1,4 @@
-import { requestDigest } from "../../actors/buildRequest.ts";
+import { requestDigest } from "../../actors/request/buildRequest.ts";
 import { AriadneError } from "../../core/errors.ts";
 import type { CallOptions, Model, ModelRequest, ModelResponse } from "../../models/types.ts";
 import { type Difference, nearestDifference } from "./nearestDifference.ts";

@@ -1,6 +1,6 @@
 import type { Database } from "../../db/index.ts";
 import { HttpProblem } from "../problem.ts";
-import { findApiKey, hashSecret } from "../../runs/apiKeys.ts";
+import { findApiKey, hashSecret } from "../../db/apiKeys.ts";
 import { lruMap } from "./lru.ts";
 import type { Principal } from "./principal.ts";
 
@@ -22,6 +22,9 @@ export interface Authenticator {
   forget(keyId: string): void;
 }
 
+/** The bearer token of an Authorization header, or undefined. */
+export const tokenOf = (authorization: string | undefined): string | undefined => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1];
+
 /**
  * Resolves a request's bearer token to its key. Lookups are cached briefly
  * (by the token's hash, never the token), so a revoked key stops working
@@ -32,7 +35,6 @@ export function createAuthenticator(database: Database, options: AuthenticatorOp
   const now = options.now ?? Date.now;
   const lookup = options.lookup ?? ((token: string) => findApiKey(database, token));
   const cache = lruMap<string, { principal: Principal | null; until: number }>(options.cacheSize ?? 10_000);
-  const tokenOf = (authorization: string | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1];
   const authenticate = async function authenticate(authorization: string | undefined): Promise<Principal> {
     const token = tokenOf(authorization);
     if (!token) throw new HttpProblem(401, "UNAUTHENTICATED", "send an API key as `Authorization: Bearer <key>` (create one with `ariadne keys create`)");

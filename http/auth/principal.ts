@@ -1,6 +1,6 @@
-import type { Role } from "../../runs/apiKeys.ts";
+import type { Role } from "../../db/apiKeys.ts";
 
-export { ROLES, type Role } from "../../runs/apiKeys.ts";
+export { ROLES, type Role } from "../../db/apiKeys.ts";
 
 /** Who is calling: the key's id, tenant and role. `keyId` null means auth is off (--no-auth). */
 export interface Principal {

@@ -1,5 +1,5 @@
 import type { Database } from "../../db/index.ts";
-import { revokedKeyIds } from "../../runs/apiKeys.ts";
+import { revokedKeyIds } from "../../db/apiKeys.ts";
 import type { Principal } from "../auth/principal.ts";
 import { rateLimitFields } from "../middleware/limitAnswer.ts";
 

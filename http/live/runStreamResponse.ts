@@ -31,6 +31,8 @@ export function runStreamResponse(
 ): Response {
   const signal = deps.shutdown ? AbortSignal.any([deps.shutdown, slot.signal]) : slot.signal;
   return streamSSE(c, async (stream) => {
+    // Given back the moment the client goes away, not when the loop next looks (it may be mid-read or mid-write).
+    stream.onAbort(() => slot.close());
     try {
       if (o.first) await stream.write(o.first);
       await streamRunEvents(stream, {

@@ -1,6 +1,7 @@
 import type { SSEStreamingApi } from "hono/streaming";
+import { isConnectionError, retryOnConnectionLoss } from "../../core/connectionLoss.ts";
 import type { Database } from "../../db/index.ts";
-import { type Checkpoint, type RecordedEvent } from "../../events/index.ts";
+import { type Checkpoint, FINAL_EVENT_TYPES, type RecordedEvent } from "../../events/index.ts";
 import { compareCheckpoints } from "../../events/readFromCheckpoint.ts";
 import type { EventHub } from "./eventHub.ts";
 import { readRunEvents } from "../../events/readRunEvents.ts";
@@ -9,7 +10,7 @@ import type { AnswerDelta, AnswerDeltas } from "../../runs/index.ts";
 import { deltaFrame, endFrame, eventFrame } from "./sseFrame.ts";
 
 // After these the run may have stopped (its row finished once its host sealed it): worth asking.
-const FINAL_TYPES = new Set(["settled", "failed", "cancelled", "run_sealed"]);
+const FINAL_TYPES = new Set([...FINAL_EVENT_TYPES, "run_sealed"]);
 
 export interface StreamOptions {
   database: Database;
@@ -55,16 +56,23 @@ export async function streamRunEvents(stream: SSEStreamingApi, o: StreamOptions)
     sent++;
     if (!o.types || o.types.has(event.type)) await stream.write(eventFrame(event));
   };
+  // While the database is unreachable the run cannot be known to have stopped: look again at the next
+  // final event (the hub delivers the outage's events once it reads again) or heartbeat.
   const finished = async () => {
-    const progress = await runProgress(o.database, o.runId, o.from);
-    return progress.stopped && progress.after === sent;
+    try {
+      const progress = await runProgress(o.database, o.runId, o.from);
+      return progress.stopped && progress.after === sent;
+    } catch (e) {
+      if (isConnectionError(e)) return false;
+      throw e;
+    }
   };
   try {
-    const horizon = await attachment.horizon();
+    const horizon = await retryOnConnectionLoss("the live hub's horizon", () => attachment.horizon());
     let skipUntil: number | null = null;
     if (compareCheckpoints(o.from, horizon) < 0) {
       for (let at = o.from; ; ) {
-        const page = await readRunEvents(o.database, o.runId, at, { limit: 500, upTo: horizon });
+        const page = await retryOnConnectionLoss(`read run ${o.runId}`, () => readRunEvents(o.database, o.runId, at, { limit: 500, upTo: horizon }));
         for (const event of page.events) await send(event);
         if (page.events.length < 500) break;
         at = page.checkpoints.at(-1)!;

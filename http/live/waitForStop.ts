@@ -1,9 +1,11 @@
+import { isConnectionError } from "../../core/connectionLoss.ts";
+import { FINAL_EVENT_TYPES } from "../../events/index.ts";
 import type { RecordedEvent } from "../../events/index.ts";
 import { FINAL_STATES, type RunView } from "../runs/runsPort.ts";
 import type { EventHub } from "./eventHub.ts";
 
 /** After these the run may have stopped: Main's end, the run's seal, a whole-run cancel of a queued run. */
-const STOPPING = new Set(["settled", "failed", "cancelled", "run_sealed", "cancel_requested"]);
+const STOPPING = new Set([...FINAL_EVENT_TYPES, "run_sealed", "cancel_requested"]);
 
 /** Looks after a stopping event: the row is finished just after the seal is appended, so a few looks close the gap. */
 const FOLLOW_UP_MS = [20, 50, 100, 200, 400, 800, 1_000, 1_000, 1_000];
@@ -12,6 +14,8 @@ const FOLLOW_UP_MS = [20, 50, 100, 200, 400, 800, 1_000, 1_000, 1_000];
  * take longer to write than the looks above; then one look a second until it is, or the time runs out.
  */
 const AFTER_SEAL_MS = 1_000;
+/** While the database is unreachable the run is read again this often (the hub catches up once it answers). */
+const UNREACHABLE_MS = 1_000;
 
 export interface WaitOptions {
   hub: EventHub;
@@ -45,14 +49,28 @@ export async function waitForStop(o: WaitOptions): Promise<RunView | null> {
   const deadline = Date.now() + o.ms;
   const onAbort = () => wake?.();
   o.signal?.addEventListener("abort", onAbort);
+  // A read that fails for a lost connection keeps the run as last read and looks again soon; with
+  // nothing read yet, the wait waits too, and its last look answers (or fails as the request would).
+  let unreachable = false;
+  const read = async (last: RunView | null | undefined, final: boolean): Promise<RunView | null | undefined> => {
+    try {
+      const run = await o.read();
+      unreachable = false;
+      return run;
+    } catch (e) {
+      if (!isConnectionError(e) || (final && last === undefined)) throw e;
+      unreachable = true;
+      return last;
+    }
+  };
   try {
     // Attached before this read: an event after it reaches the listener.
-    let run = await o.read();
+    let run = await read(undefined, false);
     let followUps = 0;
-    while (run && !FINAL_STATES.includes(run.state) && !o.signal?.aborted) {
+    while (run !== null && (run === undefined || !FINAL_STATES.includes(run.state)) && !o.signal?.aborted) {
       const left = deadline - Date.now();
       if (left <= 0) break;
-      const delay = stopping ? (FOLLOW_UP_MS[followUps] ?? (sealed ? AFTER_SEAL_MS : undefined)) : undefined;
+      const delay = unreachable ? UNREACHABLE_MS : stopping ? (FOLLOW_UP_MS[followUps] ?? (sealed ? AFTER_SEAL_MS : undefined)) : undefined;
       if (stopping && delay === undefined) {
         // Looked enough after that event; back to waiting for the next one.
         stopping = false;
@@ -67,11 +85,11 @@ export async function waitForStop(o: WaitOptions): Promise<RunView | null> {
         };
       });
       wake = null;
-      if (delay !== undefined) followUps++;
+      if (delay !== undefined && !unreachable) followUps++;
       if (o.signal?.aborted) break;
-      run = await o.read();
+      run = await read(run, Date.now() >= deadline);
     }
-    return run;
+    return run === undefined ? await o.read() : run;
   } finally {
     o.signal?.removeEventListener("abort", onAbort);
     attachment.detach();

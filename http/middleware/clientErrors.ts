@@ -19,6 +19,6 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   const body = JSON.stringify({ ...problem, requestId });
   socket.end(
     `HTTP/1.1 ${status} ${problem.title}\r\ncontent-type: ${PROBLEM_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-      `x-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+      `x-request-id: ${requestId}\r\nx-content-type-options: nosniff\r\nconnection: close\r\n\r\n${body}`,
   );
 }

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
-import canonicalize from "canonicalize";
-import type { IdempotencyKeys } from "../../runs/idempotencyKeys.ts";
+import { canonicalJson } from "../../core/canonicalJson.ts";
+import type { IdempotencyKeys } from "../../db/idempotencyKeys.ts";
 import { HttpProblem } from "../problem.ts";
 
-export type { IdempotencyWindows } from "../../runs/idempotencyKeys.ts";
+export type { IdempotencyWindows } from "../../db/idempotencyKeys.ts";
 
 /** The same body however its keys are ordered or spaced: sha256 of its RFC 8785 JSON. */
-export const bodyDigest = (body: unknown): string => createHash("sha256").update(canonicalize(body) ?? "", "utf8").digest("hex");
+export const bodyDigest = (body: unknown): string => createHash("sha256").update(canonicalJson(body) ?? "", "utf8").digest("hex");
 
 /**
  * When to retry a key in progress: a second while its holder is likely still

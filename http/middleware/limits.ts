@@ -8,7 +8,7 @@ export interface Limits {
   queuedRunsPerKey: number;
   /** Queued runs a tenant may have. Default 200. */
   queuedRunsPerTenant: number;
-  /** Failed authentications per client address: a token bucket. Default a burst of 20, then one every 6 s. */
+  /** Failed authentications per client address and per presented key prefix: a token bucket each. Default a burst of 20, then one every 6 s. */
   failedAuth: { perSecond: number; burst: number };
   /** Keys the authenticator remembers (least recently used forgotten first). Default 10,000. */
   keyCacheSize: number;

@@ -1,5 +1,5 @@
 import type { Database } from "../../db/index.ts";
-import { countQueuedRuns } from "../../runs/queuedRuns.ts";
+import { countQueuedRuns } from "../../db/queuedRuns.ts";
 import type { Principal } from "../auth/principal.ts";
 import { limitReached, rateLimitFields } from "./limitAnswer.ts";
 

@@ -23,10 +23,13 @@ const PAGE = `<!doctype html>
 const INIT = `window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#ui", deepLinking: true,
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: "StandaloneLayout" });`;
 
+/** Swagger UI from this origin only; it sets inline styles, and calls the API it documents. */
+const DOCS_POLICY = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 export function docsRoutes(app: OpenAPIHono<AppEnv>): void {
   const dir = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
   const cache = new Map<string, Uint8Array>();
-  app.get("/docs", (c) => c.html(PAGE));
+  app.get("/docs", (c) => c.html(PAGE, 200, { "Content-Security-Policy": DOCS_POLICY }));
   app.get("/docs/init.js", (c) => c.body(INIT, 200, { "content-type": "text/javascript; charset=utf-8" }));
   app.get("/docs/:file", async (c, next) => {
     const file = c.req.param("file");

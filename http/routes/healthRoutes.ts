@@ -22,7 +22,8 @@ const readyz = createRoute({
   path: "/readyz",
   tags: ["operations"],
   summary: "The database is reachable and its migrations are current",
-  description: "Unauthenticated, so it says only ready or not and why in words: never the database's host, user, name or path (the server's log has the cause).",
+  description:
+    "Unauthenticated, so it says only ready or not and why in words: never the database's host, user, name or path (the server's log has the cause). 503 also while the live event hub (which SSE streams and `wait` follow) cannot read the database.",
   responses: { 200: json(z.object({ status: z.literal("ready"), migrations: z.number() }), "Ready"), ...errors(503) },
 });
 
@@ -33,8 +34,14 @@ export function healthRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>): void {
     const pending = await pendingMigrations(deps.database).catch((e) => {
       // The cause (which names the host) goes to the log only.
       log(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: "not ready", requestId: c.get("requestId"), database: deps.database.location, error: String((e as Error)?.message ?? e) }));
-      throw new HttpProblem(503, "NOT_READY", "not ready: the database is not reachable");
+      throw new HttpProblem(503, "NOT_READY", "not ready: the database is not reachable", { headers: { "Retry-After": "5" } });
     });
+    // Reachable, yet live streams and waits cannot follow runs until the hub reads again.
+    const hub = deps.hub.health();
+    if (!hub.ok) {
+      log(JSON.stringify({ time: new Date().toISOString(), level: "warn", msg: "not ready", requestId: c.get("requestId"), reason: hub.reason }));
+      throw new HttpProblem(503, "NOT_READY", "not ready: live event streams cannot read the database", { headers: { "Retry-After": "5" } });
+    }
     if (pending.length) throw new HttpProblem(503, "NOT_READY", `not ready: ${pending.length} database migration(s) pending; run \`ariadne migrate\``);
     return c.json({ status: "ready" as const, migrations: Object.keys(migrations).length }, 200);
   });

@@ -2,10 +2,11 @@ import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
 import { tenantScope } from "../auth/principal.ts";
 import { executorOf, renderRun, requireAction, visibleRun } from "../access.ts";
 import type { AppDeps, AppEnv, Guards } from "../deps.ts";
-import { idempotencyKeysIn } from "../../runs/idempotencyKeys.ts";
+import { idempotencyKeysIn } from "../../db/idempotencyKeys.ts";
 import { idempotency } from "../middleware/idempotency.ts";
 import { HttpProblem } from "../problem.ts";
 import { METADATA_BOUNDS, METADATA_KEY } from "../../runs/index.ts";
+import { RESERVED_METADATA_KEYS } from "../../runs/runMetadata.ts";
 import { ExecutorParams, IdempotencyHeaders, ListRunsQuery, SubmitRunBody, RunIdParams, RunListSchema, RunSchema, TypesQuery, VerifySchema, WaitQuery, MAX_WAIT_SECONDS } from "../schemas.ts";
 import { START } from "../../events/index.ts";
 import { eventFilter } from "../live/eventFilter.ts";
@@ -184,16 +185,17 @@ function waited(deps: AppDeps, c: Context<AppEnv>, runId: string, seconds: numbe
 
 /** `metadata[key]=value` pairs of a query (a deepObject); a key asked twice with two values, or a key no run could hold, is a 400. */
 function metadataFilter(queries: Record<string, string[]>): Record<string, string> | undefined {
-  const filter: Record<string, string> = {};
+  // No prototype: a key is only ever a key.
+  const filter: Record<string, string> = Object.create(null);
   for (const [name, values] of Object.entries(queries)) {
     const key = /^metadata\[(.*)\]$/.exec(name)?.[1];
     if (key === undefined) continue;
     const issue = (message: string) => new HttpProblem(400, "VALIDATION", `invalid query: ${name}: ${message}`, { issues: [{ path: ["query", name], message }] });
-    if (!METADATA_KEY.test(key) || key.length > METADATA_BOUNDS.maxKeyLength) throw issue("not a metadata key");
+    if (!METADATA_KEY.test(key) || key.length > METADATA_BOUNDS.maxKeyLength || RESERVED_METADATA_KEYS.includes(key)) throw issue("not a metadata key");
     if (new Set(values).size > 1) throw issue("one value per key");
     filter[key] = values[0]!;
   }
-  return Object.keys(filter).length ? filter : undefined;
+  return Object.keys(filter).length ? { ...filter } : undefined;
 }
 
 async function cancelled(deps: AppDeps, scope: string | null, runId: string, executorId?: string) {

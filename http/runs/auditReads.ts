@@ -1,6 +1,6 @@
-import { type Transcript, streamIdOf } from "../../actors/index.ts";
+import { type Transcript } from "../../actors/index.ts";
 import { transcriptOf } from "../../runs/index.ts";
-import { type EventStore, type RecordedEvent, type RunVerification, verifyRun } from "../../events/index.ts";
+import { type EventStore, type RecordedEvent, type RunVerification, verifyRun, executorStreamId } from "../../events/index.ts";
 import { type RunClaims, type RunReport, projectClaims, projectReport } from "../../projections/index.ts";
 
 /** What http/ reads besides run views: an executor's events and transcript, and a run's verification. */
@@ -18,7 +18,7 @@ export interface RunReads {
 
 export function auditReads(store: EventStore): RunReads {
   return {
-    executorEvents: (executorId) => store.readStream(streamIdOf(executorId)),
+    executorEvents: (executorId) => store.readStream(executorStreamId(executorId)),
     transcript: (executorId) => transcriptOf(store, executorId),
     verifyRun: (runId) => verifyRun(store.database, runId),
     claims: (runId) => projectClaims(store, runId),

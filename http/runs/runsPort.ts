@@ -1,7 +1,7 @@
 /**
  * The narrow port http/ needs from run lifecycle, implemented over runs/
  * (submitRun, the runs table, cancelRun) and projections/ (leasedRuns.ts).
- * Runs are executed by workers (runs/worker.ts), in `ariadne serve` or in
+ * Runs are executed by workers (runs/host/worker.ts), in `ariadne serve` or in
  * `ariadne worker` processes, never by the port itself.
  */
 export interface RunsPort {

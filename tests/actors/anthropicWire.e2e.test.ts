@@ -1,6 +1,6 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { CHILD_SYSTEM, MAIN_SYSTEM } from "../../actors/prompts.ts";
+import { CHILD_SYSTEM, MAIN_SYSTEM } from "../../actors/request/prompts.ts";
 import { AnthropicModel } from "../../models/anthropicModel.ts";
 import {
   type AnthropicWireServer,

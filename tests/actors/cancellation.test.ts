@@ -6,7 +6,7 @@ import { ScriptedModel, type ScriptPolicy } from "../../models/index.ts";
 import { turnsTaken } from "../../scenarios/requestView.ts";
 import { ToolRegistry, createCorpusTools, defineTool } from "../../tools/index.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
-import { childrenOf, delegatingMain, delegation, gate, handoffInput, handoffReply, ofType, runtimeWith, streamOf, useReply, within } from "./fixtures.ts";
+import { childrenOf, delegatingMain, delegation, gate, handoffInput, handoffReply, ofType, runtimeWith, streamOf, useReply, within, requestCancel } from "./fixtures.ts";
 
 /**
  * A read-only tool that works until it is aborted: it tells the test when it
@@ -50,7 +50,7 @@ forEachEngine("cancellation from outside", (ctx) => {
     const run = await runtime.startRun("What does ADIV cost?");
     await within(10_000, started.opened);
 
-    const posted = await runtime.requestCancel({ runId: run.runId, reason: "the user withdrew the question", by: "operator" });
+    const posted = await requestCancel(runtime, { runId: run.runId, reason: "the user withdrew the question", by: "operator" });
     assert.equal(posted.ok, true);
     const outcome = await within(1_000, run.result);
 
@@ -69,7 +69,7 @@ forEachEngine("cancellation from outside", (ctx) => {
     assert.equal(mainCancel.data.by, "operator");
     assert.deepEqual(mainCancel.data.inFlight?.map((f) => [f.kind, f.childExecutorId]), [["child", seen.executorId]]);
     // Nothing can reach a final executor.
-    const late = await runtime.requestCancel({ runId: run.runId, reason: "again", by: "operator" });
+    const late = await requestCancel(runtime, { runId: run.runId, reason: "again", by: "operator" });
     assert.equal(late.ok, false);
   });
 
@@ -80,7 +80,7 @@ forEachEngine("cancellation from outside", (ctx) => {
     const run = await runtime.startRun("What does ADIV cost?");
     await within(10_000, started.opened);
 
-    const posted = await runtime.requestCancel({ runId: run.runId, executorId: seen.executorId, reason: "not needed any more", by: "operator" });
+    const posted = await requestCancel(runtime, { runId: run.runId, executorId: seen.executorId, reason: "not needed any more", by: "operator" });
     assert.equal(posted.ok, true);
     const outcome = await within(10_000, run.result);
 
@@ -114,7 +114,7 @@ forEachEngine("cancellation from outside", (ctx) => {
     const run = await runtime.startRun("What does ADIV cost?");
     await within(10_000, Promise.all([started.opened, idle.opened]));
 
-    await runtime.requestCancel({ runId: run.runId, reason: "stop everything", by: "operator" });
+    await requestCancel(runtime, { runId: run.runId, reason: "stop everything", by: "operator" });
     const outcome = await within(5_000, run.result);
 
     assert.equal(outcome.kind, "cancelled");

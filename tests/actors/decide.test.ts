@@ -143,9 +143,9 @@ describe("decide: exhaustion is not a crash", () => {
       });
   });
 
-  test("given a Child stopped after two successful tool calls it never wrote up, when it hands off, then each result is a low-confidence finding quoting a bounded excerpt and citing its tool use", () => {
+  test("given a Child stopped after two successful tool calls it never wrote up, when it hands off, then each result is gathered, unverified material: a low-confidence finding marked gathered, showing a bounded excerpt and citing its tool use", () => {
     const long = `Ongoing charge 0.29% [[corpus:adiv-factsheet#fees]] ${"x".repeat(2_000)} [[corpus:adiv-factsheet#end]]`;
-    type Findings = { claim: string; evidence: { toolResults: string[]; citations: string[] }; confidence: string }[];
+    type Findings = { claim: string; evidence: { toolResults: string[]; citations: string[] }; confidence: string; gathered?: boolean }[];
     spec()
       .given(
         ev("executor_admitted", admittedData("child")),
@@ -162,12 +162,12 @@ describe("decide: exhaustion is not a crash", () => {
         const handoff = (committed.data as EventData<"handoff_committed">).handoff as { findings: Findings; executionState: string; confidence: string; summary: string };
         assert.equal(handoff.executionState, "partial");
         assert.equal(handoff.confidence, "low");
-        assert.deepEqual(handoff.findings.map((f) => [f.evidence.toolResults, f.confidence]), [[["toolu_a"], "low"], [["toolu_b"], "low"]]);
-        assert.match(handoff.findings[0].claim, /search_corpus \{"query":"ADIV fees"\} returned: "The fee cut: 0\.38% to 0\.29% \[\[corpus:adiv-fee-announcement#announcement\]\]"/);
+        assert.deepEqual(handoff.findings.map((f) => [f.evidence.toolResults, f.confidence, f.gathered]), [[["toolu_a"], "low", true], [["toolu_b"], "low", true]]);
+        assert.match(handoff.findings[0].claim, /^Gathered, not summarised \(unverified\): search_corpus \{"query":"ADIV fees"\} returned: The fee cut: 0\.38% to 0\.29% \[\[corpus:adiv-fee-announcement#announcement\]\]$/);
         assert.deepEqual(handoff.findings[0].evidence.citations, ["[[corpus:adiv-fee-announcement#announcement]]"]);
         // The excerpt is bounded, and cites only the markers it quotes.
         assert.ok(handoff.findings[1].claim.length < 700, `claim of ${handoff.findings[1].claim.length} characters`);
-        assert.match(handoff.findings[1].claim, /Ongoing charge 0\.29% \[\[corpus:adiv-factsheet#fees\]\] x+…"$/);
+        assert.match(handoff.findings[1].claim, /Ongoing charge 0\.29% \[\[corpus:adiv-factsheet#fees\]\] x+…$/);
         assert.deepEqual(handoff.findings[1].evidence.citations, ["[[corpus:adiv-factsheet#fees]]"]);
         assert.ok(validateHandoff(handoff, facts).ok, "the salvaged handoff passes the ordinary handoff validation");
       });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { ROLES, type Outcome } from "../../actors/index.ts";
 import { type CheckedCall, decide, decideNext, previewTurn, withRaisedReminders } from "../../actors/decide/index.ts";
-import { canonicalRequest, digestOf } from "../../actors/buildRequest.ts";
+import { canonicalRequest, digestOf } from "../../actors/request/buildRequest.ts";
 import type { Draft, EventData } from "../../events/index.ts";
 import { ModelCallError } from "../../models/index.ts";
 import type { ModelRequest, ModelResponse } from "../../models/types.ts";

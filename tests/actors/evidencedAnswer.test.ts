@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { validateEvidencedAnswer } from "../../actors/evidencedAnswer.ts";
+import { validateEvidencedAnswer } from "../../actors/request/evidencedAnswer.ts";
 import type { HandoffFacts } from "../../handoff/index.ts";
 
 const SELF = "agent-1";

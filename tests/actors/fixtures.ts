@@ -1,11 +1,15 @@
 import type { EventData, EventStore, EventType, RecordedEvent } from "../../events/index.ts";
 import assert from "node:assert/strict";
-import { type Answer, type Outcome, type RuntimeOptions, Runtime, streamIdOf } from "../../actors/index.ts";
-import type { DelegateInput } from "../../actors/delegation.ts";
+import { type Answer, type Outcome, type RuntimeOptions, Runtime } from "../../actors/index.ts";
+import type { DelegateInput } from "../../actors/request/delegation.ts";
 import { ScriptedModel, type ScriptPolicy, type ScriptedReply } from "../../models/index.ts";
 import type { Message, ModelRequest } from "../../models/types.ts";
 import { exchanges, resultsOf } from "../../scenarios/requestView.ts";
 import { ToolRegistry, createCorpusTools } from "../../tools/index.ts";
+import { executorStreamId } from "../../events/index.ts";
+import { findMainExecutorId } from "../../events/runStreams.ts";
+import { cancelRequest } from "../../actors/decide/cancel.ts";
+import type { PostResult } from "../../actors/postToExecutor.ts";
 
 export const corpusRegistry = () => new ToolRegistry().register(...createCorpusTools());
 
@@ -30,7 +34,7 @@ export function answerOf(outcome: Outcome): Answer {
   return (outcome as Extract<Outcome, { kind: "answer" }>).answer as Answer;
 }
 
-export const streamOf = (store: EventStore, executorId: string) => store.readStream(streamIdOf(executorId));
+export const streamOf = (store: EventStore, executorId: string) => store.readStream(executorStreamId(executorId));
 
 /** Ids of the executors admitted as children of `parentId`, in admission order. */
 export function childrenOf(events: readonly RecordedEvent[], parentId: string): string[] {
@@ -207,7 +211,7 @@ export function recorded<T extends EventType>(
     data,
     schemaVersion: 1,
     eventId: `${executorId}-ev-${streamVersion}`,
-    streamId: streamIdOf(executorId),
+    streamId: executorStreamId(executorId),
     streamVersion,
     globalPosition,
     recordedAt: new Date("2026-01-01T00:00:00.000Z"),
@@ -245,4 +249,15 @@ export function textTurn(turn: number, text = "thinking"): EventData<"turn"> {
     scripted: true,
     latencyMs: 0,
   };
+}
+
+/**
+ * A cancel as `ariadne cancel` posts it to a live host (runs/cancelRun.ts):
+ * `cancel_requested` in the target's inbox, Main's for the whole run, the
+ * runner of this process poked so what is in flight is aborted now.
+ */
+export async function requestCancel(runtime: Runtime, request: { runId: string; executorId?: string; reason: string; by: "operator" }): Promise<PostResult> {
+  const target = request.executorId ?? (await findMainExecutorId(runtime.store.database, request.runId));
+  if (!target) throw new Error(`no run ${request.runId} in the log`);
+  return runtime.post(target, [cancelRequest(request.reason, request.by, request.executorId ? "executor" : "run")]);
 }

@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { type ExecutorSnapshot, foldEvent, initialExecutorSnapshot, machineTransition } from "../../actors/executorMachine.ts";
-import type { ExecutorState } from "../../actors/executorState.ts";
+import { type ExecutorSnapshot, foldEvent, initialExecutorSnapshot, machineTransition } from "../../actors/fold/executorMachine.ts";
+import type { ExecutorState } from "../../actors/fold/executorState.ts";
 import type { RecordedEvent } from "../../events/index.ts";
 
 /**

@@ -2,7 +2,6 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { streamIdOf } from "../../actors/index.ts";
 import type { EventStore, EventType, NewEvent } from "../../events/index.ts";
 import { ScriptedModel } from "../../models/index.ts";
 import type { ModelRequest, ToolResultBlock } from "../../models/types.ts";
@@ -10,6 +9,7 @@ import { loadProfile, profileBinding } from "../../profiles/index.ts";
 import { ToolRegistry, defineTool } from "../../tools/index.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
 import { admittedData, eventually, handoffInput, handoffReply, ofType, runtimeWith, stalledModel, streamOf, useReply, within } from "./fixtures.ts";
+import { executorStreamId } from "../../events/index.ts";
 
 /** A read-only lookup and an effectful notice, each counting its runs. */
 function tools() {
@@ -57,7 +57,7 @@ async function admitChild(store: EventStore): Promise<string> {
     }),
     metadata: { runId: randomUUID(), executorId: childId },
   };
-  await store.append(streamIdOf(childId), 0, [admitted]);
+  await store.append(executorStreamId(childId), 0, [admitted]);
   return childId;
 }
 

@@ -2,7 +2,6 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { randomUUID } from "node:crypto";
-import { streamIdOf } from "../../actors/index.ts";
 import type { EventDataInput, EventType, NewEvent } from "../../events/index.ts";
 import { ScriptedModel } from "../../models/index.ts";
 import type { ToolResultBlock } from "../../models/types.ts";
@@ -24,6 +23,7 @@ import {
   streamOf,
   within,
 } from "./fixtures.ts";
+import { executorStreamId } from "../../events/index.ts";
 
 const ZERO_HASH = "0".repeat(64);
 
@@ -51,7 +51,7 @@ forEachEngine("recovery", (ctx) => {
     const meta = { runId, executorId: childId };
     const draft = <T extends EventType>(type: T, data: EventDataInput<T>) => ({ type, data, metadata: meta }) as NewEvent;
     // What a process wrote before it died: admission, the turn asking for send_notice, the intent. No outcome.
-    await ctx.store.append(streamIdOf(childId), 0, [
+    await ctx.store.append(executorStreamId(childId), 0, [
       draft(
         "executor_admitted",
         admittedData("child", {
@@ -165,7 +165,7 @@ forEachEngine("recovery", (ctx) => {
       { type: "tool_use" as const, id: "toolu_price", name: "lookup_price", input: { fund: "ADIV" } },
       { type: "tool_use" as const, id: "toolu_note", name: "upsert_note", input: { fund: "ADIV" } },
     ];
-    await ctx.store.append(streamIdOf(childId), 0, [
+    await ctx.store.append(executorStreamId(childId), 0, [
       draft(
         "executor_admitted",
         admittedData("child", {

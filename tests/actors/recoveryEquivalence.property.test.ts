@@ -5,7 +5,7 @@ import { type ExecutorState, foldExecutor, type Outcome } from "../../actors/ind
 import type { RecordedEvent } from "../../events/index.ts";
 import { ScriptedModel, type ScriptPolicy, type ScriptedReply } from "../../models/index.ts";
 import { exchanges } from "../../scenarios/requestView.ts";
-import { drainingStore } from "../../runs/drainingStore.ts";
+import { drainingStore } from "../../runs/host/drainingStore.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
 import { delegatingMain, delegation, eventually, firstMessageText, handoffInput, handoffReply, ofType, runtimeWith, within } from "./fixtures.ts";
 

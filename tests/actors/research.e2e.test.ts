@@ -1,7 +1,7 @@
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
-import { type Outcome, type RunHandle, type Runtime, requestDigest, streamIdOf } from "../../actors/index.ts";
-import { MAIN_SYSTEM } from "../../actors/prompts.ts";
+import { type Outcome, type RunHandle, type Runtime, requestDigest } from "../../actors/index.ts";
+import { MAIN_SYSTEM } from "../../actors/request/prompts.ts";
 import type { RecordedEvent } from "../../events/index.ts";
 import { ScriptedModel, type ScriptPolicy } from "../../models/index.ts";
 import { DELEGATIONS, OFFLINE_QUESTION, offlineResearchPolicy } from "../../scenarios/etfOverlap/etfOverlapScenario.ts";
@@ -9,6 +9,7 @@ import { turnsTaken } from "../../scenarios/requestView.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
 import { scenarioHosting } from "../support/scenarioHosting.ts";
 import { answerOf, childrenOf, firstMessageText, gate, ofType, runtimeWith, streamOf, textsOf, within } from "./fixtures.ts";
+import { executorStreamId } from "../../events/index.ts";
 
 const CHILD_TOOLS = new Set(["web_search", "web_fetch", "document_read", "compute"]);
 
@@ -151,7 +152,7 @@ forEachEngine("research run under scripted models", (ctx) => {
       const stream = await streamOf(ctx.store, id);
       assert.deepEqual(stream.map((e) => e.streamVersion), stream.map((_, i) => i + 1));
       assert.equal(stream[0].type, "executor_admitted");
-      assert.deepEqual(await ctx.store.verify(streamIdOf(id)), { ok: true, streamId: streamIdOf(id), count: stream.length, lastHash: stream.at(-1)!.hash });
+      assert.deepEqual(await ctx.store.verify(executorStreamId(id)), { ok: true, streamId: executorStreamId(id), count: stream.length, lastHash: stream.at(-1)!.hash });
       assert.deepEqual(ofType(stream, "turn").map((e) => e.data.turn), ofType(stream, "turn").map((_, i) => i + 1));
     }
   });

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ScriptedModel } from "../../models/index.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
-import { childrenOf, delegatingMain, delegation, gate, handoffInput, handoffReply, ofType, runtimeWith, stalledModel, streamOf, within } from "./fixtures.ts";
+import { childrenOf, delegatingMain, delegation, gate, handoffInput, handoffReply, ofType, runtimeWith, stalledModel, streamOf, within, requestCancel } from "./fixtures.ts";
 
 forEachEngine("a run resumed by another runtime (another process)", (ctx) => {
   test("resumeRun rebuilds Main and its Children: the delegation re-attaches to its Child, which continues from its log", async () => {
@@ -41,7 +41,7 @@ forEachEngine("a run resumed by another runtime (another process)", (ctx) => {
       await within(10_000, childCalled.opened);
       // Another process: no runner of this run lives in it, so only the log carries the request.
       const operator = runtimeWith(ctx.store, { main: stalledModel(), child: stalledModel() });
-      assert.equal((await operator.requestCancel({ runId: run.runId, reason: "stopped from the CLI", by: "operator" })).ok, true);
+      assert.equal((await requestCancel(operator, { runId: run.runId, reason: "stopped from the CLI", by: "operator" })).ok, true);
       const outcome = await within(10_000, run.result);
       assert.equal(outcome.kind, "cancelled");
       const [childId] = childrenOf(await ctx.store.readRun(run.runId), run.mainExecutorId);

@@ -1,6 +1,6 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { DelegateInput } from "../../actors/delegation.ts";
+import { DelegateInput } from "../../actors/request/delegation.ts";
 import { AnthropicModel } from "../../models/anthropicModel.ts";
 import {
   type AnthropicWireServer,

@@ -59,9 +59,11 @@ describe("ariadne export RUN DIR, then ariadne verify DIR with the database gone
     assert.equal(second, `manifest signed by key ${keys.fingerprint}: signature verified`);
   });
 
-  test("verify DIR without a key says the signature was NOT checked", async () => {
+  test("verify DIR without a key never says intact: structure intact, authenticity not checked, exit 4; the signature NOT checked", async () => {
     const r = await ariadne(["verify", dir], noDatabase);
-    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal(r.code, 4, r.stdout + r.stderr);
+    assert.match(lines(r.stdout)[0]!, new RegExp(`^bundle ${dir}: structure intact, authenticity not checked: pass --key`));
+    assert.doesNotMatch(r.stdout, /: intact/);
     assert.match(r.stdout, /^manifest signature NOT checked: no public key was given \(--key PUB\)/m);
   });
 

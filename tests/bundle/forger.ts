@@ -60,7 +60,7 @@ type Line = ReturnType<typeof lineOf> & { eventId: string; schemaVersion: number
  * the new events and re-signs the manifest. What is left for a verifier without
  * the publisher's key is what the events say against the blobs.
  */
-export function forgeLog(dir: string, key: KeyObject, edit: (lines: Line[]) => void): void {
+export function forgeLog(dir: string, key: KeyObject, edit: (lines: Line[]) => void, options: { unsignedSeal?: boolean } = {}): void {
   const lines = eventLines(dir).map((l) => JSON.parse(l) as Line);
   edit(lines);
   const heads = new Map<string, { version: number; hash: string }>();
@@ -72,7 +72,8 @@ export function forgeLog(dir: string, key: KeyObject, edit: (lines: Line[]) => v
     if (line.type === "run_sealed") {
       const sealed = sortHeads([...heads].filter(([id]) => id.startsWith("executor-")).map(([streamId, h]) => ({ streamId, ...h })));
       root = rootHashOf(sealed);
-      line.data = { ...line.data, heads: sealed, rootHash: root, signature: signSeal(key, manifest.runId, root) };
+      const { signature: _, ...unsigned } = line.data;
+      line.data = options.unsignedSeal ? { ...unsigned, heads: sealed, rootHash: root } : { ...unsigned, heads: sealed, rootHash: root, signature: signSeal(key, manifest.runId, root) };
     }
     const prev = heads.get(line.streamId)?.hash ?? GENESIS_HASH;
     const { eventId, streamId, streamVersion, type, schemaVersion, data, metadata, recordedAt } = line;
@@ -96,3 +97,11 @@ export function forgeLog(dir: string, key: KeyObject, edit: (lines: Line[]) => v
   }
   reseal(dir, key, (m) => ({ ...m, rootHash: root }));
 }
+
+/** Removes whole events, renumbering each stream's versions after them (forgeLog then re-chains). */
+export const removeLines = (remove: (l: Line) => boolean) => (lines: Line[]) => {
+  const kept = lines.filter((l) => !remove(l));
+  const versions = new Map<string, number>();
+  for (const l of kept) versions.set(l.streamId, (l.streamVersion = (versions.get(l.streamId) ?? 0) + 1));
+  lines.splice(0, lines.length, ...kept);
+};

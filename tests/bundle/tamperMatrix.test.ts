@@ -9,7 +9,7 @@ import { sha256Of } from "../../bundle/manifest.ts";
 import { canonicalJson } from "../../core/canonicalJson.ts";
 import { ENGINES } from "../support/testDatabase.ts";
 import { exportedRun } from "./exportedRun.ts";
-import { copyOf, eventLines, forgeLog, lineOf, read, reseal, write, writeEventLines } from "./forger.ts";
+import { copyOf, eventLines, forgeLog, lineOf, read, removeLines, reseal, write, writeEventLines } from "./forger.ts";
 
 /** The publisher's key, and a forger's own. */
 const ours = generateKeyPairSync("ed25519");
@@ -145,8 +145,8 @@ describe("the tamper matrix: every change to an exported bundle is caught", () =
           for (const l of lines.slice(i)) if (l.streamId === gone.streamId) l.streamVersion -= 1;
         }),
       caught: signedByOther,
-      deep: /^claim c\d+: cites finding \d+ of \S+, whose handoff Main never received$/,
-      alone: true,
+      // The claim check and the run's end both catch it now: the Child's committed handoff was never consumed.
+      deep: /settled without consuming it: the parent's handoff_consumed was removed/,
     },
     {
       name: "two lines reordered",
@@ -290,6 +290,15 @@ describe("the tamper matrix: every change to an exported bundle is caught", () =
       tamper: (dir) => rmSync(join(dir, "manifest.sig.json")),
       caught: /^manifest\.sig\.json: missing: the manifest is not signed$/,
       deep: /manifest is not signed/,
+    },
+    {
+      name: "a whole handoff removed (the Child's handoff and end, the parent's handoff_consumed), every stream re-chained, the seal and manifest re-signed by a forger",
+      tamper: (dir) => {
+        const committed = eventLines(dir).map((l) => JSON.parse(l) as { eventId: string; type: string; streamId: string; streamVersion: number }).find((l) => l.type === "handoff_committed" && l.streamId === `executor-${child}`)!;
+        forgeLog(dir, theirs.privateKey, removeLines((l) => (l.streamId === committed.streamId && l.streamVersion >= committed.streamVersion) || (l.type === "handoff_consumed" && l.data.handoffEventId === committed.eventId)));
+      },
+      caught: signedByOther,
+      deep: /never ended, yet the run is sealed: its final events were removed/,
     },
     {
       name: "a forger's public key planted in the bundle and listed",

@@ -13,7 +13,7 @@ function claim(id: string, text: string, basis: ClaimChain["basis"], quotes: { t
   return {
     id, section: "S", sectionIndex: 0, claimIndex: 0, text, basis, noEvidence: basis === "observed" ? null : "none",
     findings: basis === "observed"
-      ? [{ executorId: "child", finding: 0, claim: text, confidence: "high", child: { executorId: "child", role: "child", profile: null, admission: null }, handoff: null, turn: null,
+      ? [{ executorId: "child", finding: 0, claim: text, confidence: "high", gathered: false, child: { executorId: "child", role: "child", profile: null, admission: null }, handoff: null, turn: null,
           quotes: quotes.map((q) => ({ text: q.text, page: q.page ?? null, blob: { sha256: SHA("b"), charStart: 0, charEnd: 1 }, toolUseId: "t1", call, source: page })),
           toolCalls: [call], citations: [], problems: [] }]
       : [],
@@ -45,8 +45,9 @@ describe("checkAnswer: verdicts from the claim chains, stored texts and sources 
     assert.equal(r.verdict, "flagged");
   });
 
-  it("an observed claim whose findings quote nothing is marked, not flagged, when its numbers hold", () => {
+  it("an observed claim whose findings quote nothing is marked, not flagged, and the run is unsupported, not supported", () => {
     const r = checkAnswer({ claims: run([claim("c1", "Holdings: 1,200.", "observed")]), summary: "", headings: [], texts, rereads: reread("read", page.rawSha256, TEXT) });
-    assert.deepEqual([r.verdict, r.claims[0].verdict], ["supported", "no_evidence"]);
+    assert.deepEqual([r.verdict, r.claims[0].verdict], ["unsupported", "no_evidence"]);
+    assert.match(r.verdictReason ?? "", /observed claim c1 without evidence/);
   });
 });

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { sealRun, verifyRun } from "../../events/index.ts";
 import { ScriptedModel, type ScriptPolicy } from "../../models/index.ts";
 import { checkRun } from "../../runs/checkRun.ts";
-import type { SourceReaders } from "../../runs/rereadSources.ts";
+import type { SourceReaders } from "../../runs/check/rereadSources.ts";
 import { turnsTaken } from "../../scenarios/requestView.ts";
 import { createDatabaseBlobStore } from "../../db/sourceBlobs.ts";
 import { ToolRegistry, createWebTools, createWorkspaceTools, workspaceDirFor } from "../../tools/index.ts";

@@ -9,9 +9,9 @@ import type { RecordedEvent } from "../../events/index.ts";
 import { sealRun, verifyRun } from "../../events/index.ts";
 import { ScriptedModel, type ScriptPolicy } from "../../models/index.ts";
 import { executorTree, foldRun } from "../../projections/index.ts";
-import { checkBeforeSeal } from "../../runs/checkBeforeSeal.ts";
-import { createCheckerTools } from "../../runs/checkerTools.ts";
-import type { SourceReaders } from "../../runs/rereadSources.ts";
+import { checkBeforeSeal } from "../../runs/check/checkBeforeSeal.ts";
+import { createCheckerTools } from "../../runs/check/checkerTools.ts";
+import type { SourceReaders } from "../../runs/check/rereadSources.ts";
 import { turnsTaken } from "../../scenarios/requestView.ts";
 import { scriptedCheckerModel } from "../../scenarios/scriptedChecker.ts";
 import { createDatabaseBlobStore } from "../../db/sourceBlobs.ts";
@@ -138,7 +138,7 @@ forEachEngine("the Checker role: an executor on Main's answer, before the seal",
 
   test("a Checker asked to pass what its tools flagged is overruled by them", async () => {
     // mergeVerdicts is what check_completed is built with: the tools' verdict stands.
-    const { mergeVerdicts } = await import("../../runs/checkBeforeSeal.ts");
+    const { mergeVerdicts } = await import("../../runs/check/checkBeforeSeal.ts");
     const tools = { answerEventId: "a", verdict: "flagged" as const, claims: [{ claimId: "c1", basis: "observed" as const, verdict: "flagged" as const, notes: ["0.62%: in no cited source text or artifact"], numbers: ["0.62%"], unsupportedNumbers: ["0.62%"], sources: [] }], summary: { numbers: [], unsupportedNumbers: [] }, advice: [], sources: [] };
     const merged = mergeVerdicts(tools, { verdicts: [{ claimId: "c1", verdict: "supported" }], forced: false }, { executorId: "x", model: "m", state: "completed" });
     assert.equal(merged.claims[0].verdict, "flagged");

@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, renameSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createScratchDatabase } from "../../db/scratchDatabase.ts";
 import { ADMIN_URL, ENGINES } from "../support/testDatabase.ts";
@@ -20,14 +19,21 @@ export interface CliResult {
 
 /**
  * Runs the CLI as a user would, in a process of its own, with no debug flag,
- * database URL or API key unless given. `uid`/`gid` run it as another user.
+ * database URL or API key unless given. `unprivileged`: as root, without the
+ * capabilities that let root write where the file modes say no (through
+ * setpriv), so a permission error is met as a user meets it; as another user
+ * it would not reach a clone in root's home (mode 700), nor its node.
  */
-export function ariadne(args: string[], env: Record<string, string> = {}, options: { uid?: number; gid?: number } = {}): Promise<CliResult> {
+export function ariadne(args: string[], env: Record<string, string> = {}, options: { unprivileged?: boolean } = {}): Promise<CliResult> {
   const base = { ...process.env };
   for (const key of ["ARIADNE_DEBUG", "DATABASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"]) delete base[key];
-  const node = options.uid === undefined ? process.execPath : nodeForOtherUsers();
-  return outputOf(spawn(node, [CLI_SCRIPT, ...args], { cwd: ROOT, env: { ...base, ...env }, timeout: 90_000, ...options }));
+  const command = [process.execPath, CLI_SCRIPT, ...args];
+  const [file, ...rest] = options.unprivileged && process.getuid?.() === 0 ? [...WITHOUT_ROOT_OVERRIDE, ...command] : command;
+  return outputOf(spawn(file!, rest, { cwd: ROOT, env: { ...base, ...env }, timeout: 90_000 }));
 }
+
+/** util-linux's setpriv, dropping root's permission overrides (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER) for good. */
+const WITHOUT_ROOT_OVERRIDE = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search,-fowner", "--inh-caps=-all", "--"];
 
 /** What a spawned process printed, and its exit code, once it closed. */
 export function outputOf(child: ChildProcess): Promise<CliResult> {
@@ -39,24 +45,6 @@ export function outputOf(child: ChildProcess): Promise<CliResult> {
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
-}
-
-/**
- * This Node binary, where another user can run it: itself when every folder
- * above it lets others through, else a copy in the temp directory (Node 24
- * from `npx -y node@24` lives under root's home, which other users cannot enter).
- */
-function nodeForOtherUsers(): string {
-  const reachable = (path: string): boolean => (statSync(path).mode & 0o001) !== 0 && (dirname(path) === path || reachable(dirname(path)));
-  if (reachable(process.execPath)) return process.execPath;
-  const copy = join(tmpdir(), `ariadne-test-node-${process.version}`);
-  if (!existsSync(copy)) {
-    const partial = `${copy}.${process.pid}`;
-    copyFileSync(process.execPath, partial);
-    chmodSync(partial, 0o755);
-    renameSync(partial, copy);
-  }
-  return copy;
 }
 
 export const lines = (text: string) => text.split("\n").filter((l) => l.trim() !== "");

@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RecordedEvent } from "../../events/index.ts";
 import { openStore } from "../../events/openStore.ts";
-import { streamIdOf } from "../../actors/executorState.ts";
 import { STACK_LINE, type CliStore, ariadne, cliStore } from "./ariadneProcess.ts";
+import { executorStreamId } from "../../events/index.ts";
 
 describe("ariadne check RUN [--out FILE] [--json]", () => {
   let store: CliStore;
@@ -49,7 +49,8 @@ describe("ariadne check RUN [--out FILE] [--json]", () => {
       await close();
     }
     const verify = await ariadne(["verify", runId, ...store.args], store.env);
-    assert.equal(verify.code, 0, verify.stdout + verify.stderr);
+    // No public key here: the structure is intact, its authenticity not checked (exit 4).
+    assert.equal(verify.code, 4, verify.stdout + verify.stderr);
   });
 
   test("an exported bundle holds the same check-report.md, derived from the check_completed event, and verifies", async () => {
@@ -88,7 +89,7 @@ describe("ariadne check RUN [--out FILE] [--json]", () => {
       const answer = structuredClone(settled.data.answer) as { summary: string; sections: { claims: { text: string }[] }[] };
       answer.summary = `${answer.summary} Buy ADIV now.`;
       answer.sections[0].claims[0].text += " The fund holds 9,871 stocks.";
-      const stream = streamIdOf(settled.metadata.executorId);
+      const stream = executorStreamId(settled.metadata.executorId);
       await log.append(stream, await log.streamVersion(stream), [{ type: "settled", data: { outcome: "answered", answer }, metadata: settled.metadata }]);
     } finally {
       await close();

@@ -56,6 +56,16 @@ describe("--single-agent on ariadne run and ariadne submit", () => {
     }
   });
 
+  test("a single agent stopped by a limit: its own findings are shown as Main's, never as a Child's handoff", async () => {
+    const { code, out, errors } = await ariadne(["run", "--single-agent", "--max-main-turns", "3"], join(dir, "stopped"));
+    assert.equal(code, 3, errors.join("\n"));
+    const text = out.join("\n");
+    assert.match(text, /^What Main gathered itself \(a single agent, no Children\):$/m);
+    assert.match(text, /^handoff of main \([0-9a-f-]+\): partial, confidence low$/m);
+    assert.match(text, /^ {4}cites main \(/m);
+    assert.doesNotMatch(text, /child:general|What the Children handed back|No Child handed anything back/);
+  });
+
   test("--help of ariadne and of ariadne submit documents the flag", async () => {
     const top = await ariadne(["--help"]);
     assert.equal(top.code, 0);

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { requestDigest } from "../../actors/buildRequest.ts";
+import { requestDigest } from "../../actors/request/buildRequest.ts";
 import { normalizedRequest, replayKey, respondAs } from "../../eval/replay/replayKey.ts";
 import type { ModelRequest, ModelResponse } from "../../models/types.ts";
 

@@ -48,3 +48,25 @@ function hashed(e: RecordedEvent, data: unknown) {
   const { eventId, streamId, streamVersion, type, schemaVersion, metadata, recordedAt } = e;
   return { eventId, streamId, streamVersion, type, schemaVersion, data, metadata, recordedAt: recordedAt.toISOString() };
 }
+
+/** Removes whole events from a stream, renumbers the rest and re-chains it from the first removed, head included: a self-consistent stream without them. */
+export async function removeEvents(ctx: EngineContext, streamId: string, remove: (e: RecordedEvent) => boolean) {
+  const events = await ctx.store.readStream(streamId);
+  const first = events.findIndex(remove);
+  if (first < 0) throw new Error(`nothing to remove from ${streamId}`);
+  let prev = events[first - 1]?.hash ?? GENESIS_HASH;
+  let version = first;
+  const statements: RawBuilder<unknown>[] = [];
+  for (const e of events.slice(first)) {
+    if (remove(e)) {
+      statements.push(sql`DELETE FROM ariadne_events WHERE event_id = ${e.eventId}`);
+      continue;
+    }
+    version++;
+    const hash = chainHash(prev, canonicalEvent({ ...hashed(e, e.data), streamVersion: version }));
+    statements.push(sql`UPDATE ariadne_events SET stream_version = ${version}, prev_hash = decode(${prev}, 'hex'), hash = decode(${hash}, 'hex') WHERE event_id = ${e.eventId}`);
+    prev = hash;
+  }
+  statements.push(sql`UPDATE ariadne_streams SET version = ${version}, last_hash = decode(${prev}, 'hex') WHERE stream_id = ${streamId}`);
+  await tamper(ctx, statements);
+}

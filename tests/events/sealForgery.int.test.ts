@@ -1,16 +1,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
-import { streamIdOf } from "../../actors/index.ts";
 import { verifyCommand } from "../../cli/verifyCommand.ts";
+import { describeVerification } from "../../events/describeVerification.ts";
 import { keyFingerprint } from "../../core/keyFingerprint.ts";
-import { type RecordedEvent, runStreamId, sealRun, verifyRun } from "../../events/index.ts";
+import { type RecordedEvent, runStreamId, sealRun, verifyRun, executorStreamId } from "../../events/index.ts";
 import { signSeal } from "../../events/signSeal.ts";
 import { OFFLINE_QUESTION, offlineResearchModel } from "../../scenarios/etfOverlap/etfOverlapScenario.ts";
 import { childrenOf, ofType, runtimeWith } from "../actors/fixtures.ts";
 import { type EngineContext, forEachEngine } from "../support/forEachEngine.ts";
 import { scenarioHosting } from "../support/scenarioHosting.ts";
-import { deleteLast, rewriteFrom } from "./forgery.ts";
+import { deleteLast, removeEvents, rewriteFrom } from "./forgery.ts";
 
 /** The key the runs are sealed with (held outside the database), and a forger's own. */
 const ours = generateKeyPairSync("ed25519");
@@ -89,6 +89,62 @@ forEachEngine("a forged run does not verify against the seal's signing key", (ct
     assert.deepEqual(result.problems.map((p) => p.reason), [`the seal is signed by key ${keyFingerprint(theirs.publicKey)}, not by the configured key ${keyFingerprint(ours.publicKey)}`]);
   });
 
+  test("a whole handoff removed (the Child's handoff and end, Main's handoff_consumed), streams re-chained, the seal recomputed: caught with no key", async () => {
+    const run = await sealedRun(ctx);
+    const child = executorStreamId(run.children[0]);
+    const committed = (await ctx.store.readStream(child)).find((e) => e.type === "handoff_committed")!;
+    await removeEvents(ctx, child, (e) => e.streamVersion >= committed.streamVersion);
+    await removeEvents(ctx, executorStreamId(run.mainExecutorId), (e) => e.type === "handoff_consumed" && (e.data as { handoffEventId: string }).handoffEventId === committed.eventId);
+    await resealUnsigned(ctx, run);
+    const result = await verifyRun(ctx.db.database, run.runId);
+    assert.equal(result.ok, false, "chains, references and the recomputed seal all agree; the run's end does not");
+    assert.ok(result.problems.some((p) => new RegExp(`executor ${run.children[0]} \\(child\\) never ended, yet the run is sealed`).test(p.reason)), JSON.stringify(result.problems));
+    assert.ok(result.problems.some((p) => /delegate call .* has no outcome/.test(p.reason)));
+  });
+
+  test("only Main's handoff_consumed removed and re-chained, the seal recomputed: the Child's committed handoff was never consumed", async () => {
+    const run = await sealedRun(ctx);
+    const committed = (await ctx.store.readStream(executorStreamId(run.children[0]))).find((e) => e.type === "handoff_committed")!;
+    await removeEvents(ctx, executorStreamId(run.mainExecutorId), (e) => e.type === "handoff_consumed" && (e.data as { handoffEventId: string }).handoffEventId === committed.eventId);
+    await resealUnsigned(ctx, run);
+    const result = await verifyRun(ctx.db.database, run.runId);
+    assert.equal(result.ok, false);
+    assert.ok(result.problems.some((p) => p.eventId === committed.eventId && /settled without consuming it/.test(p.reason)), JSON.stringify(result.problems));
+  });
+
+  test("verify RUN with no key says what it checked and what it could not: never \"intact\" for a seal it did not check (exit 4)", async () => {
+    const run = await sealedRun(ctx);
+    const said = async (publicKey: typeof ours.publicKey | null, root?: string) => {
+      const told = describeVerification(await verifyRun(ctx.db.database, run.runId, { publicKey, expectedRoot: root }), root !== undefined);
+      if (ctx.db.url) {
+        // As the command prints it, with the same exit code.
+        const lines: string[] = [];
+        assert.equal(await verifyCommand({ url: ctx.db.url, runId: run.runId, publicKey, root, json: false, out: (l) => lines.push(l) }), told.exit);
+        assert.deepEqual(lines, told.lines);
+      }
+      return { exit: told.exit, text: told.lines.join("\n") };
+    };
+    const unkeyed = await said(null);
+    assert.equal(unkeyed.exit, 4);
+    assert.match(unkeyed.text, /^run \S+: structure intact, authenticity not checked: pass --key/);
+    assert.doesNotMatch(unkeyed.text, /: intact/);
+    assert.match(unkeyed.text, new RegExp(`signed by key ${keyFingerprint(ours.publicKey)}: NOT checked`));
+    const keyed = await said(ours.publicKey);
+    assert.equal(keyed.exit, 0);
+    assert.match(keyed.text, /^run \S+: intact · .*seal signature verified/);
+    const rooted = await said(null, run.seal.rootHash);
+    assert.equal(rooted.exit, 0, "the root kept from the answer authenticates it too");
+    assert.match(rooted.text, /^run \S+: intact · .*root hash as expected/);
+    // The seal's claim to be unsigned, against the host's configured key: refused, exit 1.
+    await rewriteSeal(ctx, run, ({ signature: _, ...unsigned }) => unsigned);
+    const forged = await said(ours.publicKey);
+    assert.equal(forged.exit, 1);
+    assert.match(forged.text, /NOT intact: .*the seal is not signed, but seals are checked against key/);
+    const forgedUnkeyed = await said(null);
+    assert.equal(forgedUnkeyed.exit, 4, "with no key configured, an unsigned seal is not called intact either");
+    assert.match(forgedUnkeyed.text, /seal unsigned: nothing shows who wrote it/);
+  });
+
   test("a signature kept while the sealed root hash was changed does not verify", async () => {
     const run = await sealedRun(ctx);
     const other = await sealedRun(ctx);
@@ -115,6 +171,13 @@ async function sealedRun(ctx: EngineContext) {
   return { ...run, events, seal, children: childrenOf(events, run.mainExecutorId) };
 }
 
+/** The forger's reseal: the seal recomputed, unsigned, over the heads as they now are. */
+async function resealUnsigned(ctx: EngineContext, run: { runId: string }) {
+  const now = await verifyRun(ctx.db.database, run.runId);
+  const heads = now.streams.filter((s) => s.streamId.startsWith("executor-")).map((s) => ({ streamId: s.streamId, version: s.version, hash: s.hash! }));
+  await rewriteSeal(ctx, run, () => ({ rootHash: now.rootHash, heads: heads.sort((a, b) => (a.streamId < b.streamId ? -1 : 1)) }));
+}
+
 /** Rewrites the run's last seal in place and re-chains the run stream. */
 async function rewriteSeal(ctx: EngineContext, run: { runId: string }, change: (data: SealData) => Partial<SealData> & Pick<SealData, "rootHash" | "heads">) {
   const stream = await ctx.store.readStream(runStreamId(run.runId));
@@ -124,11 +187,11 @@ async function rewriteSeal(ctx: EngineContext, run: { runId: string }, change: (
 
 /** Edits the first Child's handoff summary, re-chains the Child, then Main's handoff_consumed (its copy and hash) and Main. */
 async function forgeHandoff(ctx: EngineContext, run: { mainExecutorId: string; children: string[] }, summary: string) {
-  const child = streamIdOf(run.children[0]);
+  const child = executorStreamId(run.children[0]);
   const committed = (await ctx.store.readStream(child)).find((e): e is RecordedEvent<"handoff_committed"> => e.type === "handoff_committed")!;
   await rewriteFrom(ctx, child, committed.streamVersion, (data) => ({ ...(data as object), handoff: { ...committed.data.handoff, summary } }));
   const newHash = (await ctx.store.readStream(child)).find((e) => e.eventId === committed.eventId)!.hash;
-  const main = streamIdOf(run.mainExecutorId);
+  const main = executorStreamId(run.mainExecutorId);
   const consumed = (await ctx.store.readStream(main)).find((e): e is RecordedEvent<"handoff_consumed"> => e.type === "handoff_consumed" && e.data.handoffEventId === committed.eventId)!;
   await rewriteFrom(ctx, main, consumed.streamVersion, (data) => ({ ...(data as object), handoff: { ...consumed.data.handoff, summary }, handoffHash: newHash }));
 }

@@ -1,9 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { type RawBuilder, sql } from "kysely";
-import { streamIdOf } from "../../actors/index.ts";
 import { NotFoundError } from "../../core/errors.ts";
-import { GENESIS_HASH, type RecordedEvent, canonicalEvent, chainHash, runStreamId, sealRun, verifyRun } from "../../events/index.ts";
+import { GENESIS_HASH, type RecordedEvent, canonicalEvent, chainHash, runStreamId, sealRun, verifyRun, executorStreamId } from "../../events/index.ts";
 import { offlineResearchModel, OFFLINE_QUESTION } from "../../scenarios/etfOverlap/etfOverlapScenario.ts";
 import { childrenOf, ofType, runtimeWith } from "../actors/fixtures.ts";
 import { type EngineContext, forEachEngine } from "../support/forEachEngine.ts";
@@ -34,7 +33,7 @@ forEachEngine("run verification", (ctx) => {
 
   test("a deleted tail with its head rewound passes the stream check but not the seal", async () => {
     const run = await givenRun(ctx, { seal: true });
-    const child = streamIdOf(run.children[0]);
+    const child = executorStreamId(run.children[0]);
     const stream = await ctx.store.readStream(child);
     const last = stream.at(-1)!;
     await tamper(ctx, [
@@ -59,26 +58,26 @@ forEachEngine("run verification", (ctx) => {
     const run = await givenRun(ctx, { seal: false });
     const gone = run.children[1];
     await tamper(ctx, [
-      sql`DELETE FROM ariadne_events WHERE stream_id = ${streamIdOf(gone)}`,
-      sql`DELETE FROM ariadne_streams WHERE stream_id = ${streamIdOf(gone)}`,
+      sql`DELETE FROM ariadne_events WHERE stream_id = ${executorStreamId(gone)}`,
+      sql`DELETE FROM ariadne_streams WHERE stream_id = ${executorStreamId(gone)}`,
     ]);
 
     const result = await verifyRun(ctx.db.database, run.runId);
     const intent = ofType(run.events, "tool_called").find((e) => e.data.childExecutorId === gone)!;
     assert.equal(result.ok, false);
     assert.deepEqual(result.problems[0], {
-      streamId: streamIdOf(run.mainExecutorId),
+      streamId: executorStreamId(run.mainExecutorId),
       streamVersion: intent.streamVersion,
       eventId: intent.eventId,
       globalPosition: intent.globalPosition,
-      reason: `delegate call ${intent.data.toolUseId} names Child ${gone}, whose stream ${streamIdOf(gone)} is missing`,
+      reason: `delegate call ${intent.data.toolUseId} names Child ${gone}, whose stream ${executorStreamId(gone)} is missing`,
     });
     assert.ok(result.problems.some((p) => p.reason.startsWith(`consumed the handoff of Child ${gone}`)));
   });
 
   test("a Child stream rewritten with a valid chain is found by the hash its parent consumed", async () => {
     const run = await givenRun(ctx, { seal: false });
-    const child = streamIdOf(run.children[2]);
+    const child = executorStreamId(run.children[2]);
     const handoff = (await ctx.store.readStream(child)).find((e) => e.type === "handoff_committed")!;
     await rewriteFrom(ctx, child, handoff.streamVersion, (data) => ({ ...(data as object), repairs: 1 }));
 
@@ -92,7 +91,7 @@ forEachEngine("run verification", (ctx) => {
 
   test("an event appended after the seal is named", async () => {
     const run = await givenRun(ctx, { seal: true });
-    const main = streamIdOf(run.mainExecutorId);
+    const main = executorStreamId(run.mainExecutorId);
     const version = await ctx.store.streamVersion(main);
     const { events } = await ctx.store.append(main, version, [
       { type: "cancelled", data: { reason: "late", by: "operator" }, metadata: { runId: run.runId, executorId: run.mainExecutorId } },
@@ -119,7 +118,7 @@ async function givenRun(ctx: EngineContext, options: { seal: boolean }) {
   const events = await ctx.store.readRun(run.runId);
   const children = childrenOf(events, run.mainExecutorId);
   assert.equal(children.length, 3);
-  const executorStreams = [run.mainExecutorId, ...children].map(streamIdOf);
+  const executorStreams = [run.mainExecutorId, ...children].map(executorStreamId);
   return { ...run, seal, events, children, executorStreams };
 }
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import fc from "fast-check";
-import type { ExecutorState } from "../../actors/executorState.ts";
+import type { ExecutorState } from "../../actors/fold/executorState.ts";
 import { manualClock } from "../../core/clock.ts";
 import { type RecordedEvent, createEventStore } from "../../events/index.ts";
 import { createRunGovernance, readRunBudget, resolveCaps } from "../../governance/index.ts";

@@ -1,7 +1,8 @@
-import { type ExecutorState, admittedState, evolve, streamIdOf } from "../../actors/executorState.ts";
+import { type ExecutorState, admittedState, evolve } from "../../actors/fold/executorState.ts";
 import { isConcurrencyError } from "../../core/errors.ts";
 import type { EventStore, NewEvent, RecordedEvent } from "../../events/index.ts";
 import type { Draft } from "../../governance/index.ts";
+import { executorStreamId } from "../../events/index.ts";
 
 export interface AdmitOptions {
   runId: string;
@@ -15,7 +16,7 @@ export interface AdmitOptions {
 /** Admits an executor through the store, as the runtime does, and returns its folded state. */
 export async function admit(store: EventStore, o: AdmitOptions): Promise<ExecutorState> {
   const role = o.role ?? (o.parent ? "child" : "main");
-  const { events } = await store.append(streamIdOf(o.executorId), 0, [
+  const { events } = await store.append(executorStreamId(o.executorId), 0, [
     {
       type: "executor_admitted",
       data: {
@@ -61,10 +62,10 @@ export async function record(store: EventStore, state: ExecutorState, drafts: Dr
 export function poster(store: EventStore, runId: string) {
   return async (executorId: string, drafts: Draft[]) => {
     for (let attempt = 0; ; attempt++) {
-      const version = await store.streamVersion(streamIdOf(executorId));
+      const version = await store.streamVersion(executorStreamId(executorId));
       try {
         await store.append(
-          streamIdOf(executorId),
+          executorStreamId(executorId),
           version,
           drafts.map((d) => ({ type: d.type, data: d.data, metadata: { runId, executorId } }) as NewEvent),
         );

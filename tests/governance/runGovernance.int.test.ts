@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { type ExecutorState, streamIdOf } from "../../actors/executorState.ts";
+import { type ExecutorState } from "../../actors/fold/executorState.ts";
 import { manualClock } from "../../core/clock.ts";
-import { type EventStore, type RecordedEvent, createEventStore } from "../../events/index.ts";
+import { type EventStore, type RecordedEvent, createEventStore, executorStreamId } from "../../events/index.ts";
 import {
   type CapsRequest,
   type Verdict,
@@ -34,7 +34,7 @@ forEachEngine("run governance", (ctx) => {
     admit(store, { runId: main.runId, executorId: uniqueId("child"), parent: main, profile, limits });
   const typesIn = async (s: ExecutorState) => (await store.readStream(s.streamId)).map((e) => e.type);
   const reminders = async (s: ExecutorState) =>
-    (await store.readStream(streamIdOf(s.executorId))).filter((e): e is RecordedEvent<"reminder_raised"> => e.type === "reminder_raised").map((e) => e.data.key);
+    (await store.readStream(executorStreamId(s.executorId))).filter((e): e is RecordedEvent<"reminder_raised"> => e.type === "reminder_raised").map((e) => e.data.key);
   const refused = (v: Verdict) => {
     assert.equal(v.ok, false, "expected a refusal");
     return v as Extract<Verdict, { ok: false }>;

@@ -1,4 +1,4 @@
-import { createApiKey, revokeApiKey } from "../../runs/apiKeys.ts";
+import { createApiKey, revokeApiKey } from "../../db/apiKeys.ts";
 import type { Role } from "../../http/auth/principal.ts";
 import { createApp } from "../../http/app.ts";
 import type { AppDeps } from "../../http/deps.ts";
@@ -10,6 +10,7 @@ import type { EventStore } from "../../events/index.ts";
 import { runWorker, runtimeFactory } from "../../runs/index.ts";
 import type { ToolRegistry } from "../../tools/index.ts";
 import { uniqueId } from "../support/forEachEngine.ts";
+import { openApiContract } from "../support/openApiContract.ts";
 
 export interface Harness {
   app: ReturnType<typeof createApp>;
@@ -68,6 +69,7 @@ export async function openHarness(store: EventStore, options: HarnessOptions = {
     log: (line) => logs.push(line),
     ...deps,
   });
+  checkResponses(app);
   return {
     app,
     runs,
@@ -87,6 +89,30 @@ export async function openHarness(store: EventStore, options: HarnessOptions = {
       await hub.close();
     },
   };
+}
+
+/**
+ * Every response a suite gets through the harness is checked against the API's
+ * own OpenAPI document (tests/support/openApiContract.ts, ajv): an undeclared
+ * status, media type or a body that does not match the schema fails the request
+ * that got it, naming the operation and what is wrong.
+ */
+function checkResponses(app: ReturnType<typeof createApp>): void {
+  let check: ReturnType<typeof openApiContract> | undefined;
+  const request = app.request.bind(app);
+  app.request = (async (input: RequestInfo | URL, init?: RequestInit, ...rest: unknown[]) => {
+    const response = await (request as (...a: unknown[]) => Promise<Response>)(input, init, ...rest);
+    const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url, "http://localhost");
+    if (!url.pathname.startsWith("/v1/") && url.pathname !== "/readyz" && url.pathname !== "/healthz") return response;
+    const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
+    if (method === "HEAD") return response;
+    check ??= openApiContract(app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "Ariadne API", version: "1.0.0" } }) as never);
+    const contentType = response.headers.get("content-type") ?? "";
+    const body = contentType.includes("json") ? await response.clone().json() : undefined;
+    const wrong = check(method, url.pathname, { status: response.status, contentType, body });
+    if (wrong) throw new Error(`contract: ${wrong}`);
+    return response;
+  }) as typeof app.request;
 }
 
 export const bearer = (key: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${key}`, ...extra });

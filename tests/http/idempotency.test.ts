@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { bodyDigest, idempotency } from "../../http/middleware/idempotency.ts";
 import { HttpProblem } from "../../http/problem.ts";
-import type { Held, IdempotencyKeys, Reservation } from "../../runs/idempotencyKeys.ts";
+import type { Held, IdempotencyKeys, Reservation } from "../../db/idempotencyKeys.ts";
 
 /** Keys in memory, with the table's rules: one reservation per (tenant, key), completed or released only by its holder. */
 function memoryKeys(inProgressAgeSeconds = 0) {

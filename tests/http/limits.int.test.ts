@@ -1,6 +1,6 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { revokeApiKey, createApiKey } from "../../runs/apiKeys.ts";
+import { revokeApiKey, createApiKey } from "../../db/apiKeys.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
 import { type Harness, bearer, openHarness, postJson } from "./harness.ts";
 

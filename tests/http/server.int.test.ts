@@ -1,6 +1,6 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createApiKey } from "../../runs/apiKeys.ts";
+import { createApiKey } from "../../db/apiKeys.ts";
 import { type ApiServer, openApiServer } from "../../http/openApiServer.ts";
 import { forEachEngine, uniqueId } from "../support/forEachEngine.ts";
 import { bearer, sseFrames } from "./harness.ts";

@@ -16,6 +16,7 @@ function laggingHub(events: Parameters<Listener>[0][]): EventHub {
       setTimeout(() => events.forEach(listener), 20);
       return { horizon: async () => START, detach() {} };
     },
+    health: () => ({ ok: true }),
     close: async () => {},
   };
 }

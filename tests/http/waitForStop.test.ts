@@ -12,6 +12,7 @@ function fakeRun() {
   let reads = 0;
   const hub: EventHub = {
     attach: (_runId, l) => ((listener = l), { horizon: async () => ({}) as never, detach: () => (listener = undefined) }),
+    health: () => ({ ok: true }),
     close: async () => {},
   };
   return {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { ScriptedModel } from "../../models/scriptedModel.ts";
 import type { ModelDelta } from "../../models/types.ts";
 import { reply } from "../../models/testing/wireBehaviours.ts";
-import { createAnswerDeltas, publishingMainDeltas, type AnswerDelta } from "../../runs/answerDeltas.ts";
+import { createAnswerDeltas, publishingMainDeltas, type AnswerDelta } from "../../runs/host/answerDeltas.ts";
 import { modelAt, request, withWireServer, within } from "./fixtures.ts";
 
 test("AnthropicModel hands out the reply as it streams: text pieces and the tool input's JSON pieces, named by tool", async () => {

@@ -1,6 +1,6 @@
-import { streamIdOf } from "../../actors/index.ts";
 import type { EventData, EventType, RecordedEvent } from "../../events/index.ts";
 import { recorded } from "../actors/fixtures.ts";
+import { executorStreamId } from "../../events/index.ts";
 
 /**
  * Builds a run's log in memory for pure tests of the projections: each event
@@ -22,7 +22,7 @@ export function memoryLog(runId = "run-pure") {
   return {
     events,
     add<T extends EventType>(executorId: string, type: T, data: EventData<T>): RecordedEvent {
-      return push(executorId, type, data, streamIdOf(executorId));
+      return push(executorId, type, data, executorStreamId(executorId));
     },
     /** An event of any type, in the run-level stream unless `streamId` says otherwise. */
     fact(executorId: string, type: string, data: Record<string, unknown>, streamId = `run-${runId}`): RecordedEvent {

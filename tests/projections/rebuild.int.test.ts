@@ -1,8 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { streamIdOf } from "../../actors/index.ts";
-import { type EventStore, type NewEvent, type RecordedEvent, START, payloadSchema } from "../../events/index.ts";
+import { type EventStore, type NewEvent, type RecordedEvent, START, payloadSchema, executorStreamId } from "../../events/index.ts";
 import { ScriptedModel, type ScriptPolicy } from "../../models/index.ts";
 import { loadCheckpoint } from "../../events/readFromCheckpoint.ts";
 import { projectRun, startProjections } from "../../projections/index.ts";
@@ -143,7 +142,7 @@ async function runOnce(store: EventStore, plan: { batches: ChildPlan[][]; facts:
     pending.push(chain(() => append(factEvents(plan.facts[n], n, { runId: run.runId, executorId: run.mainExecutorId }))));
   }
   await Promise.all(pending);
-  assert.equal(await store.streamVersion(streamIdOf(run.mainExecutorId)) > 0, true);
+  assert.equal(await store.streamVersion(executorStreamId(run.mainExecutorId)) > 0, true);
   const reserves = plan.facts.filter((f): f is Extract<Fact, { kind: "reserve" }> => f.kind === "reserve");
   return {
     runId: run.runId,

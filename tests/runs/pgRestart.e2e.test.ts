@@ -107,7 +107,8 @@ describe(`PostgreSQL restarted while runs are hosted (a cluster of the test's ow
       }
       for (const id of all) {
         const verified = await ariadne(["verify", id], env);
-        assert.equal(verified.code, 0, verified.output);
+        // No public key here: the structure is intact, its authenticity not checked (exit 4).
+        assert.equal(verified.code, 4, verified.output);
       }
     } finally {
       for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");

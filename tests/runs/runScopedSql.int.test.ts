@@ -29,7 +29,7 @@ const RUN_FUNCTIONS = ["ariadne_append_batch", "ariadne_budget_reserve", "ariadn
  */
 const GLOBAL_STATEMENTS: { pattern: RegExp; reason: string }[] = [
   {
-    // runs/takeLease.ts: the queue. A worker looks for the oldest takeable run across all runs, once per
+    // runs/lease/takeLease.ts: the queue. A worker looks for the oldest takeable run across all runs, once per
     // run it starts (and per poll); the lease itself is then taken by run_id.
     pattern: /^SELECT run_id, state FROM ariadne_runs WHERE \(state = 'submitted'.*ORDER BY created_at/,
     reason: "the run queue: oldest takeable run across runs",

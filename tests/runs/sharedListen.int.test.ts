@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import { type Database, openDatabase } from "../../db/index.ts";
 import { type EventStore, createEventStore } from "../../events/index.ts";
 import { type BuildRuntime, type HostResult, runWorker, submitRun } from "../../runs/index.ts";
-import { eventually, runtimeWith, stalledModel, within } from "../actors/fixtures.ts";
+import { eventually, runtimeWith, stalledModel, within, requestCancel } from "../actors/fixtures.ts";
 import { ENGINES, type TestDatabase, openTestDatabase } from "../support/testDatabase.ts";
 
 /** Every connection the worker's Database opens says so, to be counted apart from the test's own. */
@@ -73,7 +73,7 @@ describe("one LISTEN connection per worker, however many runs it hosts", { skip:
   }
 
   const cancel = (runId: string) =>
-    runtimeWith(operator, { main: stalledModel(), child: stalledModel() }).requestCancel({ runId, reason: "stopped from the CLI", by: "operator" });
+    requestCancel(runtimeWith(operator, { main: stalledModel(), child: stalledModel() }), { runId, reason: "stopped from the CLI", by: "operator" });
 
   async function runState(runId: string): Promise<string> {
     const r = await sql<{ state: string }>`SELECT state FROM ariadne_runs WHERE run_id = ${runId}`.execute(ctx.database.db);

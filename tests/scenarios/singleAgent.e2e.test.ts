@@ -99,7 +99,7 @@ forEachEngine("a single-agent run (--single-agent) of each offline scenario: one
     });
   }
 
-  test("a single agent stopped by its turn cap settles partial, its own gathered work committed as its evidence and cited", async () => {
+  test("a single agent stopped by its turn cap settles partial, its own gathered work committed as unverified material and cited as such", async () => {
     const plan = await planRun({ scenario: "etf-overlap", singleAgent: true, caps: { main: { maxTurns: 3 } } }, { modelConfigured: false, nothingAsked: "scenario" });
     const { runId } = await submitRun(ctx.store, plan);
     const lease = await takeLease(ctx.db.database, { owner: leaseOwner("test"), ttlMs: 60_000, runId });
@@ -112,9 +112,14 @@ forEachEngine("a single-agent run (--single-agent) of each offline scenario: one
     const settled = events.find((e): e is RecordedEvent<"settled"> => e.type === "settled")!;
     assert.equal(settled.data.partial, true);
     const claims = await projectClaims(ctx.store, runId);
-    const observed = claims.claims.filter((c) => c.basis === "observed");
-    assert.ok(observed.length > 0, "what it gathered before the stop is cited");
-    for (const c of observed) for (const f of c.findings) assert.deepEqual(f.problems, [], `${c.id}: ${f.problems.join("; ")}`);
+    // What it gathered before the stop is cited, as unverified (not collected), never as observed.
+    const cited = claims.claims.filter((c) => c.findings.length > 0);
+    assert.ok(cited.length > 0, "what it gathered before the stop is cited");
+    for (const c of cited) {
+      for (const f of c.findings) assert.deepEqual(f.problems, [], `${c.id}: ${f.problems.join("; ")}`);
+      if (c.findings.every((f) => f.gathered)) assert.deepEqual([c.basis, c.text.startsWith("Unverified: ")], ["not_collected", true], c.text);
+    }
+    assert.ok(cited.some((c) => c.findings.every((f) => f.gathered)), "gathered material is among what it cites");
     assert.deepEqual((await verifyRun(ctx.db.database, runId)).problems, []);
   });
 });

@@ -1,15 +1,6 @@
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { sharedCorpusDir } from "./sharedCorpusDir.ts";
 
-/**
- * The shared test corpus, `../shared/corpus/` beside the repository (as CI
- * clones it). Missing, the tests that need it fail with this message rather
- * than passing on nothing.
- */
+/** The test corpus as a folder path ending in "/" (tests/support/sharedCorpusDir.ts finds it). */
 export function corpusDir(): string {
-  const dir = fileURLToPath(new URL("../../../shared/corpus/", import.meta.url));
-  if (!existsSync(`${dir}web/manifest.jsonl`)) {
-    throw new Error(`the shared test corpus is missing: expected ${dir} (../shared/corpus/ beside the repository, with web/manifest.jsonl)`);
-  }
-  return dir;
+  return sharedCorpusDir().replace(/\/?$/, "/");
 }

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RuntimeOptions } from "../../actors/index.ts";
 import type { Database } from "../../db/index.ts";
-import { offlineCorpus } from "../../runs/scenarioCorpus.ts";
-import { runTools } from "../../runs/runTools.ts";
+import { offlineCorpus } from "../../runs/host/scenarioCorpus.ts";
+import { runTools } from "../../runs/host/runTools.ts";
 import { findScenario } from "../../scenarios/index.ts";
 import { createDatabaseBlobStore } from "../../db/sourceBlobs.ts";
 

@@ -158,3 +158,52 @@ test("bad calls say what to do: both or neither locator, an unknown blob, a bina
   await assert.rejects(read({ path: "x.bin" }), /binary and not a PDF/);
   await assert.rejects(read({ path: "../etc/passwd" }), /may not leave your workspace/);
 });
+
+/** A PDF written out by hand, one page a text (Helvetica), so a page's text layer is exactly what the test says. */
+function handMadePdf(pages: string[]): string {
+  const esc = (t: string) => t.replace(/[\\()]/g, (c) => `\\${c}`);
+  const objects = ["<< /Type /Catalog /Pages 2 0 R >>", `<< /Type /Pages /Kids [${pages.map((_, i) => `${4 + 2 * i} 0 R`).join(" ")}] /Count ${pages.length} >>`, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"];
+  pages.forEach((text, i) => {
+    const lines = text.split("\n").map((l, j) => `BT /F1 9 Tf 20 ${780 - 12 * j} Td (${esc(l)}) Tj ET`).join("\n");
+    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + 2 * i} 0 R >>`);
+    objects.push(`<< /Length ${lines.length} >>\nstream\n${lines}\nendstream`);
+  });
+  let body = "%PDF-1.4\n";
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
+  return body + `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+}
+
+// Glyph noise as pdf.js extracts a font without a usable character map: punctuation and symbols, a few letters (about 15%).
+const NOISE = Array.from({ length: 30 }, (_, i) => `!"#$%&'*+,-/:;<=>?@[]^_{|}~ ${"aZ"[i % 2]}"#$%&*+<=>?@^_|~`).join("\n");
+
+test("pages whose text is glyph noise are reported as no usable text layer, with their numbers; a table of contents and a table of figures are not", async () => {
+  const toc = ["Contents", ...Array.from({ length: 20 }, (_, i) => `${i + 1} Section ${i + 1} . . . . . . . . . . . . . . . . . . . . ${i + 2}`)].join("\n");
+  const figures = ["Year Assets Return", ...Array.from({ length: 20 }, (_, i) => `${2000 + i} 1,${200 + i}.5 ${i}.25%`)].join("\n");
+  const prose = "The fund's annual report.\nAssets rose in the year.";
+  await fs.writeFile(path.join(workspace, "noisy.pdf"), handMadePdf([prose, NOISE, NOISE, toc, figures, NOISE]));
+  const out = await read({ path: "noisy.pdf" });
+  assert.match(out.output, /pages with no text layer: none; pages with no usable text layer \(mostly not letters, or undecodable glyphs\): 2-3, 6 \(3 of 6\)/);
+  assert.match(out.output, /\[page 2\]\n\(no usable text layer on this page: its text is \d+% letters and digits, the glyph noise/);
+  assert.match(out.output, /\[page 4\]\nContents/);
+  assert.match(out.output, /\[page 5\]\nYear Assets Return/);
+  assert.ok(!out.output.includes('!"#$%&'), "the noise itself is not shown as if it were text");
+});
+
+test("a continuation chunk of a PDF begins with the page it continues", async () => {
+  const sha256 = await storeCorpusPdf("tracemonkey.pdf");
+  const first = await read({ sha256 });
+  const next = Number(/next_offset: (\d+)/.exec(first.output)![1]);
+  const second = await read({ sha256, offset: next });
+  // The first window ends inside a page: the last marker it showed is the page the second continues.
+  const lastShown = [...first.output.matchAll(/^\[page (\d+)\]$/gm)].at(-1)![1];
+  assert.match(second.output, new RegExp(`<untrusted-document [^>]*>\\n[^\\n]*\\n\\[page ${lastShown}, continued\\]\\n`));
+  // Read from a page marker, there is nothing to continue.
+  const third = await read({ sha256, pages: "3-5" });
+  assert.doesNotMatch(third.output, /continued\]/);
+});

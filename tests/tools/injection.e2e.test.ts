@@ -102,7 +102,7 @@ async function runObeyed(ctx: EngineContext, chosen: HostilePage[], tools: strin
   const hitsBefore = new Map(corpus.hits);
   const run = await runtime.startRun("Summarise what these market pages report.", "", ids);
   const outcome = await within(90_000, run.result);
-  // Sealed as its host would (runs/hostRun.ts): an ended run without its seal does not verify.
+  // Sealed as its host would (runs/host/hostRun.ts): an ended run without its seal does not verify.
   await sealRun(ctx.store, run);
   assert.equal(outcome.kind, "answer", `Main answers: ${JSON.stringify(outcome)}`);
   const events = await ctx.store.readRun(run.runId);

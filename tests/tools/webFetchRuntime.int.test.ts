@@ -2,7 +2,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { sealRun, verifyRun } from "../../events/index.ts";
 import { ScriptedModel, type ScriptedReply } from "../../models/index.ts";
-import { runTools } from "../../runs/runTools.ts";
+import { runTools } from "../../runs/host/runTools.ts";
 import { turnsTaken } from "../../scenarios/requestView.ts";
 import { createDatabaseBlobStore } from "../../db/sourceBlobs.ts";
 import { type CorpusServer, type SearchBackend, corpusUrlMap, serveCorpus } from "../../tools/index.ts";

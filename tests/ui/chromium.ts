@@ -1,7 +1,8 @@
 import { type Browser, chromium } from "playwright-core";
+import { DEBIAN_CHROMIUM, findChromium } from "../../setup/findChromium.ts";
 
-/** Debian's chromium package; .ci/run installs it. */
-export const CHROMIUM = "/usr/bin/chromium";
+/** Debian's chromium package, or playwright's build on Ubuntu; npm run setup installs it. */
+export const CHROMIUM = findChromium() ?? DEBIAN_CHROMIUM;
 
 /**
  * Headless Chromium, or why not: in CI (CI=true) a browser that cannot start
@@ -12,7 +13,7 @@ export async function launchChromium(executablePath = CHROMIUM, ci = process.env
     return { browser: await chromium.launch({ executablePath }) };
   } catch (e) {
     const reason = `headless Chromium (${executablePath}) cannot start: ${(e as Error).message.split("\n")[0]}`;
-    if (ci) throw new Error(`${reason}; CI must run the browser test (.ci/run installs Debian's chromium)`);
+    if (ci) throw new Error(`${reason}; CI must run the browser test (npm run setup installs it)`);
     return { skip: reason };
   }
 }

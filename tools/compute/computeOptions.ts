@@ -8,8 +8,23 @@ export interface ComputeOptions {
   denoPath?: string;
   /** Wall-clock limit of one run; the whole process group is killed when it passes. Default 60 s. */
   timeLimitMs?: number;
-  /** Address-space limit for Python (ulimit -v), V8 old-space limit for Deno. Default 1024 MB. */
+  /**
+   * Memory of the whole process tree: its summed RSS is watched from the host and
+   * the run killed past it; also each Python process's address space (RLIMIT_AS)
+   * and Deno's V8 heap. Default 1024 MB.
+   */
   memoryLimitMb?: number;
+  /** Processes (and threads) the program may have at once (RLIMIT_NPROC, under a uid of its own when the host is root). Default 64. */
+  maxProcesses?: number;
+  /** Bytes the workspace may grow by in one run (watched; no file larger: RLIMIT_FSIZE); past it the run is killed and what it wrote removed. Default 256 MB. */
+  maxWorkspaceWriteMb?: number;
+  /** Size of the private /tmp, a tmpfs held in memory. Default 256 MB. */
+  maxTmpMb?: number;
+  /** Open files per process (RLIMIT_NOFILE). Default 256. */
+  maxOpenFiles?: number;
+  /** util-linux's prlimit and setpriv, which set those limits. Defaults /usr/bin/prlimit, /usr/bin/setpriv. */
+  prlimitPath?: string;
+  setprivPath?: string;
   /** Bytes of stdout and of stderr kept and shown; the rest is counted and dropped. Default 20,000. */
   outputCapBytes?: number;
   /**
@@ -32,6 +47,12 @@ export const COMPUTE_DEFAULTS = {
   pythonPath: "/usr/bin/python3",
   timeLimitMs: 60_000,
   memoryLimitMb: 1024,
+  maxProcesses: 64,
+  maxWorkspaceWriteMb: 256,
+  maxTmpMb: 256,
+  maxOpenFiles: 256,
+  prlimitPath: "/usr/bin/prlimit",
+  setprivPath: "/usr/bin/setpriv",
   outputCapBytes: 20_000,
   maxPublishedFiles: 20,
   maxPublishedBytes: 10 * 1024 * 1024,

@@ -13,6 +13,9 @@ import { findDenoBinary } from "./findDenoBinary.ts";
 import { runSandboxed, type SandboxOutcome } from "./runSandboxed.ts";
 import { SANDBOX_INPUTS, sandboxArgs } from "./sandboxArgs.ts";
 import { changedFiles, snapshotFiles, type FileState } from "./snapshotFiles.ts";
+import { limitsHitBy } from "./limitsHit.ts";
+import { chownTree, sandboxUid } from "./sandboxUid.ts";
+import { bytesUnder } from "./watchSandbox.ts";
 import { stageInputs, type ComputeInput } from "./stageInputs.ts";
 
 export interface ComputeRequest {
@@ -21,16 +24,18 @@ export interface ComputeRequest {
   inputs?: ComputeInput[];
 }
 
-export type ComputeStatus = "ok" | "error" | "time_limit" | "memory_limit" | "cancelled";
+export type ComputeStatus = "ok" | "error" | "time_limit" | "memory_limit" | "process_limit" | "disk_limit" | "cancelled";
 
 export interface ComputeReport {
   status: ComputeStatus;
   exit_code: number | null;
   signal: string | null;
   duration_ms: number;
-  limits: { time_ms: number; memory_mb: number; output_bytes: number };
+  limits: { time_ms: number; memory_mb: number; output_bytes: number; processes: number; workspace_write_mb: number; tmp_mb: number; open_files: number };
   /** Each limit the run hit, said in words; empty when none. */
   limits_hit: string[];
+  /** What the watch saw of the run: the most processes and resident memory of its tree at once, the workspace's growth. */
+  usage: { peak_processes: number; peak_memory_mb: number; workspace_written_mb: number };
   stdout: string;
   stdout_bytes: number;
   stdout_truncated: boolean;
@@ -54,11 +59,6 @@ export interface ComputeOutcome {
 
 const EXTENSION: Record<ComputeLanguage, string> = { python: "py", typescript: "ts", javascript: "js" };
 const RECORDS = ".compute";
-const OUT_OF_MEMORY: Record<ComputeLanguage, RegExp> = {
-  python: /MemoryError|Unable to allocate|Cannot allocate memory|std::bad_alloc|out of memory/,
-  typescript: /Reached heap limit|heap out of memory|Fatal JavaScript out of memory/,
-  javascript: /Reached heap limit|heap out of memory|Fatal JavaScript out of memory/,
-};
 
 function notRun(reason: string): ToolError {
   return new ToolError(`compute did not run: ${reason}. No code was executed and there is no result; report this as a gap in your handoff and do not estimate the numbers.`);
@@ -88,6 +88,10 @@ export async function runCompute(request: ComputeRequest, ctx: ToolContext, opti
     pythonPath: options.pythonPath ?? d.pythonPath,
     timeLimitMs: options.timeLimitMs ?? d.timeLimitMs,
     memoryLimitMb: options.memoryLimitMb ?? d.memoryLimitMb,
+    maxProcesses: options.maxProcesses ?? d.maxProcesses,
+    maxWorkspaceWriteMb: options.maxWorkspaceWriteMb ?? d.maxWorkspaceWriteMb,
+    maxTmpMb: options.maxTmpMb ?? d.maxTmpMb,
+    maxOpenFiles: options.maxOpenFiles ?? d.maxOpenFiles,
     outputCapBytes: options.outputCapBytes ?? d.outputCapBytes,
     maxPublishedFiles: options.maxPublishedFiles ?? d.maxPublishedFiles,
     maxPublishedBytes: options.maxPublishedBytes ?? d.maxPublishedBytes,
@@ -96,6 +100,9 @@ export async function runCompute(request: ComputeRequest, ctx: ToolContext, opti
   };
   const blobs = requireBlobs(ctx, "compute");
   const bwrapPath = await executable(o.bwrapPath, "bubblewrap (the sandbox)");
+  const prlimitPath = await executable(options.prlimitPath ?? d.prlimitPath, "prlimit (util-linux, which sets the sandbox's limits)");
+  const uid = sandboxUid();
+  const setprivPath = uid === null ? d.setprivPath : await executable(options.setprivPath ?? d.setprivPath, "setpriv (util-linux, which drops the sandbox to a uid of its own)");
   const pythonPath = request.language === "python" ? await executable(o.pythonPath, "Python") : o.pythonPath;
   const denoPath = request.language === "python" ? null : await executable(options.denoPath ?? findDenoBinary(), "Deno (which runs TypeScript and JavaScript)");
   const root = await workspaceRoot(ctx);
@@ -116,10 +123,18 @@ export async function runCompute(request: ComputeRequest, ctx: ToolContext, opti
     await fs.mkdir(inputsDir);
     inputSources = await stageInputs(blobs, request.inputs ?? [], inputsDir, fetchedAt);
     before = await snapshotFiles(root, [RECORDS]);
+    const MB = 1024 * 1024;
     const argv = sandboxArgs(request.language, {
       bwrapPath, pythonPath, denoPath, workspace: root, inputs: inputsDir, programPath, memoryLimitMb: o.memoryLimitMb, passEnv: o.passEnv ?? {},
+      prlimitPath, setprivPath, maxProcesses: o.maxProcesses, maxOpenFiles: o.maxOpenFiles, maxFileBytes: o.maxWorkspaceWriteMb * MB, tmpBytes: o.maxTmpMb * MB, uid,
     });
-    outcome = await runSandboxed(argv, { timeLimitMs: o.timeLimitMs, outputCapBytes: o.outputCapBytes, signal: ctx.signal });
+    if (uid !== null) await chownTree(root, uid, uid);
+    const watch = { memoryBytes: o.memoryLimitMb * MB, workspace: root, workspaceBytes: o.maxWorkspaceWriteMb * MB, workspaceBase: await bytesUnder(root) };
+    try {
+      outcome = await runSandboxed(argv, { timeLimitMs: o.timeLimitMs, outputCapBytes: o.outputCapBytes, signal: ctx.signal, watch });
+    } finally {
+      if (uid !== null) await chownTree(root, process.getuid!(), process.getgid!());
+    }
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
   }
@@ -127,15 +142,11 @@ export async function runCompute(request: ComputeRequest, ctx: ToolContext, opti
   // bubblewrap reports its own failures (namespaces not allowed, a bind that fails) as "bwrap: …", exit 1, before any code ran.
   if (outcome.exitCode === 1 && /^bwrap: /.test(outcome.stderr.text)) throw notRun(`the sandbox could not be set up (${outcome.stderr.text.trim()})`);
 
-  const limitsHit: string[] = [];
-  const memoryHit = !outcome.timedOut && OUT_OF_MEMORY[request.language].test(outcome.stderr.text);
-  if (outcome.timedOut) limitsHit.push(`time limit: the run passed ${o.timeLimitMs} ms and its process group was killed; results are incomplete`);
-  if (memoryHit) limitsHit.push(`memory limit: the run ran out of its ${o.memoryLimitMb} MB; results are incomplete`);
-  else if (outcome.signal === "SIGKILL" && !outcome.timedOut && !outcome.aborted) limitsHit.push("the run was killed (SIGKILL), possibly for using too much memory");
-  for (const [name, stream] of [["stdout", outcome.stdout], ["stderr", outcome.stderr]] as const) {
-    if (stream.truncated) limitsHit.push(`output cap: ${name} had ${stream.bytes} bytes; only the first ${o.outputCapBytes} are shown and kept. Print less, or write the full output to a file.`);
-  }
-  const status: ComputeStatus = outcome.aborted ? "cancelled" : outcome.timedOut ? "time_limit" : memoryHit ? "memory_limit" : outcome.exitCode === 0 ? "ok" : "error";
+  const hit = limitsHitBy(outcome, request.language, o);
+  const limitsHit = hit.lines;
+  // What a run that filled the workspace wrote is removed, so the disk that holds the store is not left full.
+  if (hit.disk === "workspace") for (const file of changedFiles(before, await snapshotFiles(root, [RECORDS]))) await fs.rm(path.join(root, file), { force: true });
+  const status: ComputeStatus = outcome.aborted ? "cancelled" : outcome.timedOut ? "time_limit" : hit.memory ? "memory_limit" : hit.processes ? "process_limit" : hit.disk ? "disk_limit" : outcome.exitCode === 0 ? "ok" : "error";
 
   const artifacts: ArtifactRecord[] = [await storeArtifact(ctx, programPath, code)];
   const stdoutBytes = new TextEncoder().encode(outcome.stdout.text);
@@ -161,8 +172,13 @@ export async function runCompute(request: ComputeRequest, ctx: ToolContext, opti
     exit_code: outcome.exitCode,
     signal: outcome.signal,
     duration_ms: outcome.durationMs,
-    limits: { time_ms: o.timeLimitMs, memory_mb: o.memoryLimitMb, output_bytes: o.outputCapBytes },
+    limits: { time_ms: o.timeLimitMs, memory_mb: o.memoryLimitMb, output_bytes: o.outputCapBytes, processes: o.maxProcesses, workspace_write_mb: o.maxWorkspaceWriteMb, tmp_mb: o.maxTmpMb, open_files: o.maxOpenFiles },
     limits_hit: limitsHit,
+    usage: {
+      peak_processes: outcome.watch?.peakProcesses ?? 0,
+      peak_memory_mb: Math.round((outcome.watch?.peakRssBytes ?? 0) / 1024 / 1024),
+      workspace_written_mb: Math.round((outcome.watch?.workspaceGrowth ?? 0) / 1024 / 1024),
+    },
     stdout: outcome.stdout.text,
     stdout_bytes: outcome.stdout.bytes,
     stdout_truncated: outcome.stdout.truncated,

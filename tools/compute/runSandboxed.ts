@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { type SandboxWatch, type WatchReport, watchSandbox } from "./watchSandbox.ts";
 
 export interface CapturedStream {
   /** What was kept: at most the cap, decoded as UTF-8. */
@@ -20,6 +21,8 @@ export interface SandboxOutcome {
   stderr: CapturedStream;
   /** The process could not be started at all (ENOENT, EACCES). */
   spawnError?: string;
+  /** What the watch over memory and the workspace saw, and whether it stopped the run. */
+  watch?: WatchReport;
 }
 
 function capture(cap: number) {
@@ -43,10 +46,11 @@ function capture(cap: number) {
 
 /**
  * Runs argv in a process group of its own with an empty environment, keeping at
- * most `outputCapBytes` of each stream; past `timeLimitMs` (or on abort) the
- * whole group is killed with SIGKILL.
+ * most `outputCapBytes` of each stream; past `timeLimitMs` (or on abort, or when
+ * the watch finds the tree's memory or the workspace's growth past its limit)
+ * the whole group is killed with SIGKILL.
  */
-export function runSandboxed(argv: string[], opts: { timeLimitMs: number; outputCapBytes: number; signal?: AbortSignal }): Promise<SandboxOutcome> {
+export function runSandboxed(argv: string[], opts: { timeLimitMs: number; outputCapBytes: number; signal?: AbortSignal; watch?: SandboxWatch }): Promise<SandboxOutcome> {
   const started = performance.now();
   const out = capture(opts.outputCapBytes);
   const err = capture(opts.outputCapBytes);
@@ -71,12 +75,15 @@ export function runSandboxed(argv: string[], opts: { timeLimitMs: number; output
       killGroup();
     };
     opts.signal?.addEventListener("abort", onAbort, { once: true });
-    const finish = (exitCode: number | null, signal: string | null, spawnError?: string) => {
+    const watch = opts.watch && child.pid ? watchSandbox(child.pid, opts.watch, killGroup) : null;
+    const finish = async (exitCode: number | null, signal: string | null, spawnError?: string) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       opts.signal?.removeEventListener("abort", onAbort);
+      const watched = await watch?.done();
       resolve({
+        ...(watched ? { watch: watched } : {}),
         exitCode,
         signal,
         timedOut,
@@ -89,8 +96,8 @@ export function runSandboxed(argv: string[], opts: { timeLimitMs: number; output
     };
     child.stdout.on("data", (c: Buffer) => out.push(c));
     child.stderr.on("data", (c: Buffer) => err.push(c));
-    child.on("error", (error: NodeJS.ErrnoException) => finish(null, null, `${error.code ?? "error"}: ${error.message}`));
-    child.on("close", (code, signal) => finish(code, signal));
+    child.on("error", (error: NodeJS.ErrnoException) => void finish(null, null, `${error.code ?? "error"}: ${error.message}`));
+    child.on("close", (code, signal) => void finish(code, signal));
     if (opts.signal?.aborted) onAbort();
   });
 }

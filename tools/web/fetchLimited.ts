@@ -1,8 +1,13 @@
 import { ToolError } from "../toolErrors.ts";
 import { type AddressPolicy, refusedAddress } from "./checkAddress.ts";
+import { fetchPinned } from "./fetchPinned.ts";
 
 export interface FetchLimits extends AddressPolicy {
-  /** The fetch to use (tests inject one); default the platform's. */
+  /**
+   * The fetch to use (tests inject one); default fetchPinned, which connects
+   * only to an address the policy checked. An injected fetch gets the policy
+   * checked on a resolution of its own before each request.
+   */
   fetch?: typeof fetch;
   /**
    * Where a URL is really fetched from, when not from itself: maps the corpus
@@ -43,15 +48,17 @@ export async function fetchLimited(url: string, limits: FetchLimits, signal?: Ab
   const maxRedirects = limits.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   const deadline = AbortSignal.timeout(timeoutMs);
   const abort = signal ? AbortSignal.any([signal, deadline]) : deadline;
-  const doFetch = limits.fetch ?? fetch;
+  const pinned = limits.fetch ? undefined : fetchPinned(limits);
   let current = url;
   try {
     for (let redirects = 0; ; redirects++) {
       const mapped = limits.mapUrl?.(current);
-      if (mapped === undefined) {
+      if (mapped === undefined && !pinned) {
         const refused = await refusedAddress(new URL(current).hostname, limits);
         if (refused) throw new ToolError(`Refused to fetch ${current}: ${refused}. Fetch a public http(s) URL instead.`);
       }
+      // A mapped URL is trusted configuration (the corpus server): the platform's fetch, unchecked.
+      const doFetch = limits.fetch ?? (mapped === undefined ? pinned! : fetch);
       const response = await doFetch(mapped ?? current, {
         redirect: "manual",
         signal: abort,
@@ -78,7 +85,8 @@ export async function fetchLimited(url: string, limits: FetchLimits, signal?: Ab
     }
     if (error instanceof ToolError || signal?.aborted) throw error;
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new ToolError(`Could not fetch ${current}: ${cause?.code ?? cause?.message ?? (error as Error).message}. Check the URL, or try another source.`);
+    const code = (error as { code?: string }).code;
+    throw new ToolError(`Could not fetch ${current}: ${cause?.code ?? cause?.message ?? code ?? (error as Error).message}. Check the URL, or try another source.`);
   }
 }
 

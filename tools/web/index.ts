@@ -14,7 +14,8 @@ export function createWebTools(options: WebToolOptions = {}): Tool[] {
   return [createWebSearchTool(search), createWebFetchTool(fetchOptions)];
 }
 
-export { addressKind, refusedAddress, type AddressPolicy } from "./checkAddress.ts";
+export { addressKind, canonicalHost, refusedAddress, refusedIp, resolveChecked, type AddressPolicy } from "./checkAddress.ts";
+export { fetchPinned } from "./fetchPinned.ts";
 export { classifyContent, type ContentClass } from "./classifyContent.ts";
 export { readManifest, type ManifestEntry } from "./corpusManifest.ts";
 export { corpusSearchBackend, pagesSearchBackend } from "./corpusSearch.ts";

@@ -1,0 +1,154 @@
+import { randomId } from "../core/clock.ts";
+import { type Draft, type EventStore, type NewEvent, type RecordedEvent, appendWithRetry } from "../events/index.ts";
+import { checkedAhead } from "../events/validateEvents.ts";
+import { ExecutorActor, type ExecutorActorOptions } from "./fold/executorActor.ts";
+import { type ExecutorSnapshot, type ExecutorStatus, foldEvent } from "./fold/executorMachine.ts";
+import type { ExecutorState } from "./fold/executorState.ts";
+
+/** Appends retried after a version conflict before giving up (each retry first folds what the other writer wrote). */
+const MAX_CONFLICTS = 50;
+
+/**
+ * One executor's side of the log: its live fold, its one write queue, and the
+ * outcomes it holds. Appends go through the queue one at a time and are folded
+ * once written; a version conflict folds what the other writer wrote (an inbox
+ * fact) first. `absorbed` is told of every event folded, its own or another's.
+ */
+export class ExecutorLog {
+  /** The live executor: an XState actor of the executor machine, sent each event once it is recorded. */
+  readonly fold: ExecutorActor;
+  private writes: Promise<unknown> = Promise.resolve();
+  /**
+   * Outcomes of read-only calls, folded ahead and appended first in this
+   * executor's next append, whatever it records: a call that may run again
+   * after a crash needs no commit of its own (recovery re-runs an intent
+   * without an outcome). Each carries the id it will be stored with.
+   */
+  private held: readonly NewEvent[] = [];
+  /** The fold with the held outcomes applied, for the snapshot and held list it was made from. */
+  private ahead: { from: ExecutorSnapshot; held: readonly NewEvent[]; snapshot: ExecutorSnapshot } | null = null;
+
+  constructor(
+    private readonly store: EventStore,
+    events: readonly RecordedEvent[],
+    options: Pick<ExecutorActorOptions, "inspect">,
+    private readonly absorbed: (events: readonly RecordedEvent[]) => void,
+  ) {
+    this.fold = new ExecutorActor(events, options);
+  }
+
+  /** The folded state, with any held outcomes applied (as it will be once they are appended). */
+  get state(): ExecutorState {
+    return this.holding ? (this.foldedAhead().context.state as ExecutorState) : this.fold.state;
+  }
+
+  /** The machine's status, held outcomes applied. */
+  get status(): ExecutorStatus {
+    return this.holding ? (this.foldedAhead().value as ExecutorStatus) : this.fold.status;
+  }
+
+  /** Outcomes are held (a final executor holds none: what it held was never recorded, as after a crash). */
+  private get holding(): boolean {
+    return this.held.length > 0 && !this.fold.done;
+  }
+
+  private foldedAhead(): ExecutorSnapshot {
+    const from = this.fold.actor.getSnapshot();
+    if (this.ahead?.from === from && this.ahead.held === this.held) return this.ahead.snapshot;
+    let snapshot = from;
+    let version = this.fold.state.version;
+    for (const e of this.held) snapshot = foldEvent(snapshot, heldAsRecorded(e, this.fold.state.streamId, ++version));
+    this.ahead = { from, held: this.held, snapshot };
+    return snapshot;
+  }
+
+  /**
+   * Holds the outcome of a read-only call: folded now, appended with this
+   * executor's next append. Invalid drafts throw here, as an append would.
+   */
+  hold(drafts: readonly Draft[]): void {
+    const s = this.state;
+    // The store's kind of id (a UUID), whatever ids this runtime gives executors.
+    const events = drafts.map((d) => ({ ...asEvent(s, d, s.lastEventId), eventId: randomId() }) as NewEvent);
+    // Held as stored (the fold sees the payload its append will write), and validated once.
+    this.held = [...this.held, ...checkedAhead(events)];
+  }
+
+  /** Another writer appended to this executor's stream: fold it now, so a cancel request aborts what is in flight at once. */
+  poke(): Promise<void> {
+    const next = this.writes.then(() => this.catchUp());
+    this.writes = next.catch(() => {});
+    return next;
+  }
+
+  /**
+   * Appends through the one write queue, held outcomes first, then folds what was written. On a
+   * version conflict it folds what the other writer wrote, then records on top ("retry": what it
+   * records happened) or writes nothing ("redecide": null, the caller decides again).
+   */
+  append(drafts: readonly Draft[], onConflict: "retry" | "redecide"): Promise<RecordedEvent[] | null> {
+    const next = this.writes.then(async () => {
+      let sent: readonly NewEvent[] = [];
+      const appended = await appendWithRetry(
+        this.store,
+        this.state.streamId,
+        async (attempt) => {
+          // Someone else wrote first (an inbox fact): fold it, then record on top what happened
+          // (an effect's result), or, for a pure decision, write nothing and decide again.
+          if (attempt > 1) {
+            await this.catchUp();
+            if (onConflict === "redecide") return null;
+          }
+          const s = this.fold.state;
+          // Held outcomes go first, as if each had been appended when it was held.
+          sent = this.held;
+          const after = sent.at(-1)?.eventId ?? s.lastEventId;
+          const events = drafts.map((d) => asEvent(s, d, after));
+          return { expectedVersion: s.version, events: [...sent, ...events] };
+        },
+        { maxAttempts: MAX_CONFLICTS + 1 },
+      );
+      if (appended) {
+        this.held = this.held.filter((e) => !sent.includes(e));
+        this.absorb(appended.events);
+      }
+      return appended?.events ?? null;
+    });
+    this.writes = next.catch(() => {});
+    return next;
+  }
+
+  private async catchUp(): Promise<void> {
+    if (this.fold.done) return;
+    const s = this.fold.state;
+    this.absorb(await this.store.readStream(s.streamId, { fromVersion: s.version + 1 }));
+  }
+
+  private absorb(events: readonly RecordedEvent[]): void {
+    for (const e of events) this.fold.apply(e);
+    this.absorbed(events);
+  }
+}
+
+/** A draft as this executor appends it: its run and executor, caused by `cause` unless it names its own. */
+export function asEvent(s: ExecutorState, d: Draft, cause: string | null): NewEvent {
+  return { type: d.type, data: d.data, metadata: { runId: s.runId, executorId: s.executorId, causationId: d.causationId ?? cause } } as NewEvent;
+}
+
+/** A held event as the fold sees it: its place in the stream is the one its append will give it. */
+function heldAsRecorded(e: NewEvent, streamId: string, streamVersion: number): RecordedEvent {
+  const m = e.metadata;
+  return {
+    type: e.type,
+    data: e.data,
+    schemaVersion: 0,
+    eventId: e.eventId!,
+    streamId,
+    streamVersion,
+    globalPosition: Number.NaN,
+    recordedAt: new Date(),
+    metadata: { runId: m.runId, executorId: m.executorId, causationId: m.causationId ?? null, correlationId: m.correlationId ?? m.runId },
+    prevHash: "",
+    hash: "",
+  } as RecordedEvent;
+}

@@ -1,0 +1,112 @@
+import { Runtime } from "../../actors/index.ts";
+import { ConfigError } from "../../core/errors.ts";
+import type { RecordedEvent } from "../../events/index.ts";
+import { CONFIGURED_CAPS, createRunGovernance, parseCaps } from "../../governance/index.ts";
+import { type Model, type ModelSettings, createModel, resolveModels } from "../../models/index.ts";
+import { DEFAULT_SCENARIO, findScenario } from "../../scenarios/index.ts";
+import { createDatabaseBlobStore } from "../../db/sourceBlobs.ts";
+import type { ComputeOptions, ToolRegistry } from "../../tools/index.ts";
+import type { BuildRuntime } from "./hostRun.ts";
+import { offlineCorpus, researchCorpus } from "./scenarioCorpus.ts";
+import { baselineResearcher } from "../../models/baseline/baselineResearcher.ts";
+import { runTools } from "./runTools.ts";
+import { scriptedCheckerModel } from "../../scenarios/scriptedChecker.ts";
+import { workspaceRootFor } from "./workspaceRootFor.ts";
+import { type AnswerDeltas, answerDeltas, publishingMainDeltas } from "./answerDeltas.ts";
+
+/** What a host is configured with (cli/config.ts reads it once from the environment). */
+export interface HostSettings {
+  /** The configured model, if any (ANTHROPIC_API_KEY …, ARIADNE_MODEL_*). */
+  model?: ModelSettings;
+  /** Delay of each scripted reply (ARIADNE_SCRIPTED_LATENCY_MS); a run's own tag wins. */
+  scriptedLatencyMs?: number;
+  /** How compute runs code: the OpenBLAS variables passed into its sandbox (OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE). */
+  compute?: Pick<ComputeOptions, "passEnv">;
+  /** Where executors' working folders live (ARIADNE_WORKSPACES); default beside the store (runs/host/workspaceRootFor.ts). */
+  workspaceRoot?: string;
+  /** The corpus offline runs and the baseline researcher fetch and search (ARIADNE_CORPUS_DIR); default the repository's corpus/. */
+  corpusDir?: string;
+}
+
+export interface RuntimeFactoryOptions {
+  /** The run's tools; default runTools. Tests wrap the same tools (same specs) to watch their calls. */
+  tools?: () => ToolRegistry;
+  /** A fresh event sink per hosted run (the command line prints progress); default none. */
+  progress?: () => (event: RecordedEvent) => void;
+  /** The scripted model of an offline run; default the offline scenario's. Tests script their own runs with it. */
+  offlineModel?: () => Model;
+  /** The model every run is hosted with, whatever its mode, named as the settings name it (the eval's replay and live lanes). */
+  model?: () => Model;
+  /** Executors' working folders live under `<workspaceRoot>/<runId>/<executorId>/`; wins over the settings' and the default. */
+  workspaceRoot?: string;
+  /** The corpus offline runs fetch and search; wins over the settings' (default the repository's corpus/). */
+  corpusDir?: string;
+  /** Where Main's reply is published as it streams (live `answer.delta` events); default the process's own. */
+  deltas?: AnswerDeltas;
+}
+
+/**
+ * How a run is hosted, by whichever process hosts it (run, resume, worker, the
+ * HTTP server's worker): the run's recorded options pick the scripted offline
+ * scenario or the configured model, its caps, limits and reviewer mode; the
+ * store is the one the run's lease gives (fenced, drainable).
+ */
+export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFactoryOptions = {}): BuildRuntime {
+  const env = settings.model ?? {};
+  const build: BuildRuntime = async (store, lease) => {
+    const { mode, caps, limits, reviewer, modelIdleTimeoutMs, allowedProfiles, models, singleAgent } = lease.options;
+    const baseline = mode === "baseline";
+    const real = options.model?.() ?? (mode === "model" ? createModel(env, { idleTimeoutMs: modelIdleTimeoutMs }) : null);
+    if (mode === "model" && !real) {
+      throw new ConfigError(`run ${lease.runId} asks for the configured model: set ANTHROPIC_API_KEY to run it`);
+    }
+    // The run's own hint (a test harness tags its runs) wins, so whichever worker takes it paces it alike.
+    const latencyMs = Number(lease.options.tags.scriptedLatencyMs ?? settings.scriptedLatencyMs ?? 0) || undefined;
+    const scenario = real || options.offlineModel || baseline ? null : findScenario(lease.options.scenario ?? DEFAULT_SCENARIO);
+    if (!real && !options.offlineModel && !baseline && !scenario) throw new ConfigError(`run ${lease.runId} asks for scenario "${lease.options.scenario}", which this host does not have`);
+    const runCaps = caps ? parseCaps(caps) : CONFIGURED_CAPS;
+    const model = real ?? options.offlineModel?.() ?? (baseline ? baselineResearcher({ latencyMs, childTokens: runCaps.investigate.maxTokens }) : (singleAgent ? scenario!.singleAgentModel : scenario!.model)({ latencyMs }));
+    const names = resolveModels(env, models);
+    // A scripted scenario reaches its corpus through the corpus hosts (*.corpus.test) on a local server.
+    // The baseline researcher searches and fetches the configured corpus (pages, PDFs and data files) the same way.
+    const corpus = options.tools ? null : scenario ? await offlineCorpus(scenario, options.corpusDir ?? settings.corpusDir) : baseline ? await researchCorpus(options.corpusDir ?? settings.corpusDir) : null;
+    // The Checker's tools read the run's log and its sources again, as `ariadne check` does.
+    const checker = { store, readers: () => Promise.resolve(build.sourceReaders!(store.database, lease)) };
+    const tools = options.tools?.() ?? runTools({ web: corpus ? { mapUrl: corpus.mapUrl, search: corpus.search } : {}, compute: settings.compute, checker });
+    return new Runtime({
+      store,
+      models: {
+        main: publishingMainDeltas(model, options.deltas ?? answerDeltas, { runId: lease.runId, executorId: lease.mainExecutorId }),
+        child: model,
+        reviewer: model,
+        // Offline, the Checker is scripted on its own (scenarios/scriptedChecker.ts): it runs every check tool and follows their outputs.
+        checker: real ?? scriptedCheckerModel({ latencyMs }),
+      },
+      modelNames: real ? names : { main: "scripted:main", child: "scripted:child", reviewer: "scripted:reviewer", checker: "scripted:checker" },
+      tools,
+      allowedProfiles,
+      singleAgent,
+      onEvent: options.progress?.(),
+      limits,
+      // Grants follow the run's depth cap (--max-depth): a Child may hold delegate only below it.
+      maxDepth: runCaps.delegation.maxDepth,
+      // The run's shared budget, Remind and limits: consulted before every model and tool call.
+      governance: ({ post }) => createRunGovernance({ db: store.database, post, caps: runCaps, epoch: lease.epoch }),
+      reviewer,
+      // What the run's tools read and wrote, content-addressed beside its log (verify checks them).
+      blobs: createDatabaseBlobStore(store.database.db),
+      workspaceRoot: options.workspaceRoot ?? workspaceRootFor(store.database, settings.workspaceRoot),
+    });
+  };
+  // The checker reads a run's sources again as its tools read them: the same corpus map, blobs and workspaces.
+  build.sourceReaders = async (database, lease) => {
+    const scenario = lease.options.mode === "offline" && !options.offlineModel ? findScenario(lease.options.scenario ?? DEFAULT_SCENARIO) : null;
+    const corpus = scenario ? await offlineCorpus(scenario, options.corpusDir ?? settings.corpusDir) : lease.options.mode === "baseline" ? await researchCorpus(options.corpusDir ?? settings.corpusDir) : null;
+    return {
+      web: corpus ? { mapUrl: corpus.mapUrl } : {},
+      blobs: createDatabaseBlobStore(database.db),
+      workspaceRoot: options.workspaceRoot ?? workspaceRootFor(database, settings.workspaceRoot),
+    };
+  };
+  return build;
+}

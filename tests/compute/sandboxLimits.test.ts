@@ -1,0 +1,124 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { promises as fs } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, test } from "node:test";
+import { createComputeTools, parseToolInput, workspaceDirFor, type ComputeOptions, type ComputeReport, type Tool, type ToolContext } from "../../tools/index.ts";
+import { bytesUnder } from "../../tools/compute/watchSandbox.ts";
+import { MemoryBlobStore } from "../support/memoryBlobStore.ts";
+
+/**
+ * Code a model wrote, turned against the host: a fork bomb, memory spread over
+ * many processes, Deno ArrayBuffers (outside V8's heap limit), a disk filler in
+ * the workspace and in /tmp, a file-descriptor leak. Each is stopped by its
+ * limit, the tool result names the limit, and the host goes on.
+ */
+const root = await fs.mkdtemp(path.join(os.tmpdir(), "ariadne-limits-test-"));
+const blobs = new MemoryBlobStore();
+after(() => fs.rm(root, { recursive: true, force: true }));
+
+let calls = 0;
+const contextFor = (executorId: string): ToolContext => ({
+  runId: "run-limits",
+  executorId,
+  signal: new AbortController().signal,
+  idempotencyKey: `intent-${++calls}`,
+  blobs,
+  workspaceDir: workspaceDirFor(root, "run-limits", executorId),
+  now: () => new Date("2026-03-01T12:00:00Z"),
+});
+
+const SMALL: ComputeOptions = { timeLimitMs: 20_000, memoryLimitMb: 512, maxProcesses: 16, maxWorkspaceWriteMb: 32, maxTmpMb: 16, maxOpenFiles: 64, outputCapBytes: 4_000 };
+
+async function compute(language: "python" | "typescript", code: string, options: ComputeOptions = SMALL, ctx = contextFor(`x-${calls}`)): Promise<ComputeReport> {
+  const tool = createComputeTools(options)[0] as Tool;
+  const parsed = parseToolInput(tool, { language, code });
+  assert.ok(parsed.ok);
+  return JSON.parse((await tool.runSanitized(parsed.value, ctx)).output) as ComputeReport;
+}
+
+/** The host still forks, and nothing of the run is left running. */
+function hostUnaffected(report: ComputeReport) {
+  assert.equal(spawnSync("true").status, 0, "the host can still start a process");
+  assert.ok(report.duration_ms < 20_000, `stopped by its limit, not the wall clock: ${report.duration_ms} ms`);
+}
+
+test("every limit has a safe default, reported with each run", async () => {
+  const report = await compute("python", "print(1)", {});
+  assert.equal(report.status, "ok", report.stderr);
+  assert.deepEqual(report.limits, { time_ms: 60_000, memory_mb: 1024, output_bytes: 20_000, processes: 64, workspace_write_mb: 256, tmp_mb: 256, open_files: 256 });
+  assert.deepEqual(report.limits_hit, []);
+});
+
+test("a fork bomb stops at the process limit: the run reports it, the host is unaffected", async () => {
+  const report = await compute("python", "import os\nwhile True:\n    os.fork()", { ...SMALL, timeLimitMs: 3_000 });
+  assert.match(report.limits_hit.join("\n"), /process limit: the run reached its 16 processes/);
+  assert.ok(report.usage.peak_processes <= 16 + 3, `at most the limit (and bwrap's own two) at once: ${report.usage.peak_processes}`);
+  hostUnaffected(report);
+});
+
+test("memory spread over many processes is bounded as a whole: six children of 200 MB against 512 MB", async () => {
+  const code = [
+    "import os, time",
+    "for i in range(6):",
+    "    if os.fork() == 0:",
+    "        block = b'x' * (200 * 1024 * 1024)  # touched, so resident",
+    "        time.sleep(30)",
+    "        os._exit(0)",
+    "time.sleep(30)",
+  ].join("\n");
+  const report = await compute("python", code);
+  assert.equal(report.status, "memory_limit", JSON.stringify(report.limits_hit));
+  assert.match(report.limits_hit.join("\n"), /memory limit: the run ran out of its 512 MB \(its processes together held \d+ MB when it was killed\)/);
+  assert.ok(report.usage.peak_memory_mb < 512 + 400, `stopped soon after passing the limit: ${report.usage.peak_memory_mb} MB`);
+  hostUnaffected(report);
+});
+
+test("Deno ArrayBuffers, which --max-old-space-size does not cover, are bounded by the memory limit", async () => {
+  const report = await compute("typescript", "const kept: Uint8Array[] = [];\nfor (let i = 0; i < 40; i++) kept.push(new Uint8Array(100 * 1024 * 1024).fill(1));\nconsole.log('allocated', kept.length * 100, 'MB');");
+  assert.equal(report.status, "memory_limit", JSON.stringify(report));
+  assert.doesNotMatch(report.stdout, /allocated 4000 MB/);
+  assert.match(report.limits_hit.join("\n"), /memory limit: the run ran out of its 512 MB/);
+  hostUnaffected(report);
+});
+
+test("a disk filler in the workspace is stopped past its limit and what it wrote is removed", async () => {
+  const ctx = contextFor("filler");
+  const report = await compute("python", "for i in range(40):\n    with open(f'fill-{i}.bin', 'wb') as f:\n        f.write(b'x' * (8 * 1024 * 1024))\nprint('done')", SMALL, ctx);
+  assert.equal(report.status, "disk_limit", JSON.stringify(report));
+  assert.match(report.limits_hit.join("\n"), /workspace limit: the run wrote more than 32 MB to the workspace and was stopped; the files it wrote were removed/);
+  assert.doesNotMatch(report.stdout, /done/);
+  const left = (await fs.readdir(ctx.workspaceDir!)).filter((f) => f.startsWith("fill-"));
+  assert.deepEqual(left, [], "the run's files are gone");
+  assert.ok((await bytesUnder(ctx.workspaceDir!)) < 1024 * 1024);
+  hostUnaffected(report);
+});
+
+test("one file larger than the workspace limit is refused by RLIMIT_FSIZE", async () => {
+  const report = await compute("python", "with open('big.bin', 'wb') as f:\n    for _ in range(64):\n        f.write(b'x' * (1024 * 1024))");
+  assert.equal(report.status, "disk_limit", JSON.stringify(report));
+  assert.match(report.limits_hit.join("\n"), /workspace limit: the run wrote more than 32 MB/);
+});
+
+test("a disk filler in /tmp meets the size of the private /tmp", async () => {
+  const report = await compute("python", "with open('/tmp/fill.bin', 'wb') as f:\n    for _ in range(64):\n        f.write(b'x' * (1024 * 1024))");
+  assert.equal(report.status, "disk_limit", JSON.stringify(report));
+  assert.match(report.limits_hit.join("\n"), /\/tmp limit: the private \/tmp \(16 MB, held in memory\) is full/);
+  hostUnaffected(report);
+});
+
+test("open files are limited per process", async () => {
+  const report = await compute("python", "files = [open('/inputs/../tmp/f%d' % i, 'w') for i in range(1000)]");
+  assert.equal(report.status, "error");
+  assert.match(report.limits_hit.join("\n"), /open files limit: a process of the run had 64 files open/);
+});
+
+test("the program runs with no capabilities, as a uid of its own when the host is root (root ignores RLIMIT_NPROC)", async () => {
+  const report = await compute("python", "import os\nstatus = open('/proc/self/status').read()\nprint(os.getuid(), [l for l in status.splitlines() if l.startswith('CapEff')][0])");
+  assert.equal(report.status, "ok", report.stderr);
+  const [uid, caps] = report.stdout.trim().split(" ", 2);
+  if (process.getuid?.() === 0) assert.ok(Number(uid) >= 1_500_000, `not root, not a system account: ${uid}`);
+  else assert.equal(Number(uid), process.getuid?.(), "bwrap's user namespace maps the caller's uid");
+  assert.match(caps!, /CapEff:\s+0{16}/);
+});

@@ -1,0 +1,108 @@
+import { promises as fs } from "node:fs";
+import path from "node:path";
+
+export interface SandboxWatch {
+  /** The sandbox's process tree: RSS summed over every process, stopped past this many bytes. */
+  memoryBytes: number;
+  /** The workspace on the host, and how many bytes its files may grow by during the run. */
+  workspace: string;
+  workspaceBytes: number;
+  /** The workspace's bytes before the run (bytesUnder), taken before it started. */
+  workspaceBase: number;
+}
+
+export interface WatchReport {
+  /** What the watch stopped the run for, if it did. */
+  stoppedBy: "memory" | "workspace" | null;
+  peakRssBytes: number;
+  peakProcesses: number;
+  /** Bytes the workspace's files grew by, at the last look. */
+  workspaceGrowth: number;
+}
+
+const PAGE = 4096;
+
+/** Every process under `root` (by parent links in /proc), with its resident bytes. */
+async function tree(root: number): Promise<{ pids: number[]; rss: number }> {
+  const parents = new Map<number, number[]>();
+  const rssOf = new Map<number, number>();
+  for (const name of await fs.readdir("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = await fs.readFile(`/proc/${name}/stat`, "latin1");
+    } catch {
+      continue; // ended between the listing and the read
+    }
+    // The command name may hold spaces and parentheses: fields are read after the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ppid = Number(fields[1]);
+    rssOf.set(Number(name), Number(fields[21]) * PAGE);
+    parents.set(ppid, [...(parents.get(ppid) ?? []), Number(name)]);
+  }
+  const pids: number[] = [];
+  const queue = [root];
+  while (queue.length) {
+    const pid = queue.shift()!;
+    if (!rssOf.has(pid)) continue;
+    pids.push(pid);
+    queue.push(...(parents.get(pid) ?? []));
+  }
+  return { pids, rss: pids.reduce((sum, pid) => sum + (rssOf.get(pid) ?? 0), 0) };
+}
+
+/** The bytes of every regular file under `dir` (links not followed). */
+export async function bytesUnder(dir: string): Promise<number> {
+  let total = 0;
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const stat = await fs.lstat(path.join(dir, name)).catch(() => null);
+    if (stat?.isDirectory()) total += await bytesUnder(path.join(dir, name));
+    else if (stat?.isFile()) total += stat.size;
+  }
+  return total;
+}
+
+/**
+ * Watches a running sandbox from the host, every `intervalMs`: the summed RSS
+ * of its whole process tree (what no per-process limit bounds: many processes,
+ * or Deno's ArrayBuffers, which V8's heap limit does not count) and the growth
+ * of the workspace (RLIMIT_FSIZE bounds one file, not many). Past either limit
+ * it calls `stop` once. Reading /proc costs a few milliseconds a look.
+ */
+export function watchSandbox(rootPid: number, limits: SandboxWatch, stop: () => void, intervalMs = 100): { done(): Promise<WatchReport> } {
+  const report: WatchReport = { stoppedBy: null, peakRssBytes: 0, peakProcesses: 0, workspaceGrowth: 0 };
+  const base = limits.workspaceBase;
+  let looking: Promise<void> = Promise.resolve();
+  let ended = false;
+  const look = async () => {
+    const { pids, rss } = await tree(rootPid);
+    report.peakRssBytes = Math.max(report.peakRssBytes, rss);
+    report.peakProcesses = Math.max(report.peakProcesses, pids.length);
+    report.workspaceGrowth = (await bytesUnder(limits.workspace)) - base;
+    if (report.stoppedBy || ended) return;
+    if (rss > limits.memoryBytes) report.stoppedBy = "memory";
+    else if (report.workspaceGrowth > limits.workspaceBytes) report.stoppedBy = "workspace";
+    if (report.stoppedBy) stop();
+  };
+  looking = look();
+  const timer = setInterval(() => {
+    looking = looking.then(look).catch(() => {});
+  }, intervalMs);
+  return {
+    async done() {
+      clearInterval(timer);
+      await looking.catch(() => {});
+      ended = true;
+      // One last look at the workspace: a writer faster than the interval is still counted.
+      report.workspaceGrowth = (await bytesUnder(limits.workspace)) - base;
+      if (!report.stoppedBy && report.workspaceGrowth > limits.workspaceBytes) report.stoppedBy = "workspace";
+      return report;
+    },
+  };
+}
