@@ -134,7 +134,6 @@ items); with none, the shipped offline suite (eval/suites/offline: corpus lookup
 repository's corpus/ and the three scenarios). Each case is run in this process on the configured store, one
 after another; its runs stay in the store (ariadne audit RUN, report RUN).`,
   flags: [
-    { name: "suite", type: "string", arg: "FILE.jsonl", help: "a gold suite: one JSON case a line, graded against its answers (see gold suites below); runs --lane baseline (default) or live" },
     { name: "baseline", type: "string", arg: "FILE", help: "a stored --json result: exit 1 when a case's support rate, number faithfulness, citation validity, coverage or (gold) accuracy drops below the baseline's by more than the margin, its supported claims by more than 2%, or a baseline case is not scored" },
     { ...JSON_FLAG, help: "print the result as one JSON object (then the last line)" },
     { name: "lane", type: "choice", arg: "LANE", choices: ["scripted", "replay", "live", "baseline"], shownDefault: "scripted; baseline with --suite", help: "which model answers (see lanes below)" },
@@ -143,6 +142,7 @@ after another; its runs stay in the store (ariadne audit RUN, report RUN).`,
     { name: "trials", arg: "K", ...TRIALS, default: 3, help: "trials of each case on the live lane (a case passes when all K pass)", invalid: (raw) => `--trials takes a positive integer, got "${raw}"` },
     { name: "corpus", type: "string", arg: "DIR", shownDefault: "ARIADNE_CORPUS_DIR, else the repository's corpus/", help: "the corpus the cases read" },
     { name: "out", type: "string", arg: "FILE", help: "also write the JSON result to FILE (e.g. a new baseline)" },
+    { name: "suite", type: "string", arg: "FILE.jsonl", help: "a gold suite: one JSON case a line, graded against its answers (see gold suites below); runs --lane baseline (default) or live" },
   ],
   positionals: { min: 0, max: 1, problem: "eval takes at most one suite folder" },
   notes: `lanes:
