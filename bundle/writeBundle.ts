@@ -1,6 +1,7 @@
 import { Buffer } from "node:buffer";
 import type { KeyObject } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { makeDirs } from "../core/makeDirs.ts";
 import { dirname, join, resolve } from "node:path";
 import { AriadneError } from "../core/errors.ts";
 import type { ChainLink } from "../events/hashChain.ts";
@@ -51,7 +52,7 @@ export function writeBundle(dir: string, contents: BundleContents, signingKey: K
     for (const [path, bytes] of files) writeInside(partial, path, bytes);
     writeInside(partial, MANIFEST_FILE, manifestText);
     writeInside(partial, SIGNATURE_FILE, Buffer.from(`${JSON.stringify(envelope, null, 2)}\n`, "utf8"));
-    mkdirSync(dirname(target), { recursive: true });
+    makeDirs(dirname(target));
     // rename(2) replaces an empty directory in one step.
     renameSync(partial, target);
   } catch (e) {
@@ -63,7 +64,7 @@ export function writeBundle(dir: string, contents: BundleContents, signingKey: K
 
 function writeInside(root: string, path: string, bytes: Uint8Array) {
   const full = join(root, path);
-  mkdirSync(dirname(full), { recursive: true });
+  makeDirs(dirname(full));
   writeFileSync(full, bytes, { flag: "wx" });
 }
 

@@ -4,7 +4,7 @@ import { type ClaimChain, type FindingChain, type QuoteChain, type ToolCallChain
 
 /** `ariadne audit RUN [CLAIM_ID]`: every claim's provenance, read from the log only. */
 export async function auditCommand(options: OpenOptions & { runId: string; claimId?: string; json: boolean; out: (line: string) => void }): Promise<number> {
-  const { store, close } = await openStore(options);
+  const { store, close } = await openStore({ ...options, readOnly: true });
   try {
     const claims = await projectClaims(store, options.runId);
     const chosen = options.claimId ? [claimById(claims, options.claimId)] : claims.claims;

@@ -38,3 +38,6 @@ export const DATABASE_WAIT_MS = { type: "integer", min: 0, max: ONE_DAY_MS, unit
 
 /** A per-key or per-tenant cap of `serve` (live streams, queued runs): at least 1. */
 export const SERVE_CAP = { type: "integer", min: 1, max: 1_000_000 } as const;
+
+/** The least time between two requests to one web host (tools/web/hostGate.ts): at most a minute, or no site is read in a run's time. */
+export const FETCH_INTERVAL_MS = { type: "integer", min: 0, max: 60_000, unit: " ms" } as const;

@@ -17,8 +17,8 @@ export interface Command {
   /** What `--help` says after the usage line: what the command does, its output, its exit codes. */
   description?: string;
   flags?: readonly Flag[];
-  /** How many positional arguments it takes, and the one line that says so when the count is wrong. */
-  positionals?: { min: number; max: number; problem: string };
+  /** How many positional arguments it takes, and the one line that says so when the count is wrong (given the count). */
+  positionals?: { min: number; max: number; problem: string | ((count: number) => string) };
   /** False for a command that opens no store: it takes no --data-dir. */
   store?: boolean;
   /** What `--help` says after the flags (lanes, metrics). */

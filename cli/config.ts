@@ -2,7 +2,8 @@ import type { ModelSettings } from "../models/index.ts";
 // Leaf modules, not the rooms' indexes: every command reads the configuration, and most never host a run.
 import type { HostSettings } from "../runs/host/runtimeFactory.ts";
 import { openblasEnv } from "../tools/compute/computeOptions.ts";
-import { DATABASE_WAIT_MS, DEFAULT_LEASE_MS, LEASE_MS, MODEL_IDLE_TIMEOUT_MS, SCRIPTED_LATENCY_MS, SERVE_CAP } from "./bounds.ts";
+import { type SearchChoice, type SearchSettings, chooseSearchProvider } from "../tools/web/searchProvider.ts";
+import { DATABASE_WAIT_MS, DEFAULT_LEASE_MS, FETCH_INTERVAL_MS, LEASE_MS, MODEL_IDLE_TIMEOUT_MS, SCRIPTED_LATENCY_MS, SERVE_CAP } from "./bounds.ts";
 import { DEFAULT_DATABASE_WAIT_MS } from "../core/connectionLoss.ts";
 import { type Flag, checkedNumber } from "./flags.ts";
 
@@ -38,12 +39,27 @@ export interface AriadneConfig {
   corpusDir: string | undefined;
   /** ARIADNE_MODEL=baseline: questions are answered by the scripted baseline researcher, not the configured model (as --model baseline). */
   researcher: string | undefined;
+  /** ARIADNE_SEARCH, ARIADNE_SEARXNG_URL, BRAVE_SEARCH_API_KEY, ARIADNE_BRAVE_URL: where web_search looks (searchChoice picks one). */
+  search: SearchSettings;
+  /** How the web tools reach the web. */
+  web: WebSettings;
   /** ARIADNE_CORS_ORIGINS, ARIADNE_TRUSTED_PROXIES: comma-separated; `serve --cors-origin` / `--trusted-proxy` replace them. */
   http: { corsOrigins: string[]; trustedProxies: string[] };
   /** ARIADNE_DATABASE_WAIT_MS: how long a command waits for an unreachable PostgreSQL before giving up (default 60 s). */
   databaseWaitMs: number;
   /** ARIADNE_STREAMS_PER_KEY, ARIADNE_STREAMS_PER_TENANT, ARIADNE_QUEUED_PER_KEY, ARIADNE_QUEUED_PER_TENANT: `serve`'s caps (its flags win). */
   serveCaps: { streamsPerKey?: number; streamsPerTenant?: number; queuedRunsPerKey?: number; queuedRunsPerTenant?: number };
+}
+
+export interface WebSettings {
+  /** ARIADNE_CONTACT: a URL or mailto: sent in the User-Agent, so a site's operator can reach whoever runs this host. */
+  contact: string | undefined;
+  /** ARIADNE_ALLOW_LOOPBACK=1: web_fetch and the search provider may reach this machine (a SearXNG on localhost, tests). */
+  allowLoopback: boolean;
+  /** ARIADNE_ALLOW_PRIVATE=1: and private networks (an intranet SearXNG). */
+  allowPrivate: boolean;
+  /** ARIADNE_FETCH_INTERVAL_MS: the least time between two requests to one host (default 1000). */
+  hostIntervalMs: number | undefined;
 }
 
 export interface TelemetrySettings {
@@ -81,6 +97,7 @@ export const NUMERIC_ENV: readonly (Pick<Flag, "type" | "min" | "max" | "unit"> 
   { name: "ARIADNE_STREAMS_PER_TENANT", ...SERVE_CAP, help: "live event streams one tenant may hold at once (default 100; `serve --streams-per-tenant` wins)" },
   { name: "ARIADNE_QUEUED_PER_KEY", ...SERVE_CAP, help: "queued runs one API key may have (default 50; `serve --queued-per-key` wins)" },
   { name: "ARIADNE_QUEUED_PER_TENANT", ...SERVE_CAP, help: "queued runs one tenant may have (default 200; `serve --queued-per-tenant` wins)" },
+  { name: "ARIADNE_FETCH_INTERVAL_MS", ...FETCH_INTERVAL_MS, help: "the least time between the starts of two requests to one web host (default 1000)" },
 ];
 
 /**
@@ -119,6 +136,18 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
     },
     corpusDir: set("ARIADNE_CORPUS_DIR"),
     researcher: set("ARIADNE_MODEL"),
+    search: {
+      ARIADNE_SEARCH: set("ARIADNE_SEARCH"),
+      ARIADNE_SEARXNG_URL: set("ARIADNE_SEARXNG_URL"),
+      BRAVE_SEARCH_API_KEY: set("BRAVE_SEARCH_API_KEY"),
+      ARIADNE_BRAVE_URL: set("ARIADNE_BRAVE_URL"),
+    },
+    web: {
+      contact: set("ARIADNE_CONTACT"),
+      allowLoopback: flag(set("ARIADNE_ALLOW_LOOPBACK")),
+      allowPrivate: flag(set("ARIADNE_ALLOW_PRIVATE")),
+      hostIntervalMs: numbers.get("ARIADNE_FETCH_INTERVAL_MS"),
+    },
     http: { corsOrigins: commaList(set("ARIADNE_CORS_ORIGINS")), trustedProxies: commaList(set("ARIADNE_TRUSTED_PROXIES")) },
     databaseWaitMs: numbers.get("ARIADNE_DATABASE_WAIT_MS") ?? DEFAULT_DATABASE_WAIT_MS,
     serveCaps: {
@@ -130,12 +159,19 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
   };
 }
 
+/** The search provider this host uses, chosen once from the configuration (tools/web/searchProvider.ts). */
+export const searchChoice = (config: AriadneConfig): SearchChoice => chooseSearchProvider(config.search);
+
+const flag = (raw: string | undefined): boolean => raw !== undefined && !/^(0|false|no)$/i.test(raw);
+
 /** What a run's host needs of the configuration (runs/host/runtimeFactory.ts). */
 export const hostSettings = (config: AriadneConfig): HostSettings => ({
   model: config.model,
   scriptedLatencyMs: config.scriptedLatencyMs,
   compute: { passEnv: config.openblas },
   workspaceRoot: config.workspaceRoot,
+  search: config.search,
+  web: config.web,
   corpusDir: config.corpusDir,
 });
 

@@ -19,7 +19,7 @@ export async function exportCommand(options: ExportOptions): Promise<number> {
   if (!options.signingKey) {
     throw new AriadneError("USAGE", 400, "export signs the bundle, and no signing key is configured: run `ariadne keys signing create`, or set ARIADNE_SIGNING_KEY");
   }
-  const { database, close } = await openStore(options);
+  const { database, close } = await openStore({ ...options, readOnly: true });
   try {
     const { manifest } = await exportRun(database, options.runId, options.dir, options.signingKey);
     if (options.json) options.out(JSON.stringify({ dir: options.dir, runId: manifest.runId, rootHash: manifest.rootHash, counts: manifest.counts }));

@@ -1,4 +1,5 @@
 import { metrics, trace } from "@opentelemetry/api";
+import { leaseOwner, ownerIsDead } from "../runs/lease/leaseOwner.ts";
 import type { EventStore } from "../events/index.ts";
 import { exportTraces } from "../telemetry/index.ts";
 import type { TelemetrySettings } from "./config.ts";
@@ -25,8 +26,10 @@ const CATCH_UP_MS = 10_000;
  */
 export async function installTelemetry(settings: TelemetrySettings, store: EventStore, log: (line: string) => void = () => {}): Promise<InstalledTelemetry | null> {
   const onError = (e: unknown) => log(`telemetry: the span exporter stopped: ${(e as Error).message ?? e}`);
+  // Named by host and process, so the next process takes over at once the export lease of one that crashed.
+  const lease = { leaseOwner: leaseOwner("traces"), ownerIsDead };
   if (settings.deno) {
-    const exporter = await exportTraces(store, { tracer: trace.getTracer("ariadne"), meter: metrics.getMeter("ariadne"), captureContent: settings.captureContent, onError });
+    const exporter = await exportTraces(store, { tracer: trace.getTracer("ariadne"), meter: metrics.getMeter("ariadne"), captureContent: settings.captureContent, onError, ...lease });
     return { stop: () => stopExporter(exporter) };
   }
   if (!settings.otlpEndpoint) return null;
@@ -49,6 +52,7 @@ export async function installTelemetry(settings: TelemetrySettings, store: Event
     captureContent: settings.captureContent,
     flush: () => tracerProvider.forceFlush(),
     onError,
+    ...lease,
   });
   return {
     async stop() {

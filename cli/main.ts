@@ -41,7 +41,9 @@ export async function main(argv: string[], out: (line: string) => void = console
       return 0;
     }
     const count = path.command.positionals;
-    if (count && (positionals.length < count.min || positionals.length > count.max)) throw new UsageError(`${count.problem}; ${line}`);
+    if (count && (positionals.length < count.min || positionals.length > count.max)) {
+      throw new UsageError(typeof count.problem === "string" ? count.problem : count.problem(positionals.length));
+    }
     config ??= readConfig();
     debug = config.debug;
     armCrashPoint(config.crashAt);

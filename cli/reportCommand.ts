@@ -5,7 +5,7 @@ import { formatTokens } from "./formatTokens.ts";
 
 /** `ariadne report RUN`: the run report, read from the log only. */
 export async function reportCommand(options: OpenOptions & { runId: string; json: boolean; out: (line: string) => void }): Promise<number> {
-  const { store, close } = await openStore(options);
+  const { store, close } = await openStore({ ...options, readOnly: true });
   try {
     const report = await projectReport(store, options.runId);
     if (options.json) options.out(JSON.stringify(report));
@@ -23,6 +23,7 @@ export function renderReport(r: RunReport): string[] {
   lines.push(`  ${figuresLine(r.run)}`, `  ${fetchesLine(r.run)}`);
   lines.push(
     `  limits left: run tokens ${left(r.limits.tokens, count)} · cost ${left(r.limits.costMicros, usd)} · wall clock ${left(r.limits.wallClockMs, seconds)} · delegation depth ${left(r.limits.depth, count)}`,
+    `  fetch budget left: pages ${left(r.limits.fetches, count)} · bytes ${left(r.limits.fetchBytes, bytes)}`,
   );
   const i = r.isolation;
   lines.push(
@@ -43,7 +44,7 @@ function renderExecutor(e: ExecutorReport): string[] {
 }
 
 function figuresLine(f: Figures): string {
-  const cache = f.tokens.cacheRead === null && f.tokens.cacheWrite === null ? "cache not recorded" : `cache read ${count(f.tokens.cacheRead ?? 0)}, write ${count(f.tokens.cacheWrite ?? 0)}`;
+  const cache = f.tokens.cacheRead === null && f.tokens.cacheWrite === null ? "cache not recorded" : cacheLine(f.tokens);
   const cost = `${usd(f.cost.micros)}${f.cost.estimated ? ", estimated" : ""}`;
   const wall = f.wallTimeMs === null ? "no events" : `${seconds(f.wallTimeMs)}${f.hostedTimeMs !== f.wallTimeMs ? ` (${seconds(f.hostedTimeMs ?? 0)} hosted)` : ""}`;
   return [
@@ -56,10 +57,19 @@ function figuresLine(f: Figures): string {
   ].join(" · ");
 }
 
+/** Cache reads and writes, and the share of all input read from the cache (what caching saved on). */
+function cacheLine(t: Figures["tokens"]): string {
+  const read = t.cacheRead ?? 0;
+  const write = t.cacheWrite ?? 0;
+  const all = t.input + read + write;
+  return `cache read ${count(read)}, write ${count(write)}, ${all ? Math.round((read / all) * 100) : 0}% of input cached`;
+}
+
 const fetchesLine = (f: Figures) =>
   `fetches: ${f.fetches.calls} (${f.fetches.network} from the network, ${f.fetches.cacheHits} from the run's cache, ${f.fetches.duplicatesAvoided} duplicates avoided, ${f.fetches.refetched} fetched again)`;
 
 const count = (n: number) => n.toLocaleString("en-US");
+const bytes = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${(n / 1024).toFixed(1)} KB`);
 const usd = (micros: number) => `$${(micros / 1e6).toFixed(micros % 10_000 === 0 ? 2 : 6)}`;
 const seconds = (ms: number) => (ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 3 : 1)} s`);
 const left = (l: LimitLeft, show: (n: number) => string) => (l.cap === null ? `${show(l.used)} used, no cap recorded` : `${show(l.left!)} of ${show(l.cap)}`);

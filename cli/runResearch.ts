@@ -2,7 +2,8 @@ import type { ReviewMode } from "../actors/index.ts";
 import { type OpenOptions } from "../db/index.ts";
 import { openStore } from "../events/openStore.ts";
 import { type AskedCaps, hostRun, leaseOwner, planRun, runtimeFactory, submitRun } from "../runs/index.ts";
-import { type AriadneConfig, hostSettings, modelConfigured } from "./config.ts";
+import { type AriadneConfig, hostSettings, modelConfigured, searchChoice } from "./config.ts";
+import { AriadneError } from "../core/errors.ts";
 import { progressPrinter } from "./progress.ts";
 import { scenarioNote } from "./scenarioNote.ts";
 import { sandboxNote } from "./sandboxNote.ts";
@@ -62,7 +63,12 @@ export async function runResearch(options: RunOptions): Promise<number> {
   );
   const { choice, question } = plan;
   const log = options.json ? (line: string) => console.error(line) : options.out;
+  // A real question searches with the one configured provider; a wrong setting is refused before any store is opened.
+  const search = choice.kind === "scenario" ? null : searchChoice(options.config);
+  if (search && "problem" in search) throw new AriadneError("USAGE", 400, (search as { problem: string }).problem);
 
+  // Prerequisites before anything is recorded: a signing key that cannot be read must not leave a run behind.
+  const sealKey = sealSigningKey(options.config.sealKeys);
   const { store, database, close } = await openStore(options);
   const telemetry = await installTelemetry(options.config.telemetry, store, (line) => console.error(line));
   try {
@@ -71,7 +77,9 @@ export async function runResearch(options: RunOptions): Promise<number> {
     // The run id comes first, so a run whose process dies can still be found.
     log(`run ${runId}`);
     if (choice.kind === "scenario") console.error(scenarioNote(choice, configured));
-    if (choice.kind === "baseline") log("model: the baseline researcher (scripted, not a language model; tokens estimated), searching the corpus");
+    if (choice.kind === "baseline") log("model: the baseline researcher (scripted, not a language model; tokens estimated)");
+    // With no provider configured, the baseline researcher searches the corpus's local index (runs/host/runtimeFactory.ts).
+    if (search) log(choice.kind === "baseline" && search.provider === null ? "web search: the local index of the corpus (pages, PDFs, data), served on loopback (ARIADNE_CORPUS_DIR)" : search.says);
     const missingSandbox = choice.kind === "scenario" ? sandboxNote(findScenario(choice.scenario)) : null;
     if (missingSandbox) console.error(missingSandbox);
     log(`store: ${database.location}`);
@@ -89,7 +97,7 @@ export async function runResearch(options: RunOptions): Promise<number> {
     async function hostHere(): Promise<number> {
       view?.applyAll(await store.readRun(runId));
       const progress = view ? () => view.apply : () => progressPrinter(log);
-      const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(hostSettings(options.config), { progress }), ttlMs, sealKey: sealSigningKey(options.config.sealKeys) }, lease!);
+      const hosted = hostRun({ database, store, buildRuntime: runtimeFactory(hostSettings(options.config), { progress }), ttlMs, sealKey }, lease!);
       const result = await hostInForeground(hosted, view ? view.log : log);
       // The last frame from the whole log: the host's own facts (interrupted, sealed) never pass through the runtime's events.
       if (view) await store.readRun(runId).then(view.reset, () => undefined);

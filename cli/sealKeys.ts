@@ -1,5 +1,6 @@
 import { type KeyObject, createPrivateKey, createPublicKey, generateKeyPairSync } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { makeDirs } from "../core/makeDirs.ts";
 import { join } from "node:path";
 import { ConfigError } from "../core/errors.ts";
 import { keyFingerprint } from "../core/keyFingerprint.ts";
@@ -21,7 +22,7 @@ export function createSealKeyPair(dir = DEFAULT_KEYS_DIR): { privatePath: string
   if (existsSync(privatePath)) throw new ConfigError(`${privatePath} exists already; seals it signed would no longer verify with a new key (move it away first)`);
   const { privateKey, publicKey } = generateKeyPairSync("ed25519");
   const publicPem = publicKey.export({ type: "spki", format: "pem" }) as string;
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirs(dir, { mode: 0o700 });
   writeFileSync(privatePath, privateKey.export({ type: "pkcs8", format: "pem" }) as string, { mode: 0o600, flag: "wx" });
   writeFileSync(publicPath, publicPem, { mode: 0o644 });
   return { privatePath, publicPath, publicPem, fingerprint: keyFingerprint(publicKey) };

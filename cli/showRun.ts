@@ -10,7 +10,7 @@ import { type ExecutorView, type RunView, runView } from "./runView.ts";
 
 /** `ariadne show RUN`: what a run did, read from the log only. */
 export async function showRun(options: OpenOptions & { runId: string; json: boolean; out: (line: string) => void }): Promise<number> {
-  const { store, close } = await openStore(options);
+  const { store, close } = await openStore({ ...options, readOnly: true });
   try {
     const events = await store.readRun(options.runId);
     if (events.length === 0) throw new NotFoundError(`no run ${options.runId} in the log at ${store.database.location}`);

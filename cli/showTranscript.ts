@@ -9,7 +9,7 @@ import { transcriptOf } from "../runs/index.ts";
 export async function showTranscript(
   options: OpenOptions & { executorId: string; json: boolean; out: (line: string) => void },
 ): Promise<number> {
-  const { store, close } = await openStore(options);
+  const { store, close } = await openStore({ ...options, readOnly: true });
   try {
     const transcript = await transcriptOf(store, options.executorId);
     if (options.json) {

@@ -7,7 +7,7 @@ import { followInStatus } from "./followInStatus.ts";
 export async function statusCommand({ flags, positionals, out, storeOptions, terminal }: Invocation): Promise<number> {
   const [runId] = positionals as [string];
   const json = flags.bool("json");
-  const { database, store, close } = await openStore(storeOptions);
+  const { database, store, close } = await openStore({ ...storeOptions, readOnly: true });
   try {
     if (flags.bool("follow")) {
       const followed = await followInStatus({ database, runId, out, json, terminal });

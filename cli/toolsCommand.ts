@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { type RunToolOptions, runTools } from "../runs/host/runTools.ts";
+import { type RunToolOptions, realToolNames, runTools } from "../runs/host/runTools.ts";
+import { realWebOptions } from "../runs/host/realWebOptions.ts";
 import { createMemoryBlobStore } from "../sources/index.ts";
 import { type WebToolOptions, corpusSearchBackend, corpusUrlMap, parseToolInput, serveCorpus } from "../tools/index.ts";
 import type { Invocation } from "./command.ts";
@@ -31,9 +32,12 @@ export async function toolsRun({ flags, positionals, out, config }: Invocation):
   const corpusDir = flags.string("corpus");
   const corpus = corpusDir === undefined ? undefined : await serveCorpus(withSlash(resolve(corpusDir)), { scenariosDir: SCENARIOS_DIR });
   try {
+    // Without --corpus, the host's configured provider, User-Agent and pacing, as a real run has them.
+    const configured = await realWebOptions({ search: config.search, web: config.web }, config.corpusDir);
     const web: WebToolOptions = {
-      allowLoopback: flags.bool("allow-loopback"),
-      allowPrivate: flags.bool("allow-private"),
+      ...configured,
+      allowLoopback: flags.bool("allow-loopback") || config.web.allowLoopback,
+      allowPrivate: flags.bool("allow-private") || config.web.allowPrivate,
       ...(corpus && { mapUrl: corpusUrlMap(corpus.origin, corpus.hosts), search: corpusSearchBackend(withSlash(resolve(corpusDir!))) }),
     };
     return await runOne(name, input, { web, compute: { passEnv: config.openblas } }, flags.bool("json"), out);
@@ -44,7 +48,7 @@ export async function toolsRun({ flags, positionals, out, config }: Invocation):
 
 function list(out: (line: string) => void, json: boolean): number {
   const registry = runTools();
-  const tools = registry.names().map((n) => registry.get(n)!);
+  const tools = realToolNames(registry).map((n) => registry.get(n)!);
   if (json) out(JSON.stringify(tools.map((t) => ({ name: t.name, effect: t.effect, description: t.description, input_schema: t.spec.input_schema }))));
   else for (const t of tools) out(`${t.name.padEnd(16)} ${t.effect.padEnd(11)} ${t.description.split(/(?<=\.)\s/)[0]}`);
   return 0;

@@ -28,7 +28,7 @@ export async function verifyCommand(options: VerifyOptions): Promise<number> {
   if (options.root !== undefined && !/^[0-9a-f]{64}$/.test(options.root)) {
     throw new ValidationError("verify", [{ path: ["--root"], message: "a root hash is 64 lowercase hex characters, as printed with the run's answer" }]);
   }
-  const { database, close } = await openStore(options);
+  const { database, close } = await openStore({ ...options, readOnly: true });
   try {
     const result = await verifyRun(database, options.runId, { expectedRoot: options.root, publicKey: options.publicKey });
     const said = describeVerification(result, options.root !== undefined);

@@ -10,12 +10,12 @@ import type { Checkpoint } from "./readFromCheckpoint.ts";
  * row. Returns the stored checkpoint to resume from, or null while another
  * owner holds it.
  */
-export async function claimCheckpoint(database: Database, subscriptionId: string, owner: string, ttlMs: number): Promise<Checkpoint | null> {
+export async function claimCheckpoint(database: Database, subscriptionId: string, owner: string, ttlMs: number, deadOwner: string | null = null): Promise<Checkpoint | null> {
   const result = await sql<{ tx_id: string; position: string }>`
     INSERT INTO ariadne_checkpoints AS c (subscription_id, tx_id, position, lease_owner, lease_expires_at)
     VALUES (${subscriptionId}, '0', '0', ${owner}, now() + make_interval(secs => ${ttlMs / 1000}))
     ON CONFLICT (subscription_id) DO UPDATE SET lease_owner = EXCLUDED.lease_owner, lease_expires_at = EXCLUDED.lease_expires_at
-    WHERE c.lease_owner IS NULL OR c.lease_owner = EXCLUDED.lease_owner OR c.lease_expires_at <= now()
+    WHERE c.lease_owner IS NULL OR c.lease_owner = EXCLUDED.lease_owner OR c.lease_expires_at <= now() OR c.lease_owner = ${deadOwner}
     RETURNING tx_id, position`.execute(database.db);
   const row = result.rows[0];
   return row ? { txId: row.tx_id, position: Number(row.position) } : null;
@@ -36,4 +36,10 @@ export async function releaseCheckpoint(database: Database, subscriptionId: stri
   await sql`
     UPDATE ariadne_checkpoints SET lease_owner = NULL, lease_expires_at = NULL
     WHERE subscription_id = ${subscriptionId} AND lease_owner = ${owner}`.execute(database.db);
+}
+
+/** Who holds the checkpoint's lease now (null: nobody, or no such checkpoint). */
+export async function checkpointHolder(database: Database, subscriptionId: string): Promise<string | null> {
+  const row = await database.db.selectFrom("ariadne_checkpoints").select("lease_owner").where("subscription_id", "=", subscriptionId).executeTakeFirst();
+  return (row?.lease_owner as string | null | undefined) ?? null;
 }

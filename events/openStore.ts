@@ -1,9 +1,12 @@
 import type { Clock, IdGenerator } from "../core/clock.ts";
 import { type EventStore, createEventStore } from "./eventStore.ts";
 import { checkConsistency } from "../db/checkConsistency.ts";
-import { migrateToLatest } from "../db/migrate.ts";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { ConfigError } from "../core/errors.ts";
+import { migrateToLatest, pendingMigrations } from "../db/migrate.ts";
 import { type StreamDamage, describeDamage, quarantine } from "../db/quarantine.ts";
-import { type Database, type OpenOptions, openDatabase } from "../db/openDatabase.ts";
+import { DEFAULT_DATA_DIR, type Database, type OpenOptions, openDatabase } from "../db/openDatabase.ts";
 
 /**
  * Opens the configured engine (DATABASE_URL, else embedded PGlite), applies
@@ -15,11 +18,25 @@ import { type Database, type OpenOptions, openDatabase } from "../db/openDatabas
  * each (default: one line a run on stderr).
  */
 export async function openStore(
-  options: OpenOptions & { clock?: Clock; newId?: IdGenerator; consistencyCheck?: boolean; onDamage?: (line: string, damage: StreamDamage) => void } = {},
+  options: OpenOptions & {
+    clock?: Clock;
+    newId?: IdGenerator;
+    consistencyCheck?: boolean;
+    onDamage?: (line: string, damage: StreamDamage) => void;
+    /** A command that only reads: no store is created (a missing embedded store is an error) and none is migrated. */
+    readOnly?: boolean;
+  } = {},
 ): Promise<{ store: EventStore; database: Database; close: () => Promise<void> }> {
+  const dataDir = options.url ? undefined : (options.dataDir ?? DEFAULT_DATA_DIR);
+  if (options.readOnly && dataDir && dataDir !== "memory://" && !existsSync(join(dataDir, "PG_VERSION"))) {
+    throw new ConfigError(`no store at ${dataDir}: nothing was recorded there (run or submit creates one; check --data-dir or DATABASE_URL)`);
+  }
   const database = await openDatabase(options);
   try {
-    await migrateToLatest(database);
+    if (options.readOnly) {
+      const pending = await pendingMigrations(database);
+      if (pending.length) throw new ConfigError(`the store at ${database.location} needs ${pending.length} migration(s) first: run ariadne migrate`);
+    } else await migrateToLatest(database);
     if (options.consistencyCheck !== false) {
       const found = await checkConsistency(database);
       quarantine(database, found);

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { isConnectionError } from "../core/connectionLoss.ts";
 import { AriadneError } from "../core/errors.ts";
 import type { Database } from "../db/openDatabase.ts";
-import { claimCheckpoint, releaseCheckpoint, storeLeasedCheckpoint } from "./checkpointLease.ts";
+import { checkpointHolder, claimCheckpoint, releaseCheckpoint, storeLeasedCheckpoint } from "./checkpointLease.ts";
 import { type Checkpoint, compareCheckpoints, lastCommitted, loadCheckpoint, readFromCheckpoint, storeCheckpoint } from "./readFromCheckpoint.ts";
 import type { RecordedEvent } from "./types.ts";
 
@@ -44,6 +44,12 @@ export interface SubscriptionLease {
    * earlier turn is stale.
    */
   onTaken?: (at: Checkpoint) => void;
+  /**
+   * Whether a holder is known dead (runs/lease/leaseOwner.ts: a process of this
+   * host that no longer exists): its lease is taken over at once instead of when
+   * it runs out, so the process that resumes a crashed run exports its spans.
+   */
+  ownerIsDead?: (owner: string) => boolean;
 }
 
 export interface Subscription {
@@ -90,7 +96,11 @@ export async function subscribe(database: Database, options: SubscribeOptions): 
   const holdLease = async (): Promise<boolean> => {
     if (!lease) return true;
     if (heldSince !== undefined && Date.now() - heldSince < lease.ttlMs / 3) return true;
-    const at = await claimCheckpoint(database, options.subscriptionId, lease.owner, lease.ttlMs);
+    let at = await claimCheckpoint(database, options.subscriptionId, lease.owner, lease.ttlMs);
+    if (!at && lease.ownerIsDead) {
+      const holder = await checkpointHolder(database, options.subscriptionId);
+      if (holder && lease.ownerIsDead(holder)) at = await claimCheckpoint(database, options.subscriptionId, lease.owner, lease.ttlMs, holder);
+    }
     if (!at) {
       heldSince = undefined;
       // Another holder advances it: follow, so caughtUp() resolves as it does.

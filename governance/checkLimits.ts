@@ -92,6 +92,38 @@ export function toolStop(
   return null;
 }
 
+/** Pages the run has read from the network so far, and their bytes (governance/fetchUsage.ts reads them from the log). */
+export interface FetchUsage {
+  fetches: number;
+  bytes: number;
+}
+
+export const WEB_FETCH = "web_fetch";
+
+/**
+ * The run's fetch budget, before a turn's web_fetch calls: the index of the
+ * first call it stops (each allowed call counts against the ones after it;
+ * a page already in the run's cache counts too, as the call cannot know), or
+ * null. Bytes are known after a fetch, so the byte cap stops the calls after
+ * the one that crossed it. Pure.
+ */
+export function fetchStop(used: FetchUsage, calls: readonly Pick<ToolCallRequest, "name">[], caps: Caps): { at: number; stop: Stop } | null {
+  let fetches = used.fetches;
+  for (const [i, call] of calls.entries()) {
+    if (call.name !== WEB_FETCH) continue;
+    if (used.bytes >= caps.fetch.maxBytes) {
+      return { at: i, stop: { limit: "run_fetch_bytes", reason: `run fetch budget of ${mb(caps.fetch.maxBytes)} read (${mb(used.bytes)} in ${n(used.fetches)} pages)` } };
+    }
+    if (fetches >= caps.fetch.maxFetches) {
+      return { at: i, stop: { limit: "run_fetches", reason: `run fetch budget of ${n(caps.fetch.maxFetches)} pages used (${n(fetches)} fetched or asked for)` } };
+    }
+    fetches++;
+  }
+  return null;
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
 /**
  * A turn's tool calls, in the model's order: how many are allowed before a
  * limit stops the rest, and that stop. `state` is as recorded before the turn's

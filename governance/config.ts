@@ -42,6 +42,13 @@ export const Caps = z.object({
     /** Children one executor may admit. */
     maxFanOut: Count,
   }),
+  /** The run's fetch budget: pages web_fetch reads from the network, and their bytes (absent in caps recorded before it: the defaults). */
+  fetch: z
+    .object({
+      maxFetches: Count,
+      maxBytes: Count,
+    })
+    .default({ maxFetches: 200, maxBytes: 200 * 1024 * 1024 }),
 });
 export type Caps = z.infer<typeof Caps>;
 
@@ -54,6 +61,7 @@ export const CONFIGURED_CAPS: Caps = Object.freeze({
   child: { maxTurns: 30, maxToolCalls: 25, maxTokens: 150_000, wallClockMs: 6 * 60_000 },
   investigate: { maxTurns: 15, maxToolCalls: 25, maxTokens: 60_000, wallClockMs: 90_000 },
   delegation: { maxDepth: 2, maxFanOut: 8 },
+  fetch: { maxFetches: 200, maxBytes: 200 * 1024 * 1024 },
 }) as Caps;
 
 /** Profiles whose Children explore and answer a question briefly: the investigate-style budget. */

@@ -1,13 +1,14 @@
 import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clock.ts";
 import type { Database } from "../db/openDatabase.ts";
 import type { RecordedEvent } from "../events/index.ts";
-import { type Clocks, type Stop, clockStop, reservationStop, turnStop, turnToolStop } from "./checkLimits.ts";
+import { type Clocks, type Stop, WEB_FETCH, clockStop, fetchStop, reservationStop, turnStop, turnToolStop } from "./checkLimits.ts";
+import { fetchUsage } from "./fetchUsage.ts";
 import { downtimeBetween } from "./hostedTime.ts";
 import { type Caps, CONFIGURED_CAPS, INVESTIGATE_PROFILES, REMIND_THRESHOLDS, executorCapsFor } from "./config.ts";
 import { type RunBudget, openRunBudget } from "./openRunBudget.ts";
 import type { ExecutorView, ToolCallRequest } from "./executorView.ts";
 import type { Draft, Governance, ModelCallPlan, Reservation, Verdict } from "./port.ts";
-import { PRICES, type PriceTable, costMicros, priceOf } from "./prices.ts";
+import { PRICES, type PriceTable, type PricedUsage, allInputTokens, costMicros, priceOf, usageCostMicros } from "./prices.ts";
 import { type Post, raiseReminders } from "./raiseReminders.ts";
 import { type Reminder, budgetReminders, childLimitReminder, childReminders, timeReminders } from "./remindRules.ts";
 import { reserveBudget } from "./reserveBudget.ts";
@@ -145,7 +146,7 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
       return { ok: true, reservation, deadline, events: reminders };
     },
 
-    async afterModelCall(state: ExecutorView, reservation: Reservation | null, usage: { inputTokens: number; outputTokens: number } | null) {
+    async afterModelCall(state: ExecutorView, reservation: Reservation | null, usage: PricedUsage | null) {
       if (!reservation) return [];
       const taken = open.get(reservation.reservationId);
       if (!taken || taken.executorId !== state.executorId) {
@@ -154,7 +155,9 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
       open.delete(reservation.reservationId);
       const inputTokens = usage?.inputTokens ?? 0;
       const outputTokens = usage?.outputTokens ?? 0;
-      const actual = { tokens: inputTokens + outputTokens, costMicros: costMicros(priceOf(reservation.model, prices), inputTokens, outputTokens) };
+      // Cached input counts as tokens the call used, priced at the cache's rates.
+      const spent = usage ?? { inputTokens, outputTokens };
+      const actual = { tokens: allInputTokens(spent) + outputTokens, costMicros: usageCostMicros(priceOf(reservation.model, prices), spent) };
       const totals = await settleBudget(db, {
         epoch: options.epoch,
         reservationId: reservation.reservationId,
@@ -185,7 +188,11 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
       const executor = executorCapsFor(state, run.caps, investigate).caps;
       const late = clockStop(run.caps, executor, await clocksOf(state, run));
       // The turn's calls are counted here, against the intents the log holds; nothing is remembered for later.
-      const { allowed, stop } = late ? { allowed: 0, stop: late } : turnToolStop(state, calls, run.caps, executor);
+      const counted = late ? { allowed: 0, stop: late } : turnToolStop(state, calls, run.caps, executor);
+      // The run's fetch budget, read from the log only when the turn fetches: the calls before a stop are allowed.
+      const fetching = calls.slice(0, counted.allowed).some((c) => c.name === WEB_FETCH);
+      const overBudget = fetching ? fetchStop(await fetchUsage(db, state.runId), calls.slice(0, counted.allowed), run.caps) : null;
+      const { allowed, stop } = overBudget ? { allowed: overBudget.at, stop: overBudget.stop } : counted;
       const ok: Verdict = { ok: true, events: [] };
       if (!stop) return calls.map(() => ok);
       const refusal = await refuse(state, run, "tool", stop, { toolUseId: calls[allowed]!.toolUseId }, []);

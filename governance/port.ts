@@ -1,5 +1,6 @@
 import type { Draft } from "../events/draft.ts";
 import type { ExecutorView, ToolCallRequest } from "./executorView.ts";
+import type { PricedUsage } from "./prices.ts";
 
 export type { ExecutorView, ToolCallRequest } from "./executorView.ts";
 /** Governance answers with drafts (events/draft.ts), so every decision it takes is recorded with what it decided about. */
@@ -32,7 +33,9 @@ export type LimitName =
   | "executor_tool_calls"
   | "executor_wall_clock"
   | "delegation_depth"
-  | "delegation_fan_out";
+  | "delegation_fan_out"
+  | "run_fetches"
+  | "run_fetch_bytes";
 
 export type Verdict<T = unknown> =
   | ({ ok: true; events: Draft[] } & T)
@@ -55,7 +58,7 @@ export interface Governance {
   afterModelCall(
     executor: ExecutorView,
     reservation: Reservation | null,
-    usage: { inputTokens: number; outputTokens: number } | null,
+    usage: PricedUsage | null,
   ): Promise<Draft[]>;
   /**
    * Decides a turn's tool calls together, before any runs: one verdict per

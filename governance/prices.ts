@@ -1,6 +1,8 @@
 /**
  * Model prices in USD per million tokens (list prices, standard context, no
- * batch or cache discounts). A model name matches the longest entry it equals
+ * batch discount), with the prompt cache's rates beside them: a cache write
+ * (5-minute breakpoints, as models/toAnthropicParams.ts sends) costs 1.25 times
+ * the input price, a cache read 0.1 times, as Anthropic publishes them. A model name matches the longest entry it equals
  * or starts with followed by "-" or ":" ("claude-sonnet-4-5-20250929" is
  * "claude-sonnet-4-5"). An unknown model is priced at `unknown`, the most
  * expensive entry, so an unpriced model can never spend past the cost cap.
@@ -8,6 +10,18 @@
 export interface Price {
   inputUsdPerMTok: number;
   outputUsdPerMTok: number;
+  /** Input tokens written to the prompt cache (cache_creation_input_tokens). */
+  cacheWriteUsdPerMTok: number;
+  /** Input tokens read from the prompt cache (cache_read_input_tokens). */
+  cacheReadUsdPerMTok: number;
+}
+
+/** A call's tokens as priced: the cache's apart from the rest of the input. */
+export interface PricedUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheCreationInputTokens?: number;
+  cacheReadInputTokens?: number;
 }
 
 export interface PriceTable {
@@ -21,7 +35,12 @@ export interface PriceTable {
   unknown: Price;
 }
 
-const price = (inputUsdPerMTok: number, outputUsdPerMTok: number): Price => ({ inputUsdPerMTok, outputUsdPerMTok });
+const price = (inputUsdPerMTok: number, outputUsdPerMTok: number): Price => ({
+  inputUsdPerMTok,
+  outputUsdPerMTok,
+  cacheWriteUsdPerMTok: inputUsdPerMTok * 1.25,
+  cacheReadUsdPerMTok: inputUsdPerMTok * 0.1,
+});
 
 export const PRICES: PriceTable = {
   models: {
@@ -58,9 +77,19 @@ export function priceOf(model: string, table: PriceTable = PRICES): Price {
 
 /**
  * Cost in millionths of a USD, rounded up. 1 USD per million tokens is one
- * micro-USD per token; prices are taken in hundredths so the sum is exact.
+ * micro-USD per token; prices are taken in thousandths so the sum is exact
+ * (a cache read of Claude 3 Haiku is 0.025 USD per million).
  */
-export function costMicros(p: Price, inputTokens: number, outputTokens: number): number {
-  const hundredths = inputTokens * Math.round(p.inputUsdPerMTok * 100) + outputTokens * Math.round(p.outputUsdPerMTok * 100);
-  return Math.ceil(hundredths / 100);
+export function costMicros(p: Price, inputTokens: number, outputTokens: number, cacheWriteTokens = 0, cacheReadTokens = 0): number {
+  const per = (usd: number) => Math.round(usd * 1000);
+  const thousandths =
+    inputTokens * per(p.inputUsdPerMTok) + outputTokens * per(p.outputUsdPerMTok) + cacheWriteTokens * per(p.cacheWriteUsdPerMTok) + cacheReadTokens * per(p.cacheReadUsdPerMTok);
+  return Math.ceil(thousandths / 1000);
 }
+
+/** A call's cost by its usage, cache tokens at the cache's rates (absent counts are none). */
+export const usageCostMicros = (p: Price, u: PricedUsage): number =>
+  costMicros(p, u.inputTokens, u.outputTokens, u.cacheCreationInputTokens ?? 0, u.cacheReadInputTokens ?? 0);
+
+/** Every input token of a call, cached or not (what a context holds). */
+export const allInputTokens = (u: PricedUsage): number => u.inputTokens + (u.cacheCreationInputTokens ?? 0) + (u.cacheReadInputTokens ?? 0);

@@ -23,7 +23,8 @@ const INPUT_CHARS = 160;
  * count a claim resting on them alone as observed. Pure.
  */
 export function gatheredFindings(results: readonly GatheredResult[]): Finding[] {
-  return results.map((r) => {
+  // A search result list is discovery, never evidence: it is not written up as a finding.
+  return results.filter((r) => r.tool !== "web_search").map((r) => {
     const quoted = excerpt(r.output, EXCERPT_CHARS);
     const blobs = r.blobs?.length ? ` (blobs: ${r.blobs.map((b) => `${b.sha256}, ${b.label}`).join("; ")})` : "";
     return {

@@ -15,6 +15,8 @@ export interface HandoffFacts {
   citationsSeen: ReadonlySet<string>;
   /** By tool_use id: the blobs a quote citing that call may come from, in the order they are searched. */
   quotable?: ReadonlyMap<string, readonly QuotableBlob[]>;
+  /** tool_use ids of searches (web_search): discovery only, so a finding resting on them alone is refused. */
+  discoveryOnly?: ReadonlySet<string>;
   /** The text of those blobs, read by the runner for the quotes of the handoff being checked; a blob absent here cannot be checked. */
   blobTexts?: ReadonlyMap<string, string>;
 }

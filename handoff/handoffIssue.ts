@@ -11,7 +11,8 @@ export type HandoffIssueKind =
   | "quote_unknown_tool_result"
   | "quote_not_in_source"
   | "quote_wrong_page"
-  | "quote_unchecked";
+  | "quote_unchecked"
+  | "discovery_only";
 
 export interface HandoffIssue extends IssueDetail {
   kind: HandoffIssueKind;

@@ -27,6 +27,15 @@ export function reviewReferences(candidate: unknown, facts: HandoffFacts): { iss
         else issues.push({ path, ref, kind: kindOf(verdict), message: explain(ref, verdict, i) });
       });
     }
+    const refs = asArray(evidence.toolResults).filter((r): r is string => typeof r === "string").map((r) => r.trim());
+    if (refs.length && facts.discoveryOnly && refs.every((r) => facts.discoveryOnly!.has(r)) && asArray(evidence.quotes).length === 0) {
+      issues.push({
+        path: ["findings", i, "evidence", "toolResults"],
+        ref: refs[0],
+        kind: "discovery_only",
+        message: `finding ${i} rests only on web_search results (${refs.join(", ")}): search results and their snippets are discovery, never evidence. Fetch the page with web_fetch (or read it with document_read) and cite that call, or move the claim to gaps.`,
+      });
+    }
     const quotes = reviewQuotes(evidence.quotes, ["findings", i, "evidence", "quotes"], facts);
     issues.push(...quotes.issues);
     kept.push(...quotes.kept);

@@ -16,6 +16,7 @@ const Fetches = z
     cacheHits: Count.openapi({ description: "Calls answered from the run's page cache" }),
     duplicatesAvoided: Count.openapi({ description: "Cache hits for a normalized URL and offset already read in the run" }),
     refetched: Count.openapi({ description: "Network fetches of a normalized URL the run had already fetched" }),
+    networkBytes: Count.openapi({ description: "Bytes read over the network (what the run's fetch budget counts)" }),
   })
   .openapi("ReportFetches");
 
@@ -57,7 +58,7 @@ export const RunReportSchema = z
     mainExecutorId: z.string().nullable(),
     singleAgent: z.boolean().openapi({ description: "Made as a single agent (singleAgent / --single-agent): one executor, no Children" }),
     run: Figures,
-    limits: z.object({ tokens: LimitLeft, costMicros: LimitLeft, wallClockMs: LimitLeft, depth: LimitLeft }),
+    limits: z.object({ tokens: LimitLeft, costMicros: LimitLeft, wallClockMs: LimitLeft, depth: LimitLeft, fetches: LimitLeft, fetchBytes: LimitLeft }),
     isolation: z
       .object({ mainContextTokens: Count, childrenInputTokens: Count, children: Count, ratio: z.number().nullable() })
       .openapi({ description: "Main's context (its largest request's input tokens) against the sum of its Children's input tokens" }),

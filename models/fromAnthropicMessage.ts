@@ -35,7 +35,7 @@ export function fromAnthropicMessage(message: Anthropic.Message): ModelResponse 
   return {
     content,
     stopReason,
-    usage: { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens },
+    usage: usageOf(message.usage),
     model: message.model,
     ...(message.id ? { responseId: message.id } : {}),
     scripted: false,
@@ -52,4 +52,16 @@ function toAssistantBlock(block: Anthropic.ContentBlock): AssistantBlock {
     retryable: false,
     message: `the model returned a ${block.type} block; Ariadne only handles text and tool_use`,
   });
+}
+
+/** Anthropic's usage -> Usage: the cache counts kept when reported (they are priced apart: governance/prices.ts). */
+export function usageOf(usage: Anthropic.Usage): ModelResponse["usage"] {
+  const write = usage.cache_creation_input_tokens;
+  const read = usage.cache_read_input_tokens;
+  return {
+    inputTokens: usage.input_tokens,
+    outputTokens: usage.output_tokens,
+    ...(typeof write === "number" ? { cacheCreationInputTokens: write } : {}),
+    ...(typeof read === "number" ? { cacheReadInputTokens: read } : {}),
+  };
 }

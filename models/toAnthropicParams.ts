@@ -3,19 +3,37 @@ import type { AssistantBlock, Message, ModelRequest, ToolSpec, UserBlock } from 
 
 export type AnthropicParams = Anthropic.MessageCreateParamsNonStreaming;
 
+/** Anthropic's prompt cache marker: the prefix up to and including the marked block is cached (5 minutes). */
+export const CACHE_BREAKPOINT = { type: "ephemeral" } as const;
+
 /**
  * ModelRequest -> Messages API body. Blocks are copied field by field so only
  * what the API knows goes over the wire, whatever else callers attached.
+ * Three prompt cache breakpoints (of the four allowed), for every role: the
+ * last tool spec, the system prompt, and the last block of the conversation,
+ * so the next turn of the same executor reads its whole prefix from the cache.
+ * The request's digest is of the ModelRequest, so the markers never change it.
  */
 export function toAnthropicParams(request: ModelRequest, model: string): AnthropicParams {
+  const messages = request.messages.map(toMessageParam);
+  markLastBlock(messages);
   return {
     model,
     max_tokens: request.maxTokens,
-    messages: request.messages.map(toMessageParam),
+    messages,
     // An empty system prompt or tool list is left out rather than sent empty.
-    ...(request.system ? { system: request.system } : {}),
-    ...(request.tools.length ? { tools: request.tools.map(toTool) } : {}),
+    ...(request.system ? { system: [{ type: "text" as const, text: request.system, cache_control: CACHE_BREAKPOINT }] } : {}),
+    ...(request.tools.length ? { tools: request.tools.map((t, i, all) => (i === all.length - 1 ? { ...toTool(t), cache_control: CACHE_BREAKPOINT } : toTool(t))) } : {}),
   };
+}
+
+/** The conversation's breakpoint: its last block (a plain-string message, the first question, stays as it is: tools and system already cache). */
+function markLastBlock(messages: Anthropic.MessageParam[]): void {
+  const last = messages.at(-1);
+  if (!last || typeof last.content === "string" || last.content.length === 0) return;
+  const blocks = [...last.content];
+  blocks[blocks.length - 1] = { ...blocks[blocks.length - 1], cache_control: CACHE_BREAKPOINT } as Anthropic.ContentBlockParam;
+  messages[messages.length - 1] = { ...last, content: blocks } as Anthropic.MessageParam;
 }
 
 function toMessageParam(message: Message): Anthropic.MessageParam {

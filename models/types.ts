@@ -46,8 +46,13 @@ export interface ModelRequest {
 }
 
 export interface Usage {
+  /** Input tokens neither written to nor read from the prompt cache (Anthropic's input_tokens). */
   inputTokens: number;
   outputTokens: number;
+  /** Input tokens written to the prompt cache by this call (cache_creation_input_tokens); absent when not reported. */
+  cacheCreationInputTokens?: number;
+  /** Input tokens read from the prompt cache (cache_read_input_tokens); absent when not reported. */
+  cacheReadInputTokens?: number;
 }
 
 export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "stop_sequence" | "refusal" | "pause_turn";

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from "../events/index.ts";
-import { costMicros, priceOf } from "../governance/prices.ts";
+import { priceOf, usageCostMicros } from "../governance/prices.ts";
 import { type Projection, executorStreamOf, fieldsOf, numberOr } from "./projection.ts";
 
 /** One completed web_fetch: what page it read, at which offset, and where it sits in the log. */
@@ -10,6 +10,8 @@ export interface FetchRecord {
   fetchedAt: string;
   rawSha256: string;
   offset: number;
+  /** Size of the raw bytes (absent in a source recorded without it). */
+  bytes?: number;
 }
 
 /** What one executor's stream says about its spending. */
@@ -154,7 +156,7 @@ function tallyOf(t: ExecutorTally, event: RecordedEvent, d: Record<string, unkno
         cacheReadTokens: addCache(t.cacheReadTokens, usage.cacheReadInputTokens),
         cacheWriteTokens: addCache(t.cacheWriteTokens, usage.cacheCreationInputTokens),
         peakInputTokens: Math.max(t.peakInputTokens, usage.inputTokens),
-        costMicros: t.costMicros + costMicros(priceOf(turn.model), usage.inputTokens, usage.outputTokens),
+        costMicros: t.costMicros + usageCostMicros(priceOf(turn.model), usage),
         modelLatencyMs: t.modelLatencyMs + turn.latencyMs,
       };
     }
@@ -168,7 +170,7 @@ function tallyOf(t: ExecutorTally, event: RecordedEvent, d: Record<string, unkno
       if (d.tool !== "web_fetch") return t;
       const done = (event as RecordedEvent<"tool_completed">).data;
       const fetched = done.sources.map(
-        (s): FetchRecord => ({ position: event.globalPosition, normalizedUrl: s.normalizedUrl ?? s.url, fetchedAt: s.fetchedAt, rawSha256: s.rawSha256, offset: t.fetchOffsets[done.toolUseId] ?? 0 }),
+        (s): FetchRecord => ({ position: event.globalPosition, normalizedUrl: s.normalizedUrl ?? s.url, fetchedAt: s.fetchedAt, rawSha256: s.rawSha256, offset: t.fetchOffsets[done.toolUseId] ?? 0, bytes: s.bytes }),
       );
       return { ...t, fetches: [...t.fetches, ...fetched] };
     }

@@ -23,6 +23,8 @@ export interface FetchFigures {
   duplicatesAvoided: number;
   /** Network fetches of a normalized URL the run had already fetched (the cache had lost it, e.g. across a restart). */
   refetched: number;
+  /** Bytes read over the network (what the run's fetch budget counts). */
+  networkBytes: number;
 }
 
 export interface Figures {
@@ -58,7 +60,7 @@ export interface RunReport {
   /** One executor with every tool but delegate (`--single-agent`), as the log records it: no Children, nothing isolated. */
   singleAgent: boolean;
   run: Figures;
-  limits: { tokens: LimitLeft; costMicros: LimitLeft; wallClockMs: LimitLeft; depth: LimitLeft };
+  limits: { tokens: LimitLeft; costMicros: LimitLeft; wallClockMs: LimitLeft; depth: LimitLeft; fetches: LimitLeft; fetchBytes: LimitLeft };
   /**
    * Main's context (its largest request's input tokens) against what its
    * Children read (the sum of their input tokens): what delegation kept out of Main.
@@ -100,6 +102,9 @@ export function runReportOf(runId: string, state: RunReportState): RunReport {
       costMicros: limit(capOf(runCaps, "maxCostMicros"), tallies.reduce((s, t) => s + t.settledCostMicros, 0)),
       wallClockMs: limit(capOf(runCaps, "wallClockMs"), run.hostedTimeMs ?? 0),
       depth: limit(capOf(state.caps?.delegation as CapGroup, "maxDepth"), Math.max(0, ...tallies.map((t) => t.depth))),
+      // The run's fetch budget (governance/checkLimits.ts fetchStop): pages read from the network and their bytes.
+      fetches: limit(capOf(state.caps?.fetch as CapGroup, "maxFetches"), run.fetches.network),
+      fetchBytes: limit(capOf(state.caps?.fetch as CapGroup, "maxBytes"), run.fetches.networkBytes),
     },
     isolation: { mainContextTokens: mainContext, childrenInputTokens: childrenInput, children: children.length, ratio: mainContext > 0 ? round2(childrenInput / mainContext) : null },
     executors,
@@ -163,6 +168,7 @@ function figuresOf(tallies: ExecutorTally[], firstAt: number | null, lastAt: num
       cacheHits: count("cache") + count("duplicate"),
       duplicatesAvoided: count("duplicate"),
       refetched: count("refetched"),
+      networkBytes: tallies.flatMap((t) => t.fetches).reduce((s, f) => s + (kinds.get(f) === "network" || kinds.get(f) === "refetched" ? (f.bytes ?? 0) : 0), 0),
     },
   };
 }

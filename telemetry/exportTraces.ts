@@ -17,6 +17,9 @@ export interface TraceExportOptions {
   flush?: () => Promise<void>;
   pollMs?: number;
   /** How long the checkpoint's lease lasts without renewal: a holder that dies is taken over after this (default 30 s). */
+  /** This exporter's lease owner, and how to tell a holder is dead (events/subscribe.ts SubscriptionLease): a crashed process's lease is taken over at once. */
+  leaseOwner?: string;
+  ownerIsDead?: (owner: string) => boolean;
   leaseMs?: number;
   onError?: (error: unknown) => void;
   /** After spans are emitted, with them (tests, logs). */
@@ -88,7 +91,7 @@ export async function exportTraces(store: EventStore, options: TraceExportOption
     handle,
     pollMs: options.pollMs,
     // Taken (again): events before the checkpoint were exported elsewhere, so the folds are rebuilt from the log.
-    lease: { ttlMs: options.leaseMs ?? LEASE_MS, onTaken: () => runs.clear() },
+    lease: { ttlMs: options.leaseMs ?? LEASE_MS, owner: options.leaseOwner, ownerIsDead: options.ownerIsDead, onTaken: () => runs.clear() },
     onError: options.onError,
   });
   return { caughtUp: () => subscription.caughtUp(), stop: () => subscription.stop() };

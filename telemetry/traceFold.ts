@@ -1,4 +1,5 @@
 import type { RecordedEvent } from "../events/index.ts";
+import { priceOf, usageCostMicros } from "../governance/prices.ts";
 import { executorStreamId } from "../events/streamIds.ts";
 import type { SpanRecord } from "./spanRecord.ts";
 import { spanIdOf, traceIdOfRunId } from "./spanIds.ts";
@@ -128,6 +129,10 @@ export function foldTraceEvent(s: TraceState, event: RecordedEvent): SpanRecord[
         "gen_ai.provider.name": d.provider,
         "gen_ai.usage.input_tokens": d.usage.inputTokens,
         "gen_ai.usage.output_tokens": d.usage.outputTokens,
+        // Prompt cache counts (GenAI semantic conventions) and the call's price at the model's rates, cache rates included.
+        ...(d.usage.cacheReadInputTokens !== undefined ? { "gen_ai.usage.cache_read.input_tokens": d.usage.cacheReadInputTokens } : {}),
+        ...(d.usage.cacheCreationInputTokens !== undefined ? { "gen_ai.usage.cache_creation.input_tokens": d.usage.cacheCreationInputTokens } : {}),
+        "ariadne.cost_usd": usageCostMicros(priceOf(d.model), d.usage) / 1e6,
         "gen_ai.response.finish_reasons": [d.response.stopReason],
         "ariadne.turn": d.turn,
         "ariadne.scripted": d.scripted,

@@ -17,6 +17,7 @@ export function handoffFacts(s: ExecutorState, blobTexts: ReadonlyMap<string, st
     artifacts: new Map(Object.entries(s.artifacts)),
     citationsSeen: new Set(s.citationsSeen),
     quotable: new Map(Object.entries(s.toolResults).map(([id, r]) => [id, r.quotable ?? []])),
+    discoveryOnly: new Set(Object.entries(s.toolResults).flatMap(([id, r]) => (r.tool === "web_search" ? [id] : []))),
     blobTexts,
   };
 }

@@ -61,7 +61,7 @@ export const tools: Command = {
     {
       name: "list",
       summary: "the tools runs are hosted with (name, effect, description)",
-      description: "Lists the tools a run is hosted with: name, effect class, description (--json: with input schemas).",
+      description: "Lists the tools a real question's run is offered: name, effect class, description (--json: with input schemas); the demo corpus tools only the offline scenarios get are left out.",
       flags: [{ ...JSON_FLAG, help: "an array of {name, effect, description, input_schema}" }],
       store: false,
       positionals: { min: 0, max: 0, problem: "tools list takes no arguments" },
@@ -83,7 +83,7 @@ succeeded, 1 when it failed (its message is what the model would be told), 2 on 
           name: "corpus",
           type: "string",
           arg: "DIR",
-          help: "serve the corpus in DIR (the repository's is corpus/) on a local server and map its hosts to it (pages.corpus.test, docs.corpus.test, data.corpus.test and the scenario corpora); web_search then searches a local index of its pages. Without it, web_fetch uses the network and web_search has no backend",
+          help: "serve the corpus in DIR (the repository's is corpus/) on a local server and map its hosts to it (pages.corpus.test, docs.corpus.test, data.corpus.test and the scenario corpora); web_search then searches a local index of its pages. Without it, web_fetch uses the network and web_search the configured provider (ARIADNE_SEARXNG_URL, BRAVE_SEARCH_API_KEY; ARIADNE_SEARCH picks one)",
         },
         { name: "allow-loopback", type: "boolean", help: "let web_fetch fetch from this machine (127.0.0.1, ::1, localhost); refused by default" },
         { name: "allow-private", type: "boolean", help: "let web_fetch fetch from private networks (10/8, 172.16/12, 192.168/16, …); refused by default" },

@@ -1,6 +1,6 @@
 import type { ReviewMode } from "../../actors/index.ts";
 import { scenarioNames } from "../../scenarios/index.ts";
-import { CONCURRENCY, LEASE_MS, POLL_MS, WAIT_MS } from "../bounds.ts";
+import { CONCURRENCY, DEFAULT_LEASE_MS, LEASE_MS, POLL_MS, WAIT_MS } from "../bounds.ts";
 import { askedCapsFromFlags, capFlags } from "../capFlags.ts";
 import type { Command } from "../command.ts";
 import { UsageError } from "../usage.ts";
@@ -110,7 +110,7 @@ OTEL_EXPORTER_OTLP_ENDPOINT set, the store's spans are exported over OTLP/HTTP
 (one exporter on a store at a time; the others wait their turn).`,
   flags: [
     { name: "concurrency", arg: "N", ...CONCURRENCY, shownDefault: "4", help: "runs hosted at once" },
-    { name: "lease-ms", arg: "MS", ...LEASE_MS, env: "ARIADNE_LEASE_MS", shownDefault: "ARIADNE_LEASE_MS, else 15000", help: "lease time to live" },
+    { name: "lease-ms", arg: "MS", ...LEASE_MS, env: "ARIADNE_LEASE_MS", shownDefault: String(DEFAULT_LEASE_MS), help: "lease time to live" },
     { name: "poll-ms", arg: "MS", ...POLL_MS, shownDefault: "1000", help: "how often to look for expired leases" },
     { name: "idle-exit-ms", arg: "MS", ...WAIT_MS, shownDefault: "run until stopped", help: "exit after nothing to do for this long" },
   ],

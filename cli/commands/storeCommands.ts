@@ -43,7 +43,7 @@ A sealed run must also be over: every executor ended, every committed handoff co
 Exit 0 intact and authenticated (the seal's or manifest's signature checked, or --root matched), 1 not
 intact (the first problem named), 2 bad usage, 4 structure intact but authenticity not checked.`,
   flags: VERIFY_FLAGS,
-  positionals: { min: 0, max: 1, problem: "verify takes one run id or bundle directory" },
+  positionals: { min: 0, max: 1, problem: (count) => `verify takes one run id or bundle directory, got ${count}` },
   run: async ({ flags, positionals, storeOptions, config, out }) => {
     const target = positionals[0];
     const v = { root: flags.string("root"), key: flags.string("key"), claim: flags.string("claim"), refetch: flags.bool("refetch"), json: flags.bool("json") };

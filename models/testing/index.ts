@@ -20,3 +20,4 @@ export {
 } from "./wireBehaviours.ts";
 export type { SseEvent, WireBlock, WireReply } from "./wireEvents.ts";
 export { followSchema, type FollowOptions, type JsonSchema } from "./followSchema.ts";
+export { plainBody, systemTextOf } from "./plainBody.ts";

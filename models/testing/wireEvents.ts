@@ -12,7 +12,7 @@ export interface WireReply {
   content: WireBlock[];
   /** Default: "tool_use" when a tool_use block is present, else "end_turn". */
   stopReason?: string;
-  usage?: { input_tokens: number; output_tokens: number };
+  usage?: { input_tokens: number; output_tokens: number; cache_creation_input_tokens?: number; cache_read_input_tokens?: number };
   /** Default: the model the request named. */
   model?: string;
   /** Pieces each text or tool input is streamed in; default 3. */

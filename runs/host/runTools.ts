@@ -3,6 +3,7 @@ import {
   ToolRegistry,
   type WebToolOptions,
   createComputeTools,
+  DEMO_TOOLS,
   createCorpusTools,
   createDocumentTools,
   createWebTools,
@@ -35,3 +36,10 @@ export const runTools = (options: RunToolOptions = {}): ToolRegistry =>
     ...createComputeTools(options.compute),
     ...createCheckerTools(options.checker),
   );
+
+/**
+ * The tools a real question's run may grant: every hosted tool but the demo
+ * corpus tools (tools/demo/), which only the offline scenarios are offered.
+ * `ariadne tools list` shows these.
+ */
+export const realToolNames = (registry: ToolRegistry): string[] => registry.names().filter((n) => !DEMO_TOOLS.includes(n));

@@ -5,11 +5,13 @@ import { CONFIGURED_CAPS, createRunGovernance, parseCaps } from "../../governanc
 import { type Model, type ModelSettings, createModel, resolveModels } from "../../models/index.ts";
 import { DEFAULT_SCENARIO, findScenario } from "../../scenarios/index.ts";
 import { createDatabaseBlobStore } from "../../db/sourceBlobs.ts";
-import type { ComputeOptions, ToolRegistry } from "../../tools/index.ts";
+import type { ComputeOptions, SearchSettings, ToolRegistry } from "../../tools/index.ts";
 import type { BuildRuntime } from "./hostRun.ts";
 import { offlineCorpus, researchCorpus } from "./scenarioCorpus.ts";
 import { baselineResearcher } from "../../models/baseline/baselineResearcher.ts";
-import { runTools } from "./runTools.ts";
+import { chooseSearchProvider } from "../../tools/index.ts";
+import { realToolNames, runTools } from "./runTools.ts";
+import { realFetchLimits, realWebOptions } from "./realWebOptions.ts";
 import { scriptedCheckerModel } from "../../scenarios/scriptedChecker.ts";
 import { workspaceRootFor } from "./workspaceRootFor.ts";
 import { type AnswerDeltas, answerDeltas, publishingMainDeltas } from "./answerDeltas.ts";
@@ -24,6 +26,10 @@ export interface HostSettings {
   compute?: Pick<ComputeOptions, "passEnv">;
   /** Where executors' working folders live (ARIADNE_WORKSPACES); default beside the store (runs/host/workspaceRootFor.ts). */
   workspaceRoot?: string;
+  /** Where a real question's web_search looks (ARIADNE_SEARCH, ARIADNE_SEARXNG_URL, BRAVE_SEARCH_API_KEY, ARIADNE_BRAVE_URL). */
+  search?: SearchSettings;
+  /** How the web tools reach the web: contact, address policy, per-host interval (ARIADNE_CONTACT, ARIADNE_ALLOW_*). */
+  web?: { contact?: string; allowLoopback?: boolean; allowPrivate?: boolean; hostIntervalMs?: number };
   /** The corpus offline runs and the baseline researcher fetch and search (ARIADNE_CORPUS_DIR); default the repository's corpus/. */
   corpusDir?: string;
 }
@@ -68,11 +74,12 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
     const model = real ?? options.offlineModel?.() ?? (baseline ? baselineResearcher({ latencyMs, childTokens: runCaps.investigate.maxTokens }) : (singleAgent ? scenario!.singleAgentModel : scenario!.model)({ latencyMs }));
     const names = resolveModels(env, models);
     // A scripted scenario reaches its corpus through the corpus hosts (*.corpus.test) on a local server.
-    // The baseline researcher searches and fetches the configured corpus (pages, PDFs and data files) the same way.
-    const corpus = options.tools ? null : scenario ? await offlineCorpus(scenario, options.corpusDir ?? settings.corpusDir) : baseline ? await researchCorpus(options.corpusDir ?? settings.corpusDir) : null;
+    const corpus = options.tools ? null : scenario ? await offlineCorpus(scenario, options.corpusDir ?? settings.corpusDir) : baseline ? await baselineCorpus(settings, options.corpusDir) : null;
     // The Checker's tools read the run's log and its sources again, as `ariadne check` does.
     const checker = { store, readers: () => Promise.resolve(build.sourceReaders!(store.database, lease)) };
-    const tools = options.tools?.() ?? runTools({ web: corpus ? { mapUrl: corpus.mapUrl, search: corpus.search } : {}, compute: settings.compute, checker });
+    // A real question's run searches and fetches the real web, politely, with the configured provider; never the demo tools.
+    const web = corpus ? { mapUrl: corpus.mapUrl, search: corpus.search } : await realWebOptions(settings, options.corpusDir ?? settings.corpusDir);
+    const tools = options.tools?.() ?? runTools({ web, compute: settings.compute, checker });
     return new Runtime({
       store,
       models: {
@@ -84,6 +91,8 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
       },
       modelNames: real ? names : { main: "scripted:main", child: "scripted:child", reviewer: "scripted:reviewer", checker: "scripted:checker" },
       tools,
+      // The offline scenarios may ask for the demo corpus tools; a real question gets the real tools only.
+      ...(mode !== "offline" && { rootAllowed: [...realToolNames(tools), "delegate"] }),
       allowedProfiles,
       singleAgent,
       onEvent: options.progress?.(),
@@ -101,12 +110,24 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
   // The checker reads a run's sources again as its tools read them: the same corpus map, blobs and workspaces.
   build.sourceReaders = async (database, lease) => {
     const scenario = lease.options.mode === "offline" && !options.offlineModel ? findScenario(lease.options.scenario ?? DEFAULT_SCENARIO) : null;
-    const corpus = scenario ? await offlineCorpus(scenario, options.corpusDir ?? settings.corpusDir) : lease.options.mode === "baseline" ? await researchCorpus(options.corpusDir ?? settings.corpusDir) : null;
+    const corpus = scenario ? await offlineCorpus(scenario, options.corpusDir ?? settings.corpusDir) : lease.options.mode === "baseline" ? await baselineCorpus(settings, options.corpusDir) : null;
     return {
-      web: corpus ? { mapUrl: corpus.mapUrl } : {},
+      // A real run's pages are read again as they were fetched: the host's address policy, User-Agent and pacing.
+      web: corpus ? { mapUrl: corpus.mapUrl } : realFetchLimits(settings),
       blobs: createDatabaseBlobStore(database.db),
       workspaceRoot: options.workspaceRoot ?? workspaceRootFor(database, settings.workspaceRoot),
     };
   };
   return build;
+}
+
+/**
+ * What the baseline researcher searches and fetches: with no search provider
+ * configured (or ARIADNE_SEARCH=corpus), the corpus folder, served on loopback
+ * and searched over its pages, PDFs and data files; with SearXNG or Brave
+ * configured, null, and the run gets the real web tools as a model's would.
+ */
+async function baselineCorpus(settings: HostSettings, corpusDir: string | undefined) {
+  const provider = chooseSearchProvider(settings.search ?? {}).provider;
+  return provider === null || provider === "corpus" ? researchCorpus(corpusDir ?? settings.corpusDir) : null;
 }

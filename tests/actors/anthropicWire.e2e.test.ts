@@ -12,6 +12,7 @@ import {
   overloaded,
   reply,
   startAnthropicWireServer,
+  systemTextOf,
 } from "../../models/testing/index.ts";
 import { citationsIn } from "../../scenarios/requestView.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
@@ -33,8 +34,8 @@ type WireMessage = { role: "user" | "assistant"; content: string | WireBlock[] }
 
 const messagesOf = (body: WireRequestBody) => body.messages as WireMessage[];
 const blocks = (m: WireMessage | undefined) => (m && Array.isArray(m.content) ? m.content : []);
-const isMain = (body: WireRequestBody | undefined) => typeof body?.system === "string" && body.system.startsWith("You are Main");
-const isChild = (body: WireRequestBody | undefined) => typeof body?.system === "string" && body.system.startsWith("You are a Child");
+const isMain = (body: WireRequestBody | undefined) => systemTextOf(body).startsWith("You are Main");
+const isChild = (body: WireRequestBody | undefined) => systemTextOf(body).startsWith("You are a Child");
 const toolNames = (body: WireRequestBody) => (body.tools as { name: string }[]).map((t) => t.name);
 
 /** Main on the wire: delegates `tasks` in its first reply (tool input streamed in chunks), then answers from the handoffs. */
@@ -107,15 +108,15 @@ forEachEngine("Anthropic wire format through the runtime", (ctx) => {
 
     // Main's first request: its system, every tool it holds plus delegate and answer, and only the question.
     assert.equal(mainBodies[0].model, MODELS.main);
-    assert.equal(mainBodies[0].system, MAIN_SYSTEM);
+    assert.equal(systemTextOf(mainBodies[0]), MAIN_SYSTEM);
     assert.deepEqual(toolNames(mainBodies[0]), ["search_corpus", "read_document", "quote_passage", "compute_overlap", "delegate", "answer"]);
     assert.deepEqual(mainBodies[0].messages, [{ role: "user", content: question }]);
 
     // The Child's first request: its own system with its method, its granted tools and only its task.
     const first = childBodies[0];
     assert.equal(first.model, MODELS.child);
-    assert.ok((first.system as string).startsWith(CHILD_SYSTEM));
-    assert.ok((first.system as string).includes("# Web explorer"));
+    assert.ok(systemTextOf(first).startsWith(CHILD_SYSTEM));
+    assert.ok(systemTextOf(first).includes("# Web explorer"));
     assert.deepEqual(toolNames(first), ["search_corpus", "read_document", "quote_passage", "handoff"]);
     const [taskMessage] = messagesOf(first);
     assert.equal(messagesOf(first).length, 1);

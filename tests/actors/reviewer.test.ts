@@ -8,6 +8,7 @@ import { forEachEngine } from "../support/forEachEngine.ts";
 import { delegatingMain, delegation, gate, handoffInput, handoffReply, ofType, runtimeWith, streamOf, textsOf, useReply, within } from "./fixtures.ts";
 
 const REVIEW_MARK = "REVIEWER-ONLY-TEXT-7731";
+const DEMO_PROFILES = new URL("./demoProfiles/", import.meta.url).pathname;
 
 /** A Child (or the Reviewer) that searches once and hands off one finding resting on that search. */
 function searcher(summary: string): ScriptPolicy {
@@ -44,7 +45,8 @@ async function reviewedRun(ctx: { store: RuntimeOptions["store"] }, mode: "shado
     if (e.type === "review_requested") reviewerId = e.data.reviewerExecutorId;
     if (e.type === "settled" && e.metadata.executorId === reviewerId) reviewed.open();
   };
-  const runtime = runtimeWith(ctx.store, { main, child, reviewer }, { reviewer: mode, onEvent });
+  // The reviewer mechanism over the demo corpus: a reviewer profile that asks for the demo tools (the shipped one asks for document_read and web_fetch).
+  const runtime = runtimeWith(ctx.store, { main, child, reviewer }, { reviewer: mode, onEvent, profilesDir: DEMO_PROFILES });
   const run = await runtime.startRun("What does ADIV cost?");
   const outcome = await within(20_000, run.result);
   return { run, outcome, main, reviewer, reviewerId, mainStream: await streamOf(ctx.store, run.mainExecutorId), runtime };

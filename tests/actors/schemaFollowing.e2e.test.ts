@@ -9,6 +9,7 @@ import {
   followSchema,
   reply,
   startAnthropicWireServer,
+  systemTextOf,
 } from "../../models/testing/index.ts";
 import { listProfiles } from "../../profiles/index.ts";
 import { inputJsonSchema } from "../../tools/index.ts";
@@ -28,7 +29,7 @@ const used = (body: WireRequestBody, name: string) =>
  */
 function schemaFollower(body: WireRequestBody) {
   const tools = body.tools as Tool[];
-  const main = String(body.system).startsWith("You are Main");
+  const main = systemTextOf(body).startsWith("You are Main");
   const name = !main ? "handoff" : used(body, "delegate") ? "answer" : "delegate";
   const tool = tools.find((t) => t.name === name);
   if (!tool) throw new Error(`the request offers no ${name} tool`);

@@ -60,7 +60,7 @@ type Line = ReturnType<typeof lineOf> & { eventId: string; schemaVersion: number
  * the new events and re-signs the manifest. What is left for a verifier without
  * the publisher's key is what the events say against the blobs.
  */
-export function forgeLog(dir: string, key: KeyObject, edit: (lines: Line[]) => void, options: { unsignedSeal?: boolean } = {}): void {
+export function forgeLog(dir: string, key: KeyObject, edit: (lines: Line[]) => void): void {
   const lines = eventLines(dir).map((l) => JSON.parse(l) as Line);
   edit(lines);
   const heads = new Map<string, { version: number; hash: string }>();
@@ -72,8 +72,7 @@ export function forgeLog(dir: string, key: KeyObject, edit: (lines: Line[]) => v
     if (line.type === "run_sealed") {
       const sealed = sortHeads([...heads].filter(([id]) => id.startsWith("executor-")).map(([streamId, h]) => ({ streamId, ...h })));
       root = rootHashOf(sealed);
-      const { signature: _, ...unsigned } = line.data;
-      line.data = options.unsignedSeal ? { ...unsigned, heads: sealed, rootHash: root } : { ...unsigned, heads: sealed, rootHash: root, signature: signSeal(key, manifest.runId, root) };
+      line.data = { ...line.data, heads: sealed, rootHash: root, signature: signSeal(key, manifest.runId, root) };
     }
     const prev = heads.get(line.streamId)?.hash ?? GENESIS_HASH;
     const { eventId, streamId, streamVersion, type, schemaVersion, data, metadata, recordedAt } = line;

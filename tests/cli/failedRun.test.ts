@@ -7,21 +7,22 @@ import {
   httpError,
   reply,
   startAnthropicWireServer,
+  systemTextOf,
 } from "../../models/testing/index.ts";
-import { citationsIn } from "../../scenarios/requestView.ts";
 import { type CliResult, type CliStore, ariadne, cliStore } from "./ariadneProcess.ts";
 
 type Block = { type: string; id?: string; content?: string };
 type Message = { role: string; content: string | Block[] };
 const messagesOf = (body: WireRequestBody) => body.messages as Message[];
 const blocks = (m: Message | undefined) => (m && Array.isArray(m.content) ? m.content : []);
-const systemOf = (body: WireRequestBody) => (typeof body.system === "string" ? body.system : "");
+const systemOf = (body: WireRequestBody) => systemTextOf(body);
 
 const GAP = "The factsheet's one-time charges were not read.";
+const PAGE = "https://pages.corpus.test/wikipedia/";
 const BASIS = { sources: ["adiv-fee-announcement"], dates: ["2026-10-01"], units: ["% per year"], scope: "USD Distributing share class only" };
 
 /**
- * Over the wire: Main delegates one Child, which searches and hands off a
+ * Over the wire: Main delegates one Child, which fetches a page and hands off a
  * partial, low-confidence result with gaps; then Main only searches, never
  * answers, and is stopped by its turn limit: it settles with a partial answer
  * built from the handoff it holds (exit 3), and the handoff is shown whole.
@@ -30,19 +31,18 @@ function wire(body: WireRequestBody): WireBehaviour {
   const messages = messagesOf(body);
   if (systemOf(body).startsWith("You are Main")) {
     if (messages.length === 1) {
-      const task = { question: "What is ADIV's ongoing charge?", context: "USD Distributing class.", done_when: "The charge is stated with its source.", profile: "web-explorer", tools: ["search_corpus"] };
+      const task = { question: "What is ADIV's ongoing charge?", context: `USD Distributing class; start from ${PAGE}`, done_when: "The charge is stated with its source.", profile: "web-explorer" };
       return reply([{ type: "tool_use", name: "delegate", input: task }]);
     }
-    return reply([{ type: "tool_use", name: "search_corpus", input: { query: "ADIV" } }]);
+    return reply([{ type: "tool_use", name: "web_search", input: { query: "ADIV" } }]);
   }
   if (systemOf(body).startsWith("You are a Child")) {
-    if (messages.length === 1) return reply([{ type: "tool_use", name: "search_corpus", input: { query: "ADIV ongoing charge" } }]);
-    const search = blocks(messages[1]).find((b) => b.type === "tool_use")!;
-    const output = blocks(messages[2])[0]!.content!;
+    if (messages.length === 1) return reply([{ type: "tool_use", name: "web_fetch", input: { url: PAGE } }]);
+    const fetched = blocks(messages[1]).find((b) => b.type === "tool_use")!;
     const handoff = {
       summary: "[web-explorer] The ongoing charge is being cut; one-time charges not checked.",
       findings: [
-        { claim: "The ongoing charge falls to 0.29% on 1 October 2026.", evidence: { toolResults: [search.id], citations: citationsIn(output).slice(0, 1) }, confidence: "medium" },
+        { claim: "The ongoing charge falls to 0.29% on 1 October 2026.", evidence: { toolResults: [fetched.id], citations: [] }, confidence: "medium" },
       ],
       measurementBasis: BASIS,
       artifacts: [],
@@ -64,7 +64,8 @@ describe("ariadne run when Main cannot finish: what the Children found is shown 
   before(async () => {
     server = await startAnthropicWireServer({ handler: wire });
     store = await cliStore("failed");
-    const env = { ...store.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: server.url };
+    // A real run's tools over the shared corpus: its local index and its pages (ARIADNE_SEARCH=corpus).
+    const env = { ...store.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: server.url, ARIADNE_SEARCH: "corpus" };
     text = await ariadne(["run", "What does ADIV cost me?", ...store.args], env);
     json = await ariadne(["run", "--json", "What does ADIV cost me?", ...store.args], env);
   });
@@ -93,7 +94,7 @@ describe("ariadne run when Main cannot finish: what the Children found is shown 
     assert.equal(finding.claim, "The ongoing charge falls to 0.29% on 1 October 2026.");
     assert.equal(finding.confidence, "medium");
     assert.equal(finding.evidence.toolResults.length, 1);
-    assert.match(finding.evidence.citations[0]!, /^\[\[corpus:/);
+    assert.deepEqual(finding.evidence.citations, []);
   });
 
   test("ariadne show says the answer is partial, in text and --json, never answered", async () => {
@@ -112,13 +113,12 @@ describe("ariadne run when Main cannot finish: what the Children found is shown 
     const out = text.stdout;
     assert.match(out, /PARTIAL ANSWER: a limit stopped Main/);
     assert.match(out, /What the Children handed back \(1\):/);
-    const h = Object.values(JSON.parse(json.stdout).handoffs)[0] as { findings: { evidence: { citations: string[] } }[] };
     for (const part of [
       "handoff of child:web-explorer (",
       "): partial, confidence low",
       "  summary: [web-explorer] The ongoing charge is being cut; one-time charges not checked.",
       "    0. [medium] The ongoing charge falls to 0.29% on 1 October 2026.",
-      `       evidence: ${h.findings[0]!.evidence.citations[0]}, tool result `,
+      "       evidence: tool result ",
       "    sources: adiv-fee-announcement",
       "    dates: 2026-10-01",
       "    units: % per year",

@@ -1,8 +1,5 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { main } from "../../cli/main.ts";
 import { readConfig } from "../../cli/config.ts";
 import { terminalText } from "../../core/sanitizeText.ts";
@@ -33,7 +30,6 @@ let wire: AnthropicWireServer;
 const stopWorker = new AbortController();
 let worker: Promise<unknown>;
 let runId: string;
-let workspaces: string;
 before(async () => {
   db = await openTestDatabase("postgres");
   // A question needs a model: the real SDK against the local wire server, whose answer is hostile too.
@@ -46,7 +42,6 @@ before(async () => {
   const created = (await res.json()) as { id: string };
   assert.equal(res.status, 201, JSON.stringify(created));
   runId = (await waitForFinal(h.app, "none", created.id)).id;
-  workspaces = await mkdtemp(path.join(os.tmpdir(), "ariadne-terminal-"));
 });
 after(async () => {
   stopWorker.abort();
@@ -54,7 +49,6 @@ after(async () => {
   await h?.close();
   await wire?.close();
   await db?.dispose();
-  await rm(workspaces, { recursive: true, force: true });
 });
 
 const cli = async (argv: string[]) => {
@@ -68,7 +62,7 @@ for (const command of ["status", "status --json", "show", "transcript", "audit"]
     const [verb, ...flags] = command.split(" ");
     let target = runId;
     if (verb === "transcript") target = /main ([0-9a-f-]{36})/.exec((await cli(["status", runId])).printed)![1]!;
-    const argv = verb === "audit" ? ["audit", runId, "--out", path.join(workspaces, `${runId}.html`)] : [verb!, target, ...flags];
+    const argv = [verb!, target, ...flags];
     const { code, printed } = await cli(argv);
     assert.ok(code === 0 || code === 3, `exit ${code}: ${printed.slice(0, 300)}`);
     assert.doesNotMatch(printed, CONTROL, "no control character reaches the terminal");

@@ -9,10 +9,11 @@ async function ariadne(...argv: string[]): Promise<{ code: number; lines: string
   return { code, lines };
 }
 
-test("ariadne tools list names every hosted tool with its effect class", async () => {
+test("ariadne tools list names the tools a real run gets, with their effect class, and no demo corpus tool", async () => {
   const { code, lines } = await ariadne("tools", "list");
   assert.equal(code, 0);
-  for (const name of ["search_corpus", "web_search", "web_fetch"]) assert.ok(lines.some((l) => l.startsWith(name) && l.includes("read_only")), name);
+  for (const name of ["web_search", "web_fetch", "document_read"]) assert.ok(lines.some((l) => l.startsWith(name) && l.includes("read_only")), name);
+  for (const name of ["search_corpus", "read_document", "quote_passage", "compute_overlap"]) assert.ok(!lines.some((l) => l.startsWith(`${name} `)), name);
   const json = await ariadne("tools", "list", "--json");
   assert.ok((JSON.parse(json.lines[0]) as { name: string; input_schema: unknown }[]).some((t) => t.name === "web_fetch" && t.input_schema));
 });

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -36,8 +36,10 @@ test("anchors follow GitHub's slugs: lower case, punctuation dropped, spaces to 
 test("a seeded broken link, a missing anchor and an unlinked page are each caught", () => {
   const copy = mkdtempSync(join(tmpdir(), "ariadne-doclinks-"));
   try {
+    // The pages copied, to be seeded; the rest of the repository linked, so links into the code resolve as they do here.
     cpSync(join(ROOT, "docs"), join(copy, "docs"), { recursive: true });
     for (const f of ["README.md", "CHANGELOG.md"]) cpSync(join(ROOT, f), join(copy, f));
+    for (const entry of readdirSync(ROOT)) if (!existsSync(join(copy, entry))) symlinkSync(join(ROOT, entry), join(copy, entry));
     assert.deepEqual(brokenLinks(copy), [], "the copy is clean before the seeding");
     const page = join(copy, "docs/getting-started.md");
     writeFileSync(

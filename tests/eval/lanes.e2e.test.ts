@@ -7,11 +7,11 @@ import { loadSuite } from "../../eval/loadSuite.ts";
 import { runSuite, type SuiteOptions } from "../../eval/runSuite.ts";
 import { createEventStore } from "../../events/index.ts";
 import { AnthropicModel } from "../../models/anthropicModel.ts";
-import { type AnthropicWireServer, type WireRequestBody, reply, startAnthropicWireServer } from "../../models/testing/index.ts";
+import { type AnthropicWireServer, type WireRequestBody, reply, startAnthropicWireServer, systemTextOf } from "../../models/testing/index.ts";
 import { sharedCorpusDir } from "../support/sharedCorpusDir.ts";
 import { ENGINES, type TestDatabase, openTestDatabase } from "../support/testDatabase.ts";
 
-const isJudge = (body: WireRequestBody) => typeof body.system === "string" && body.system.startsWith("You judge");
+const isJudge = (body: WireRequestBody) => systemTextOf(body).startsWith("You judge");
 const questionOf = (body: WireRequestBody) => String((body.messages[0] as { content: unknown }).content);
 const verdict = (pass: boolean) =>
   reply([{ type: "tool_use", name: "verdict", input: { scores: { factual_accuracy: pass ? 5 : 2, citation_accuracy: 5, completeness: 4, source_quality: 4, tool_efficiency: 5 }, pass, rationale: pass ? "fine" : "wrong capital" } }]);

@@ -10,7 +10,7 @@ import { runSuite, type SuiteOptions } from "../../eval/runSuite.ts";
 import { createEventStore } from "../../events/index.ts";
 import { AnthropicModel } from "../../models/anthropicModel.ts";
 import type { Model, ModelRequest, ToolSpec } from "../../models/types.ts";
-import { type AnthropicWireServer, type WireBlock, type WireRequestBody, reply, startAnthropicWireServer } from "../../models/testing/index.ts";
+import { type AnthropicWireServer, type WireBlock, type WireRequestBody, plainBody, reply, startAnthropicWireServer } from "../../models/testing/index.ts";
 import { sharedCorpusDir } from "../support/sharedCorpusDir.ts";
 import { ENGINES, type TestDatabase, openTestDatabase } from "../support/testDatabase.ts";
 
@@ -18,9 +18,10 @@ const SUITE = new URL("../../eval/suites/offline/", import.meta.url).pathname;
 const CASES = ["etf-overlap", "raspberry-pi-3-price"];
 
 /** The Messages API body back into the request the runtime built (models/toAnthropicParams.ts, inverted). */
-const requestOf = (body: WireRequestBody): ModelRequest => ({
+const requestOf = (wire: WireRequestBody): ModelRequest => requestOfPlain(plainBody(wire));
+const requestOfPlain = (body: WireRequestBody & { system: string }): ModelRequest => ({
   model: body.model,
-  system: typeof body.system === "string" ? body.system : "",
+  system: body.system,
   messages: body.messages as ModelRequest["messages"],
   tools: ((body.tools ?? []) as { name: string; description: string; input_schema: Record<string, unknown> }[]).map((t): ToolSpec => ({ name: t.name, description: t.description, input_schema: t.input_schema })),
   maxTokens: body.max_tokens,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { clockStop, reservationStop, resolveCaps, toolStop, turnStop, turnToolStop } from "../../governance/index.ts";
+import { CONFIGURED_CAPS, clockStop, fetchStop, parseCaps, reservationStop, resolveCaps, toolStop, turnStop, turnToolStop } from "../../governance/index.ts";
 
 const caps = resolveCaps({ delegation: { maxDepth: 2, maxFanOut: 3 } });
 const limits = { maxTurns: 12, maxToolCalls: 40, maxHandoffRepairs: 2, maxFailedModelCalls: 3 };
@@ -53,5 +53,28 @@ describe("limit checks (pure)", () => {
     assert.equal(reservationStop(totals, 900, 1000, { tokens: 200, costMicros: 1 }).limit, "executor_tokens");
     assert.equal(reservationStop(totals, 0, 1000, { tokens: 200, costMicros: 1 }).limit, "run_tokens");
     assert.equal(reservationStop(totals, 0, 1000, { tokens: 50, costMicros: 101 }).limit, "run_cost");
+  });
+});
+
+describe("fetchStop: the run's fetch budget", () => {
+  const caps = { ...CONFIGURED_CAPS, fetch: { maxFetches: 3, maxBytes: 1_000 } };
+  const calls = (...names: string[]) => names.map((name) => ({ name }));
+
+  it("web_fetch calls count against the pages left, in the model's order; other tools pass", () => {
+    assert.equal(fetchStop({ fetches: 1, bytes: 10 }, calls("web_fetch", "web_search", "web_fetch"), caps), null);
+    const stop = fetchStop({ fetches: 1, bytes: 10 }, calls("web_fetch", "web_search", "web_fetch", "web_fetch"), caps);
+    assert.deepEqual([stop?.at, stop?.stop.limit], [3, "run_fetches"]);
+    assert.match(stop!.stop.reason, /run fetch budget of 3 pages used/);
+  });
+
+  it("once the bytes read reach the cap, the next web_fetch is stopped, naming the bytes", () => {
+    const stop = fetchStop({ fetches: 1, bytes: 1_000 }, calls("web_search", "web_fetch"), caps);
+    assert.deepEqual([stop?.at, stop?.stop.limit], [1, "run_fetch_bytes"]);
+    assert.equal(fetchStop({ fetches: 1, bytes: 999 }, calls("web_fetch"), caps), null);
+  });
+
+  it("caps recorded before the fetch budget parse with its defaults", () => {
+    const { fetch: _, ...older } = CONFIGURED_CAPS;
+    assert.deepEqual(parseCaps(older).fetch, { maxFetches: 200, maxBytes: 200 * 1024 * 1024 });
   });
 });

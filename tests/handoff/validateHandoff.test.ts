@@ -127,3 +127,15 @@ test("garbage still yields a valid salvage", () => {
     assert.deepEqual(salvage.findings, []);
   }
 });
+
+test("a finding resting only on web_search results is refused: search is discovery, never evidence", () => {
+  const searched = { ...facts, discoveryOnly: new Set(["toolu_search"]) };
+  // Beside a fetched page's call it stands.
+  assert.ok(validateHandoff(validCandidate(), searched).ok);
+  const c = validCandidate();
+  c.findings[0]!.evidence.toolResults = ["toolu_search"];
+  const verdict = validateHandoff(c, searched);
+  if (verdict.ok) assert.fail("a snippet-only finding must be refused");
+  assert.deepEqual(verdict.issues.map((i) => [i.kind, i.path]), [["discovery_only", ["findings", 0, "evidence", "toolResults"]]]);
+  assert.match(verdict.issues[0]!.message, /discovery, never evidence\. Fetch the page with web_fetch/);
+});

@@ -32,7 +32,7 @@ test("a streamed text reply becomes text content, end_turn, usage and the model 
       assert.deepEqual(response, {
         content: [{ type: "text", text: "Paris is the capital of France." }],
         stopReason: "end_turn",
-        usage: { inputTokens: 21, outputTokens: 8 },
+        usage: { inputTokens: 21, outputTokens: 8, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
         model: "claude-test-1-20260101",
         responseId: "msg_wire_1",
         scripted: false,
@@ -237,7 +237,15 @@ test("aborting during a backoff wait fails with kind aborted and sends no furthe
   });
 });
 
-test("the request body carries model, max_tokens, system, tools and every message block as the API expects", async () => {
+test("the prompt cache counts the server reports are kept apart from the other input tokens", async () => {
+  const usage = { input_tokens: 40, output_tokens: 9, cache_creation_input_tokens: 1_500, cache_read_input_tokens: 3_200 };
+  await withWireServer([reply("Cached.", { usage })], async (server) => {
+    const response = await within(5_000, modelAt(server.url).complete(request({})));
+    assert.deepEqual(response.usage, { inputTokens: 40, outputTokens: 9, cacheCreationInputTokens: 1_500, cacheReadInputTokens: 3_200 });
+  });
+});
+
+test("the request body carries model, max_tokens, system, tools and every message block as the API expects, with three prompt cache breakpoints", async () => {
   const tools = [
     {
       name: "search",
@@ -272,11 +280,13 @@ test("the request body carries model, max_tokens, system, tools and every messag
     // This SDK version sends the key as a bearer token.
     assert.equal(sent.headers.authorization, "Bearer test-key");
     assert.ok(sent.headers["anthropic-version"], "anthropic-version header is sent");
+    const breakpoint = { type: "ephemeral" };
     assert.deepEqual(sent.body, {
       model: "claude-x",
       max_tokens: 1234,
-      system: "Be brief.",
-      tools,
+      // Breakpoints: the system prompt, the last tool spec, and the conversation's last block.
+      system: [{ type: "text", text: "Be brief.", cache_control: breakpoint }],
+      tools: [{ ...tools[0], cache_control: breakpoint }],
       stream: true,
       messages: [
         messages[0],
@@ -286,7 +296,7 @@ test("the request body carries model, max_tokens, system, tools and every messag
           content: [
             { type: "tool_result", tool_use_id: "toolu_a", content: "522,250 (2021)" },
             { type: "tool_result", tool_use_id: "toolu_b", content: "timeout", is_error: true },
-            { type: "text", text: "Summarise." },
+            { type: "text", text: "Summarise.", cache_control: breakpoint },
           ],
         },
       ],

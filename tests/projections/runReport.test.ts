@@ -88,14 +88,14 @@ describe("the run report", () => {
     });
     // A: 500*1 + 50*5 = 750 and 700*1 + 100*5 = 1,200; its caps are the investigate ones, its turns the admission's 12.
     assert.deepEqual({ cost: a!.cost, tokens: a!.tokens.input + a!.tokens.output, latency: a!.modelLatencyMs, wall: a!.wallTimeMs }, { cost: { micros: 1950, estimated: false }, tokens: 1350, latency: 500, wall: 3000 });
-    assert.deepEqual(a!.fetches, { calls: 3, network: 1, cacheHits: 2, duplicatesAvoided: 1, refetched: 0 });
+    assert.deepEqual(a!.fetches, { calls: 3, network: 1, cacheHits: 2, duplicatesAvoided: 1, refetched: 0, networkBytes: 10 });
     assert.deepEqual(a!.limits.turns, { cap: 12, used: 2, left: 10 });
     assert.deepEqual(a!.limits.tokens, { cap: 60_000, used: 1350, left: 58_650 });
     assert.deepEqual(a!.limits.wallClockMs, { cap: 90_000, used: 3000, left: 87_000 });
     // B: scripted, so its tokens and its cost (nothing, at the scripted price) are estimates; the Child caps.
     assert.deepEqual(b!.cost, { micros: 0, estimated: true });
     assert.equal(b!.tokens.estimated, true);
-    assert.deepEqual(b!.fetches, { calls: 2, network: 2, cacheHits: 0, duplicatesAvoided: 0, refetched: 1 });
+    assert.deepEqual(b!.fetches, { calls: 2, network: 2, cacheHits: 0, duplicatesAvoided: 0, refetched: 1, networkBytes: 20 });
     assert.deepEqual(b!.limits.tokens, { cap: 150_000, used: 440, left: 149_560 });
     // 7.6 s from its admission at 10:00:01 to 10:00:08.6, 3 s of it without a host.
     assert.deepEqual([b!.wallTimeMs, b!.hostedTimeMs], [7600, 4600]);
@@ -109,12 +109,15 @@ describe("the run report", () => {
       { turns: r.run.turns, toolCalls: r.run.toolCalls, tokens: r.run.tokens, cost: r.run.cost, latency: r.run.modelLatencyMs, wall: r.run.wallTimeMs, hosted: r.run.hostedTimeMs },
       { turns: 5, toolCalls: 7, tokens: { input: 5600, output: 890, cacheRead: null, cacheWrite: null, estimated: true }, cost: { micros: 24_450, estimated: true }, latency: 2500, wall: 9000, hosted: 6000 },
     );
-    assert.deepEqual(r.run.fetches, { calls: 5, network: 3, cacheHits: 2, duplicatesAvoided: 1, refetched: 1 });
+    assert.deepEqual(r.run.fetches, { calls: 5, network: 3, cacheHits: 2, duplicatesAvoided: 1, refetched: 1, networkBytes: 30 });
     assert.deepEqual(r.limits, {
       tokens: { cap: 100_000, used: 6490, left: 93_510 },
       costMicros: { cap: 1_000_000, used: 24_450, left: 975_550 },
       wallClockMs: { cap: 60_000, used: 6000, left: 54_000 },
       depth: { cap: 2, used: 1, left: 1 },
+      // The fetch budget counts pages read over the network (A's one, B's two) and their bytes.
+      fetches: { cap: 200, used: 3, left: 197 },
+      fetchBytes: { cap: 200 * 1024 * 1024, used: 30, left: 200 * 1024 * 1024 - 30 },
     });
     // Main's largest request was 3,000 tokens; its Children read 1,200 + 400.
     assert.deepEqual(r.isolation, { mainContextTokens: 3000, childrenInputTokens: 1600, children: 2, ratio: 0.53 });
@@ -127,7 +130,8 @@ describe("the run report", () => {
     assert.deepEqual(reportOfEvents("run-pure", byStream), reportOfEvents("run-pure", events));
   });
 
-  test("cache tokens are summed where a turn records them, and null where none does", () => {
+  test("cache tokens are summed where a turn records them, priced at the model's cache rates, and null where none does (older turns fold as they are)", () => {
+    const before = reportOfEvents("run-pure", run()).executors[1]!.cost.micros;
     const events = run().map((e) =>
       e.type === "turn" && e.streamId === `executor-${A}` ? ({ ...e, data: { ...e.data, usage: { ...(e.data as EventData<"turn">).usage, cacheReadInputTokens: 300, cacheCreationInputTokens: 50 } } } as RecordedEvent) : e,
     );
@@ -136,6 +140,8 @@ describe("the run report", () => {
     assert.deepEqual([a!.tokens.cacheRead, a!.tokens.cacheWrite], [600, 100]);
     assert.deepEqual([main!.tokens.cacheRead, main!.tokens.cacheWrite], [null, null]);
     assert.deepEqual([r.run.tokens.cacheRead, r.run.tokens.cacheWrite], [600, 100]);
+    // claude-haiku-4-5: 1 USD per MTok of input, so a cache read costs 0.1 and a cache write 1.25 micro-USD a token (each turn rounded up).
+    assert.equal(a!.cost.micros - before, 2 * Math.ceil(300 * 0.1 + 50 * 1.25));
   });
 
   test("without caps in the log, a limit says so: its cap and what is left are null, the admission's limits still hold", () => {

@@ -69,7 +69,7 @@ describe("the corpus server", () => {
   });
 
   test("a folder of pages with a manifest is searchable: hits carry its corpus URLs", async () => {
-    const hits = await pagesSearchBackend(hostileDir).search("momentum screen", 3);
+    const { hits } = await pagesSearchBackend(hostileDir).search("momentum screen", 3);
     assert.equal(hits[0]?.url, "https://hostile.corpus.test/place-order/");
     assert.ok(hits.every((h) => h.url.startsWith("https://hostile.corpus.test/")));
   });

@@ -14,7 +14,7 @@ const ASKED = "https://pages.corpus.test/001/";
 const UNSEEN = "https://pages.corpus.test/wikipedia/";
 
 /** A search backend with one known hit, so the test needs no index. */
-const oneHit: SearchBackend = { name: "fixed", search: async () => [{ title: "Mozilla - Wikipedia", url: UNSEEN, snippet: "Mozilla is a free-software community" }] };
+const oneHit: SearchBackend = { name: "fixed", search: async () => ({ hits: [{ title: "Mozilla - Wikipedia", url: UNSEEN, snippet: "Mozilla is a free-software community" }] }) };
 
 const answer: ScriptedReply = {
   content: [{ type: "tool_use", name: "answer", input: { summary: "read", sections: [{ heading: "Pages", claims: [{ text: "Two pages were read.", basis: "judgment", citations: [] }] }] } }],

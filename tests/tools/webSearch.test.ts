@@ -32,9 +32,9 @@ test("web_search over the corpus index returns titles, corpus URLs and snippets,
 });
 
 test("web_search says what to do when nothing matches, and when no backend is configured", async () => {
-  const empty: SearchBackend = { name: "empty", search: async () => [] };
+  const empty: SearchBackend = { name: "empty", search: async () => ({ hits: [] }) };
   const none = await createWebSearchTool(empty).runSanitized({ query: "zzz" }, context());
   assert.match(none.output, /No results for "zzz"\. Try other words/);
   assert.deepEqual(none.links, []);
-  await assert.rejects(createWebSearchTool(undefined).run({ query: "x" }, context()), /no search backend configured/);
+  await assert.rejects(createWebSearchTool(undefined).run({ query: "x" }, context()), /no search provider configured on this host \(set ARIADNE_SEARXNG_URL/);
 });

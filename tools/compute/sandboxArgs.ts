@@ -73,6 +73,8 @@ function bwrapPrefix(plan: SandboxPlan, env: Record<string, string>): string[] {
   for (const [name, value] of Object.entries({ ...env, ...plan.passEnv })) args.push("--setenv", name, value);
   args.push(
     ...systemFolders(),
+    // bwrap makes a missing parent 0700 (root's): the run's own uid must traverse /etc to the BLAS alternatives.
+    "--perms", "0755", "--dir", "/etc",
     "--ro-bind-try", "/etc/alternatives", "/etc/alternatives",
     "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache",
     "--proc", "/proc",

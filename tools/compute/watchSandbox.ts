@@ -1,4 +1,4 @@
-import { promises as fs } from "node:fs";
+import { promises as fs, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 
 export interface SandboxWatch {
@@ -22,15 +22,15 @@ export interface WatchReport {
 
 const PAGE = 4096;
 
-/** Every process under `root` (by parent links in /proc), with its resident bytes. */
-async function tree(root: number): Promise<{ pids: number[]; rss: number }> {
+/** Every process under `root` (by parent links in /proc), with its resident bytes. Synchronous: a few hundred tiny reads cost a tenth of what as many promises do. */
+function tree(root: number): { pids: number[]; rss: number } {
   const parents = new Map<number, number[]>();
   const rssOf = new Map<number, number>();
-  for (const name of await fs.readdir("/proc")) {
+  for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     let stat: string;
     try {
-      stat = await fs.readFile(`/proc/${name}/stat`, "latin1");
+      stat = readFileSync(`/proc/${name}/stat`, "latin1");
     } catch {
       continue; // ended between the listing and the read
     }
@@ -81,7 +81,7 @@ export function watchSandbox(rootPid: number, limits: SandboxWatch, stop: () => 
   let looking: Promise<void> = Promise.resolve();
   let ended = false;
   const look = async () => {
-    const { pids, rss } = await tree(rootPid);
+    const { pids, rss } = tree(rootPid);
     report.peakRssBytes = Math.max(report.peakRssBytes, rss);
     report.peakProcesses = Math.max(report.peakProcesses, pids.length);
     report.workspaceGrowth = (await bytesUnder(limits.workspace)) - base;

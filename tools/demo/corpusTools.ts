@@ -9,6 +9,12 @@ import { searchCorpus, searchTerms } from "./searchCorpus.ts";
 
 const docId = z.string().min(1).describe('Document id as returned by search_corpus, e.g. "adiv-factsheet".');
 
+/**
+ * The demo tools' names: offered only to the offline scenarios, never to a real
+ * question's run (runs/runTools.ts realToolNames), whose claims must rest on the real web.
+ */
+export const DEMO_TOOLS: readonly string[] = ["search_corpus", "read_document", "quote_passage", "compute_overlap"];
+
 /** The four read-only teaching tools over the synthetic corpus; `dir` lets tests use a copy. */
 export function createCorpusTools(dir: string = DEFAULT_CORPUS_DIR): Tool[] {
   const searchTool = defineTool({

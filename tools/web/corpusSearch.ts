@@ -58,13 +58,14 @@ export function indexedSearchBackend(load: () => Promise<IndexedPage[]>): Search
         throw e;
       });
       const { search, pages } = await index;
-      return search
+      const hits = search
         .search(query)
         .slice(0, limit)
         .map((r): SearchHit => {
           const page = pages.get(r.id as string)!;
           return { title: page.title, url: page.url, snippet: snippetOf(page.text, r.terms) };
         });
+      return { hits };
     },
   };
 }

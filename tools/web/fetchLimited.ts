@@ -21,6 +21,19 @@ export interface FetchLimits extends AddressPolicy {
   maxBytes?: number;
   /** Redirects followed (default 5); one more is refused. */
   maxRedirects?: number;
+  /** The least time between two requests to one host (default 1 s; tools/web/hostGate.ts); mapped corpus URLs are not paced. */
+  hostIntervalMs?: number;
+  /** Who is asking, for the sites' logs: a User-Agent naming Ariadne and how to reach its operator (ARIADNE_CONTACT). */
+  userAgent?: string;
+}
+
+/** The User-Agent sent without a configured one; with a contact (a URL or mailto), sites know whom to tell. */
+export const userAgentOf = (contact?: string): string => `Ariadne/1.0 (research agent${contact ? `; +${contact}` : ""})`;
+
+/** One request's own headers (a search API's key, a conditional request's validators), beside the accept and user-agent. */
+export interface RequestHeaders {
+  headers?: Record<string, string>;
+  accept?: string;
 }
 
 export interface Fetched {
@@ -30,6 +43,8 @@ export interface Fetched {
   contentType: string;
   bytes: Uint8Array;
   redirects: number;
+  /** The final response's headers (Retry-After, ETag, Last-Modified). */
+  headers: Headers;
 }
 
 export const DEFAULT_TIMEOUT_MS = 20_000;
@@ -42,7 +57,7 @@ export const DEFAULT_MAX_REDIRECTS = 5;
  * no private or loopback address unless allowed. Failures are ToolErrors that
  * say what to do next.
  */
-export async function fetchLimited(url: string, limits: FetchLimits, signal?: AbortSignal): Promise<Fetched> {
+export async function fetchLimited(url: string, limits: FetchLimits, signal?: AbortSignal, request: RequestHeaders = {}): Promise<Fetched> {
   const timeoutMs = limits.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = limits.maxBytes ?? DEFAULT_MAX_BYTES;
   const maxRedirects = limits.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
@@ -62,7 +77,11 @@ export async function fetchLimited(url: string, limits: FetchLimits, signal?: Ab
       const response = await doFetch(mapped ?? current, {
         redirect: "manual",
         signal: abort,
-        headers: { accept: "text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8,*/*;q=0.5", "user-agent": "Ariadne research agent (web_fetch)" },
+        headers: {
+          accept: request.accept ?? "text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8,*/*;q=0.5",
+          "user-agent": limits.userAgent ?? userAgentOf(),
+          ...request.headers,
+        },
       });
       const location = response.headers.get("location");
       if (response.status >= 300 && response.status < 400 && location) {
@@ -77,7 +96,7 @@ export async function fetchLimited(url: string, limits: FetchLimits, signal?: Ab
       }
       const contentType = response.headers.get("content-type") ?? "";
       const bytes = await readBody(response, maxBytes, current);
-      return { finalUrl: current, status: response.status, contentType, bytes, redirects };
+      return { finalUrl: current, status: response.status, contentType, bytes, redirects, headers: response.headers };
     }
   } catch (error) {
     if (deadline.aborted && !signal?.aborted) {

@@ -3,8 +3,18 @@ import { ToolError } from "../toolErrors.ts";
 import { classifyContent } from "./classifyContent.ts";
 import { decodeText } from "./decodeText.ts";
 import { extractReadable } from "./extractReadable.ts";
-import { type FetchLimits, fetchLimited, formatBytes } from "./fetchLimited.ts";
+import { type FetchLimits, type Fetched, fetchLimited, formatBytes } from "./fetchLimited.ts";
+import { rememberValidators, validatorsFor } from "./pageValidators.ts";
 import type { CachedPage } from "./pageCache.ts";
+import { DEFAULT_HOST_INTERVAL_MS, throughHostGate } from "./hostGate.ts";
+import { checkRobots } from "./robotsTxt.ts";
+
+async function politely(url: string, limits: FetchLimits, blobs: BlobStore, signal?: AbortSignal, headers?: Record<string, string>) {
+  const host = new URL(url).host;
+  const interval = limits.hostIntervalMs ?? DEFAULT_HOST_INTERVAL_MS;
+  await checkRobots(url, limits, blobs, signal, (request) => throughHostGate(host, interval, request));
+  return throughHostGate(host, interval, () => fetchLimited(url, limits, signal, { headers }));
+}
 
 /**
  * Fetches a page and keeps it as a source: raw bytes and the extracted text
@@ -24,7 +34,21 @@ export async function readPage(
     requestUrl?: string;
   },
 ): Promise<CachedPage> {
-  const fetched = await fetchLimited(options.requestUrl ?? url, options.limits, options.signal);
+  const target = options.requestUrl ?? url;
+  const { limits } = options;
+  // The open web is fetched politely: robots.txt obeyed, two requests at once per host, starts spaced. The mapped corpus hosts are local files.
+  if (limits.mapUrl?.(target) !== undefined) return pageOf(await fetchLimited(target, limits, options.signal), url, normalizedUrl, options);
+  // Asked again (another run, or after the run's cache lost it): a conditional request, and a 304 keeps the stored page.
+  const known = validatorsFor(options.blobs, target);
+  const fetched = await politely(target, limits, options.blobs, options.signal, known?.headers);
+  if (fetched.status === 304 && known) return { ...known.page, source: { ...known.page.source, fetchedAt: options.now().toISOString() } };
+  const page = await pageOf(fetched, url, normalizedUrl, options);
+  rememberValidators(options.blobs, target, fetched.headers, page);
+  return page;
+}
+
+/** A fetched response as a page kept as a source (its bytes and text stored as blobs). */
+async function pageOf(fetched: Fetched, url: string, normalizedUrl: string, options: { blobs: BlobStore; now: () => Date }): Promise<CachedPage> {
   const { status, contentType, bytes } = fetched;
   // Not redirected, the page is the one asked for, however the request was spelled.
   const finalUrl = fetched.redirects === 0 ? url : fetched.finalUrl;
