@@ -2,11 +2,12 @@ import { Runtime } from "../../actors/index.ts";
 import { ConfigError } from "../../core/errors.ts";
 import type { RecordedEvent } from "../../events/index.ts";
 import { CONFIGURED_CAPS, createRunGovernance, parseCaps } from "../../governance/index.ts";
-import { type Model, type ModelSettings, createModel, resolveModels } from "../../models/index.ts";
+import { type Model, createModel, resolveModels } from "../../models/index.ts";
 import { DEFAULT_SCENARIO, findScenario } from "../../scenarios/index.ts";
 import { createDatabaseBlobStore } from "../../db/sourceBlobs.ts";
-import type { ComputeOptions, SearchSettings, ToolRegistry } from "../../tools/index.ts";
+import type { ToolRegistry } from "../../tools/index.ts";
 import type { BuildRuntime } from "./hostRun.ts";
+import type { HostSettings } from "./hostSettings.ts";
 import { offlineCorpus, researchCorpus } from "./scenarioCorpus.ts";
 import { baselineResearcher } from "../../models/baseline/baselineResearcher.ts";
 import { chooseSearchProvider } from "../../tools/index.ts";
@@ -16,23 +17,7 @@ import { scriptedCheckerModel } from "../../scenarios/scriptedChecker.ts";
 import { workspaceRootFor } from "./workspaceRootFor.ts";
 import { type AnswerDeltas, answerDeltas, publishingMainDeltas } from "./answerDeltas.ts";
 
-/** What a host is configured with (cli/config.ts reads it once from the environment). */
-export interface HostSettings {
-  /** The configured model, if any (ANTHROPIC_API_KEY …, ARIADNE_MODEL_*). */
-  model?: ModelSettings;
-  /** Delay of each scripted reply (ARIADNE_SCRIPTED_LATENCY_MS); a run's own tag wins. */
-  scriptedLatencyMs?: number;
-  /** How compute runs code: the OpenBLAS variables passed into its sandbox (OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE). */
-  compute?: Pick<ComputeOptions, "passEnv">;
-  /** Where executors' working folders live (ARIADNE_WORKSPACES); default beside the store (runs/host/workspaceRootFor.ts). */
-  workspaceRoot?: string;
-  /** Where a real question's web_search looks (ARIADNE_SEARCH, ARIADNE_SEARXNG_URL, BRAVE_SEARCH_API_KEY, ARIADNE_BRAVE_URL). */
-  search?: SearchSettings;
-  /** How the web tools reach the web: contact, address policy, per-host interval (ARIADNE_CONTACT, ARIADNE_ALLOW_*). */
-  web?: { contact?: string; allowLoopback?: boolean; allowPrivate?: boolean; hostIntervalMs?: number };
-  /** The corpus offline runs and the baseline researcher fetch and search (ARIADNE_CORPUS_DIR); default the repository's corpus/. */
-  corpusDir?: string;
-}
+export type { HostSettings };
 
 export interface RuntimeFactoryOptions {
   /** The run's tools; default runTools. Tests wrap the same tools (same specs) to watch their calls. */
