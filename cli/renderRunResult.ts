@@ -67,7 +67,7 @@ export async function renderRunResult(
         runId,
         mainExecutorId,
         store: ctx.location,
-        scripted: ctx.lease.options.mode === "offline",
+        scripted: ctx.lease.options.mode !== "model",
         outcome: outcome?.kind ?? result.kind,
         state: projected.status,
         partial,

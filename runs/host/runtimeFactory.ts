@@ -8,7 +8,9 @@ import { createDatabaseBlobStore } from "../../db/sourceBlobs.ts";
 import type { ToolRegistry } from "../../tools/index.ts";
 import type { BuildRuntime } from "./hostRun.ts";
 import type { HostSettings } from "./hostSettings.ts";
-import { offlineCorpus } from "./scenarioCorpus.ts";
+import { offlineCorpus, researchCorpus } from "./scenarioCorpus.ts";
+import { baselineResearcher } from "../../models/baseline/baselineResearcher.ts";
+import { chooseSearchProvider } from "../../tools/index.ts";
 import { realToolNames, runTools } from "./runTools.ts";
 import { realFetchLimits, realWebOptions } from "./realWebOptions.ts";
 import { scriptedCheckerModel } from "../../scenarios/scriptedChecker.ts";
@@ -44,19 +46,20 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
   const env = settings.model ?? {};
   const build: BuildRuntime = async (store, lease) => {
     const { mode, caps, limits, reviewer, modelIdleTimeoutMs, allowedProfiles, models, singleAgent } = lease.options;
-    const real = options.model?.() ?? (mode === "offline" ? null : createModel(env, { idleTimeoutMs: modelIdleTimeoutMs }));
-    if (mode !== "offline" && !real) {
+    const baseline = mode === "baseline";
+    const real = options.model?.() ?? (mode === "model" ? createModel(env, { idleTimeoutMs: modelIdleTimeoutMs }) : null);
+    if (mode === "model" && !real) {
       throw new ConfigError(`run ${lease.runId} asks for the configured model: set ANTHROPIC_API_KEY to run it`);
     }
     // The run's own hint (a test harness tags its runs) wins, so whichever worker takes it paces it alike.
     const latencyMs = Number(lease.options.tags.scriptedLatencyMs ?? settings.scriptedLatencyMs ?? 0) || undefined;
-    const scenario = real || options.offlineModel ? null : findScenario(lease.options.scenario ?? DEFAULT_SCENARIO);
-    if (!real && !options.offlineModel && !scenario) throw new ConfigError(`run ${lease.runId} asks for scenario "${lease.options.scenario}", which this host does not have`);
-    const model = real ?? options.offlineModel?.() ?? (singleAgent ? scenario!.singleAgentModel : scenario!.model)({ latencyMs });
-    const names = resolveModels(env, models);
+    const scenario = real || options.offlineModel || baseline ? null : findScenario(lease.options.scenario ?? DEFAULT_SCENARIO);
+    if (!real && !options.offlineModel && !baseline && !scenario) throw new ConfigError(`run ${lease.runId} asks for scenario "${lease.options.scenario}", which this host does not have`);
     const runCaps = caps ? parseCaps(caps) : CONFIGURED_CAPS;
+    const model = real ?? options.offlineModel?.() ?? (baseline ? baselineResearcher({ latencyMs, childTokens: runCaps.investigate.maxTokens }) : (singleAgent ? scenario!.singleAgentModel : scenario!.model)({ latencyMs }));
+    const names = resolveModels(env, models);
     // A scripted scenario reaches its corpus through the corpus hosts (*.corpus.test) on a local server.
-    const corpus = scenario && !options.tools ? await offlineCorpus(scenario, options.corpusDir ?? settings.corpusDir) : null;
+    const corpus = options.tools ? null : scenario ? await offlineCorpus(scenario, options.corpusDir ?? settings.corpusDir) : baseline ? await baselineCorpus(settings, options.corpusDir) : null;
     // The Checker's tools read the run's log and its sources again, as `ariadne check` does.
     const checker = { store, readers: () => Promise.resolve(build.sourceReaders!(store.database, lease)) };
     // A real question's run searches and fetches the real web, politely, with the configured provider; never the demo tools.
@@ -92,7 +95,7 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
   // The checker reads a run's sources again as its tools read them: the same corpus map, blobs and workspaces.
   build.sourceReaders = async (database, lease) => {
     const scenario = lease.options.mode === "offline" && !options.offlineModel ? findScenario(lease.options.scenario ?? DEFAULT_SCENARIO) : null;
-    const corpus = scenario ? await offlineCorpus(scenario, options.corpusDir ?? settings.corpusDir) : null;
+    const corpus = scenario ? await offlineCorpus(scenario, options.corpusDir ?? settings.corpusDir) : lease.options.mode === "baseline" ? await baselineCorpus(settings, options.corpusDir) : null;
     return {
       // A real run's pages are read again as they were fetched: the host's address policy, User-Agent and pacing.
       web: corpus ? { mapUrl: corpus.mapUrl } : realFetchLimits(settings),
@@ -101,4 +104,15 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
     };
   };
   return build;
+}
+
+/**
+ * What the baseline researcher searches and fetches: with no search provider
+ * configured (or ARIADNE_SEARCH=corpus), the corpus folder, served on loopback
+ * and searched over its pages, PDFs and data files; with SearXNG or Brave
+ * configured, null, and the run gets the real web tools as a model's would.
+ */
+async function baselineCorpus(settings: HostSettings, corpusDir: string | undefined) {
+  const provider = chooseSearchProvider(settings.search ?? {}).provider;
+  return provider === null || provider === "corpus" ? researchCorpus(corpusDir ?? settings.corpusDir) : null;
 }
