@@ -31,18 +31,22 @@ describe("a run killed mid-run and resumed: the resume exports its spans, one tr
     const env = { ...store.env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
     const killed = await ariadne(["run", "--json", ...store.args], { ...env, ARIADNE_CRASH_AT: CRASH_AT });
     assert.notEqual(killed.code, 0, `the run was killed at ${CRASH_AT}: ${killed.stdout}${killed.stderr}`);
-    const { store: log, close } = await openStore({ ...store.open, consistencyCheck: false });
-    try {
-      runId = (await log.readAll()).events.find((e) => e.type === "run_submitted")!.metadata.runId;
-      assert.ok(!(await log.readRun(runId)).some((e) => e.type === "run_sealed"), "killed before the seal");
-      beforeResume = receiver.spans.filter((s) => s.attributes["gen_ai.conversation.id"] === runId);
-      const resumed = await ariadne(["resume", runId, "--json", ...store.args], env);
-      resumeCode = resumed.code;
-      resumeOutput = resumed.stdout + resumed.stderr;
-      events = await log.readRun(runId);
-    } finally {
-      await close();
-    }
+    // Opened only between the commands: an embedded (PGlite) store serves one process at a time.
+    const read = async <T>(f: (log: Awaited<ReturnType<typeof openStore>>["store"]) => Promise<T>): Promise<T> => {
+      const { store: log, close } = await openStore({ ...store.open, consistencyCheck: false });
+      try {
+        return await f(log);
+      } finally {
+        await close();
+      }
+    };
+    runId = await read(async (log) => (await log.readAll()).events.find((e) => e.type === "run_submitted")!.metadata.runId);
+    assert.ok(!(await read((log) => log.readRun(runId))).some((e) => e.type === "run_sealed"), "killed before the seal");
+    beforeResume = receiver.spans.filter((s) => s.attributes["gen_ai.conversation.id"] === runId);
+    const resumed = await ariadne(["resume", runId, "--json", ...store.args], env);
+    resumeCode = resumed.code;
+    resumeOutput = resumed.stdout + resumed.stderr;
+    events = await read((log) => log.readRun(runId));
     spans = receiver.spans.filter((s) => s.attributes["gen_ai.conversation.id"] === runId);
   });
   after(async () => {
