@@ -4,6 +4,7 @@ import { loadProfile, profileBinding } from "../profiles/index.ts";
 import { type Capability, DELEGATE_TOOL, type ToolEffect, computeGrant } from "../tools/index.ts";
 import { type ExecutorState } from "./fold/executorState.ts";
 import { type Limits, OWNED_TOOLS, ROLES, type Role, roleOf } from "./request/roles.ts";
+import { renderAdmission } from "./request/renderTexts.ts";
 import { executorStreamId } from "../events/index.ts";
 
 /** What admission needs of the runtime: the store, the tools a run may grant, and the role settings frozen into each executor. */
@@ -90,6 +91,7 @@ export async function admit(options: AdmissionOptions, a: Admission): Promise<Re
         model: options.modelNameFor(a.role),
         limits: options.limitsFor(a.role, a.singleAgent && !parent),
         ...(a.singleAgent && !parent ? { singleAgent: true as const } : {}),
+        ...renderAdmission({ role: a.role, singleAgent: a.singleAgent && !parent, task: a.task }),
       },
       metadata: { runId, executorId: a.executorId, ...(a.causationId && { causationId: a.causationId }) },
     },

@@ -2,7 +2,7 @@ import { randomId } from "../core/clock.ts";
 import { type Draft, type EventStore, type NewEvent, type RecordedEvent, appendWithRetry } from "../events/index.ts";
 import { checkedAhead } from "../events/validateEvents.ts";
 import { ExecutorActor, type ExecutorActorOptions } from "./fold/executorActor.ts";
-import { type ExecutorSnapshot, type ExecutorStatus, foldEvent } from "./fold/executorMachine.ts";
+import { type ExecutorStatus, type Folded, admitted, foldEvent } from "./fold/executorMachine.ts";
 import type { ExecutorState } from "./fold/executorState.ts";
 
 /** Appends retried after a version conflict before giving up (each retry first folds what the other writer wrote). */
@@ -26,7 +26,7 @@ export class ExecutorLog {
    */
   private held: readonly NewEvent[] = [];
   /** The fold with the held outcomes applied, for the snapshot and held list it was made from. */
-  private ahead: { from: ExecutorSnapshot; held: readonly NewEvent[]; snapshot: ExecutorSnapshot } | null = null;
+  private ahead: { from: Folded; held: readonly NewEvent[]; folded: Folded } | null = null;
 
   constructor(
     private readonly store: EventStore,
@@ -39,12 +39,12 @@ export class ExecutorLog {
 
   /** The folded state, with any held outcomes applied (as it will be once they are appended). */
   get state(): ExecutorState {
-    return this.holding ? (this.foldedAhead().context.state as ExecutorState) : this.fold.state;
+    return this.holding ? admitted(this.foldedAhead()) : this.fold.state;
   }
 
   /** The machine's status, held outcomes applied. */
   get status(): ExecutorStatus {
-    return this.holding ? (this.foldedAhead().value as ExecutorStatus) : this.fold.status;
+    return this.holding ? this.foldedAhead().status : this.fold.status;
   }
 
   /** Outcomes are held (a final executor holds none: what it held was never recorded, as after a crash). */
@@ -52,14 +52,15 @@ export class ExecutorLog {
     return this.held.length > 0 && !this.fold.done;
   }
 
-  private foldedAhead(): ExecutorSnapshot {
-    const from = this.fold.actor.getSnapshot();
-    if (this.ahead?.from === from && this.ahead.held === this.held) return this.ahead.snapshot;
-    let snapshot = from;
+  /** The live fold with the held outcomes folded on, through the one fold. */
+  private foldedAhead(): Folded {
+    const from = this.fold.folded;
+    if (this.ahead?.from === from && this.ahead.held === this.held) return this.ahead.folded;
+    let folded = from;
     let version = this.fold.state.version;
-    for (const e of this.held) snapshot = foldEvent(snapshot, heldAsRecorded(e, this.fold.state.streamId, ++version));
-    this.ahead = { from, held: this.held, snapshot };
-    return snapshot;
+    for (const e of this.held) folded = foldEvent(folded, heldAsRecorded(e, this.fold.state.streamId, ++version));
+    this.ahead = { from, held: this.held, folded };
+    return folded;
   }
 
   /**

@@ -1,16 +1,16 @@
 export { Runtime, type GovernancePorts, type RunHandle, type RuntimeOptions } from "./runtime.ts";
 export { defaultReviewPolicy, reviewSubject, type ReviewContext, type ReviewMode, type ReviewPolicy } from "./decide/reviewPolicy.ts";
 export { ExecutorRunner } from "./runner.ts";
-export { ExecutorActor, liveExecutorLogic, type ExecutorActorOptions } from "./fold/executorActor.ts";
+export { ExecutorActor, liveExecutorLogic, type ExecutorActorOptions, type ExecutorSnapshot } from "./fold/executorActor.ts";
 export {
-  executorMachine,
+  EXECUTOR_MACHINE,
+  UNADMITTED,
   foldEvent,
   foldEvents,
   foldExecutor,
-  initialExecutorSnapshot,
   type ExecutorFold,
-  type ExecutorSnapshot,
   type ExecutorStatus,
+  type Folded,
 } from "./fold/executorMachine.ts";
 export { evolve, type Call, type ExecutorState, type Outcome, type Role, type Stop } from "./fold/executorState.ts";
 export { AnswerSchema, ANSWER_TOOL, validateAnswer, type Answer } from "./request/answer.ts";

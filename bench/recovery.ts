@@ -2,6 +2,7 @@ import { pathToFileURL } from "node:url";
 import { foldExecutor } from "../actors/fold/executorMachine.ts";
 import { type NewEvent, eventsByStream } from "../events/index.ts";
 import { type BenchEngine, openBenchPostgres } from "./overheadEngines.ts";
+import { renderAdmission } from "../actors/request/renderTexts.ts";
 
 /**
  * Recovery speed: rebuild RUNS runs x EXECUTORS executors x EVENTS events each
@@ -108,6 +109,7 @@ function executorEvents(j: { runId: string; executorId: string; main: boolean })
         refusedTools: [],
         model: "bench",
         limits: { maxTurns: 40, maxToolCalls: 40, maxHandoffRepairs: 2, maxFailedModelCalls: 3 },
+        ...renderAdmission({ role: j.main ? "main" : "child", task: { question: "How much does ADIV overlap with the portfolio?", context: "bench", doneWhen: "bench" } }),
       },
       metadata,
     },

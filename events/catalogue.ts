@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { adviceBlockBefore28, consumedBlocksBefore28, nudgeBefore28, taskTextBefore28, urlsInTaskBefore28 } from "./textsBefore28.ts";
 
 /**
  * The catalogue of everything that can happen in an Ariadne run. Each event
@@ -83,10 +84,7 @@ const SourceRecord = z.object({
 /** sources/types.ts ArtifactRecord: a file a tool produced, its bytes a blob. */
 const ArtifactRecord = z.object({ id: Id, path: z.string(), sha256: Sha256, bytes: z.number().int().nonnegative() });
 
-/** Payload schemas, by event type then schema version. */
-export const payloadSchemas = {
-  executor_admitted: {
-    1: z.object({
+const ExecutorAdmittedV1 = z.object({
       role: Role,
       parentExecutorId: Id.nullable(),
       /** The parent's delegate call that created this executor. */
@@ -101,6 +99,45 @@ export const payloadSchemas = {
       limits: Limits,
       /** Main of a single-agent run (`--single-agent`): it holds every tool but delegate and cites its own tool results. */
       singleAgent: z.literal(true).optional(),
+    });
+
+const HandoffConsumedV1 = z.object({
+  childExecutorId: Id,
+  toolUseId: Id,
+  handoffEventId: Id,
+  /** The handoff exactly as the parent received it, so the parent's stream alone rebuilds its context. */
+  handoff: z.record(z.string(), z.unknown()),
+  /** The chain hash of the Child's handoff event: run verification checks the Child's stream against it. */
+  handoffHash: Sha256.optional(),
+  /** Set when the Child ended without a handoff of its own (cancelled, failed, or could not be rebuilt). */
+  childEnded: z.object({ outcome: z.enum(["cancelled", "failed"]), reason: z.string() }).optional(),
+});
+
+const ReviewDeliveredV1 = z.object({
+  reviewId: Id,
+  delivered: z.boolean(),
+  turn: z.number().int().positive().nullable(),
+  /** Advisory mode: the review's findings as advice text (renderReview); what Main saw is `rendered` (v2). */
+  advice: z.string().optional(),
+});
+
+/** Payload schemas, by event type then schema version. */
+export const payloadSchemas = {
+  executor_admitted: {
+    1: ExecutorAdmittedV1,
+    2: ExecutorAdmittedV1.extend({
+      /**
+       * What this executor's model is shown of its admission, as rendered when it was admitted
+       * (issue 28): its task as the first user message, the nudge after a turn that ends without
+       * its terminal tool, and the URLs its task names (what it may fetch before it sees more).
+       */
+      rendered: z.object({ task: z.string(), nudge: z.string(), reachable: z.array(z.string()) }),
+      /**
+       * The version of the request code it was admitted under (actors/request/requestVersion.ts):
+       * a hash of everything that shapes a request. Null on an event upcast from v1 (written before
+       * the version was recorded).
+       */
+      requestVersion: z.string().nullable(),
     }),
   },
   turn: {
@@ -192,16 +229,16 @@ export const payloadSchemas = {
     }),
   },
   handoff_consumed: {
-    1: z.object({
-      childExecutorId: Id,
-      toolUseId: Id,
-      handoffEventId: Id,
-      /** The handoff exactly as the parent received it, so the parent's stream alone rebuilds its context. */
-      handoff: z.record(z.string(), z.unknown()),
-      /** The chain hash of the Child's handoff event: run verification checks the Child's stream against it. */
-      handoffHash: Sha256.optional(),
-      /** Set when the Child ended without a handoff of its own (cancelled, failed, or could not be rebuilt). */
-      childEnded: z.object({ outcome: z.enum(["cancelled", "failed"]), reason: z.string() }).optional(),
+    1: HandoffConsumedV1,
+    2: HandoffConsumedV1.extend({
+      /**
+       * The block the parent's model was shown, as rendered when it was recorded: the delegate call's
+       * tool result (`result`, a foreground Child) or a text block with a later request (`text`, a
+       * background Child); a Child that ended without a handoff is its child-ended notice. An event
+       * upcast from v1 carries both, rendered by the frozen v1 templates; the fold takes the one the
+       * delegation's mode asks for.
+       */
+      rendered: z.object({ result: z.string().optional(), text: z.string().optional() }).refine((r) => r.result !== undefined || r.text !== undefined, "result or text"),
     }),
   },
   budget_reserved: {
@@ -238,17 +275,25 @@ export const payloadSchemas = {
   },
   reminder_delivered: {
     1: z.object({ reminderId: Id, turn: z.number().int().positive() }),
+    2: z.object({
+      reminderId: Id,
+      turn: z.number().int().positive(),
+      /**
+       * The reminder's text block as the model was shown it, rendered when it was delivered. Null
+       * only on an event upcast from v1, which names its reminder alone: the fold then renders the
+       * reminder's raised text with the frozen v1 template (events/textsBefore28.ts).
+       */
+      rendered: z.string().nullable(),
+    }),
   },
   review_requested: {
     1: z.object({ reviewId: Id, mode: z.enum(["shadow", "advisory"]), reviewerExecutorId: Id, subject: z.string() }),
   },
   review_delivered: {
-    1: z.object({
-      reviewId: Id,
-      delivered: z.boolean(),
-      turn: z.number().int().positive().nullable(),
-      /** Advisory mode: the advice as it was put in front of Main (marked as advice). */
-      advice: z.string().optional(),
+    1: ReviewDeliveredV1,
+    2: ReviewDeliveredV1.extend({
+      /** Advisory mode: the advice's text block as Main's model was shown it (marked as advice), rendered when it was delivered. */
+      rendered: z.string().optional(),
     }),
   },
   /** A request from outside the executor (operator, parent, governance) that it stop; folded at its next step. */
@@ -438,5 +483,34 @@ export const isEventType = (t: string): t is EventType => Object.hasOwn(payloadS
  */
 export function upcast(type: EventType, fromVersion: number, data: unknown): unknown {
   if (type === "tool_completed" && fromVersion === 1) return { ...(data as object), sources: [] };
+  if (fromVersion === 1) return upcastTextsBefore28(type, data);
   return data;
+}
+
+/**
+ * Events written before they carried what the model was shown (issue 28) get
+ * it rendered by the frozen copy of the templates of the time
+ * (events/textsBefore28.ts), never by today's: executor_admitted its task
+ * text, nudge and reachable URLs; handoff_consumed its block both ways;
+ * review_delivered its advice block. reminder_delivered v1 names only its
+ * reminder: `rendered` is null and the fold renders the raised text with the
+ * same frozen template.
+ */
+function upcastTextsBefore28(type: EventType, data: unknown): unknown {
+  switch (type) {
+    case "executor_admitted": {
+      const d = data as z.output<typeof ExecutorAdmittedV1>;
+      return { ...d, rendered: { task: taskTextBefore28(d.role, d.task), nudge: nudgeBefore28(d.role), reachable: urlsInTaskBefore28(d.task) }, requestVersion: null };
+    }
+    case "handoff_consumed":
+      return { ...(data as object), rendered: consumedBlocksBefore28(data as z.output<typeof HandoffConsumedV1>) };
+    case "reminder_delivered":
+      return { ...(data as object), rendered: null };
+    case "review_delivered": {
+      const d = data as z.output<typeof ReviewDeliveredV1>;
+      return d.advice === undefined ? d : { ...d, rendered: adviceBlockBefore28(d.advice) };
+    }
+    default:
+      return data;
+  }
 }

@@ -72,7 +72,8 @@ export function decide(s: ExecutorState, fact: Fact, role: RoleRecord): Draft[] 
     case "childWorking":
       return [toolCompleted(fact.call, backgroundNote(fact.call.childExecutorId!))];
     case "childrenEnded":
-      return fact.results.map(decideChildOutcome);
+      // A Child whose delegate call is no longer open worked in the background: its result comes as a text block.
+      return fact.results.map((r) => decideChildOutcome(r, !s.calls.some((c) => c.toolUseId === r.toolUseId)));
     case "terminalCalled":
       return finish(role, s, fact.call, fact.blobTexts);
     case "handedOff":

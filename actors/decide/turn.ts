@@ -3,6 +3,7 @@ import { isModelCallError } from "../../models/modelCallError.ts";
 import type { ModelRequest, ModelResponse } from "../../models/types.ts";
 import { type Call, type ExecutorState, type Outcome, deliverReminder, deliverReview, raiseReminder } from "../fold/executorState.ts";
 import { renderReview } from "./review.ts";
+import { renderAdviceBlock, renderReminderBlock } from "../request/renderTexts.ts";
 
 /** The state a turn's request is built from (the state with this turn's deliveries applied), and the deliveries. */
 export interface TurnPreview {
@@ -22,19 +23,22 @@ export function previewTurn(s: ExecutorState, reviews: Readonly<Record<string, O
   const turn = s.turn + 1;
   const deliveries: Draft[] = Object.entries(s.reminders)
     .filter(([, r]) => !r.delivered)
-    .map(([reminderId]) => ({ type: "reminder_delivered", data: { reminderId, turn } }));
+    .map(([reminderId, r]) => ({ type: "reminder_delivered", data: { reminderId, turn, rendered: renderReminderBlock(r.text) } }));
   for (const [reviewId, review] of Object.entries(s.reviews)) {
     const outcome = reviews[reviewId];
     if (review.delivered || !outcome) continue;
     if (review.mode === "shadow") deliveries.push({ type: "review_delivered", data: { reviewId, delivered: false, turn: null } });
-    else deliveries.push({ type: "review_delivered", data: { reviewId, delivered: true, turn, advice: renderReview(outcome) } });
+    else {
+      const advice = renderReview(outcome);
+      deliveries.push({ type: "review_delivered", data: { reviewId, delivered: true, turn, advice, rendered: renderAdviceBlock(advice) } });
+    }
   }
   return { preview: deliveries.reduce(applyDelivery, s), deliveries };
 }
 
 function applyDelivery(state: ExecutorState, d: Draft): ExecutorState {
-  if (d.type === "reminder_delivered") return deliverReminder(state, d.data.reminderId);
-  if (d.type === "review_delivered") return deliverReview(state, d.data.reviewId, d.data.advice);
+  if (d.type === "reminder_delivered") return deliverReminder(state, d.data.reminderId, d.data.rendered);
+  if (d.type === "review_delivered") return deliverReview(state, d.data.reviewId, d.data.rendered);
   return state;
 }
 
@@ -48,8 +52,9 @@ export function withRaisedReminders(turn: TurnPreview, governed: readonly Draft[
   const deliveries = [...turn.deliveries];
   for (const e of governed) {
     if (e.type !== "reminder_raised" || preview.reminders[e.data.reminderId]) continue;
-    preview = deliverReminder(raiseReminder(preview, e.data.reminderId, e.data.text), e.data.reminderId);
-    deliveries.push({ type: "reminder_delivered", data: { reminderId: e.data.reminderId, turn: preview.turn + 1 } });
+    const rendered = renderReminderBlock(e.data.text);
+    preview = deliverReminder(raiseReminder(preview, e.data.reminderId, e.data.text), e.data.reminderId, rendered);
+    deliveries.push({ type: "reminder_delivered", data: { reminderId: e.data.reminderId, turn: preview.turn + 1, rendered } });
   }
   return preview === turn.preview ? turn : { preview, deliveries };
 }

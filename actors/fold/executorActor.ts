@@ -1,17 +1,16 @@
-import { type Actor, type InspectionEvent, createActor } from "xstate";
+import { type Actor, type InspectionEvent, type SnapshotFrom, createActor, fromTransition } from "xstate";
 import type { RecordedEvent } from "../../events/index.ts";
-import { type ExecutorFold, type ExecutorSnapshot, type ExecutorStatus, executorMachine, foldEvent } from "./executorMachine.ts";
+import { type ExecutorFold, type ExecutorStatus, type Folded, UNADMITTED, admitted, foldEvent, isFinal } from "./executorMachine.ts";
 import type { ExecutorState } from "./executorState.ts";
 
 /**
- * The executor machine as live actor logic: the machine itself, except that
- * its transition is the one fold (foldEvent: XState's own transition, its
- * answers cached per state and event type, see executorMachine.ts). The
- * initial snapshot, persistence, restoring and inspection are XState's.
+ * The executor machine as live actor logic, by XState's public API: the one
+ * fold (foldEvent) as a transition function (`fromTransition`). Persistence,
+ * restoring, subscriptions and inspection are XState's; no internals are read.
  */
-export const liveExecutorLogic: typeof executorMachine = Object.create(executorMachine, {
-  transition: { value: (snapshot: ExecutorSnapshot, event: RecordedEvent) => foldEvent(snapshot, event) },
-});
+export const liveExecutorLogic = fromTransition((folded: Folded, event: RecordedEvent) => foldEvent(folded, event), UNADMITTED);
+
+export type ExecutorSnapshot = SnapshotFrom<typeof liveExecutorLogic>;
 
 export interface ExecutorActorOptions {
   /** A snapshot persisted earlier (`persisted()`), restored before the events given (the stream's tail after it) are sent. */
@@ -21,14 +20,13 @@ export interface ExecutorActorOptions {
 }
 
 /**
- * A live executor: an XState actor of the executor machine whose only inputs
- * are recorded events, each sent after it was appended. It is rebuilt from its
- * stream (every event sent in order) or restored from a persisted snapshot
- * plus the events after it. An event the machine refuses throws from `apply`,
- * naming it, as the fold does.
+ * A live executor: an XState actor whose only inputs are recorded events, each
+ * sent after it was appended. It is rebuilt from its stream (every event sent
+ * in order) or restored from a persisted snapshot plus the events after it.
+ * An event the fold refuses throws from `apply`, naming it.
  */
 export class ExecutorActor implements ExecutorFold {
-  readonly actor: Actor<typeof executorMachine>;
+  readonly actor: Actor<typeof liveExecutorLogic>;
   private failure = null as { error: unknown } | null;
 
   constructor(events: readonly RecordedEvent[] = [], options: ExecutorActorOptions = {}) {
@@ -42,31 +40,34 @@ export class ExecutorActor implements ExecutorFold {
   }
 
   apply(event: RecordedEvent): void {
-    // A final actor takes no more events: the fold names the one that came too late.
-    if (this.done) foldEvent(this.actor.getSnapshot(), event);
+    // A final executor takes no more events: the fold names the one that came too late.
+    if (this.done) foldEvent(this.folded, event);
     this.rethrow();
     this.actor.send(event);
     this.rethrow();
   }
 
-  /** The machine refused an event (the actor stopped in error): every later event is refused with it. */
+  /** The fold refused an event (the actor stopped in error): every later event is refused with it. */
   private rethrow(): void {
     const failure = this.failure;
     if (failure) throw failure.error;
   }
 
+  /** The executor as folded so far: what the fold steps on from (the runner's held outcomes, executorLog.ts). */
+  get folded(): Folded {
+    return this.actor.getSnapshot().context;
+  }
+
   get status(): ExecutorStatus {
-    return this.actor.getSnapshot().value as ExecutorStatus;
+    return this.folded.status;
   }
 
   get state(): ExecutorState {
-    const s = this.actor.getSnapshot().context.state;
-    if (!s) throw new Error("executor not admitted yet");
-    return s;
+    return admitted(this.folded);
   }
 
   get done(): boolean {
-    return this.actor.getSnapshot().status === "done";
+    return isFinal(this.folded);
   }
 
   /** The actor's snapshot as JSON-safe data, to restore it later with `new ExecutorActor(tail, { snapshot })`. */

@@ -2,11 +2,9 @@ import type { EventData, ProfileBinding, RecordedEvent, TaskSpec } from "../../e
 import type { ToolEffect } from "../../tools/index.ts";
 import type { AssistantBlock, Message, ToolResultBlock, ToolUseBlock, UserBlock } from "../../models/types.ts";
 import { type QuotableBlob, extractCitationMarkers } from "../../handoff/index.ts";
-import { renderAdvice, renderBackgroundHandoff, renderChildEnded, renderConsumedHandoff, renderReminder } from "../request/prompts.ts";
-import { urlsInTask } from "../request/reachableUrls.ts";
-import { type Role, roleFor } from "../request/roles.ts";
+import { reminderBlockBefore28 } from "../../events/textsBefore28.ts";
 
-export type { Role };
+export type Role = EventData<"executor_admitted">["role"];
 
 /** One tool use of the current turn, followed from request to result. */
 export interface Call {
@@ -58,6 +56,8 @@ export interface ExecutorState {
   /** Failed model calls since the last completed turn. */
   failedAttempts: number;
   messages: Message[];
+  /** The user message after a turn that ends without the terminal tool, as recorded at admission. */
+  nudge: string;
   /** The current turn's tool uses, in the order the model gave them. */
   calls: Call[];
   toolCalls: number;
@@ -134,7 +134,9 @@ export function admittedState(event: RecordedEvent<"executor_admitted">): Execut
     turn: 0,
     failedAttempts: 0,
     singleAgent: d.singleAgent === true,
-    messages: [{ role: "user", content: roleFor(d).renderTask(d.task) }],
+    // What the model is shown is read from the log, never rendered here (actors/request/renderTexts.ts rendered it).
+    messages: [{ role: "user", content: d.rendered.task }],
+    nudge: d.rendered.nudge,
     calls: [],
     toolCalls: 0,
     repairs: 0,
@@ -142,7 +144,7 @@ export function admittedState(event: RecordedEvent<"executor_admitted">): Execut
     toolResults: {},
     citationsSeen: [],
     artifacts: {},
-    reachable: urlsInTask(d.task),
+    reachable: d.rendered.reachable,
     children: {},
     inbox: [],
     unknownEffects: [],
@@ -179,6 +181,7 @@ function nextState(s: ExecutorState, version: number, lastEventId: string): Exec
     turn: s.turn,
     failedAttempts: s.failedAttempts,
     messages: s.messages,
+    nudge: s.nudge,
     calls: s.calls,
     toolCalls: s.toolCalls,
     repairs: s.repairs,
@@ -227,11 +230,11 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
         result: undefined,
       }));
       if (uses.length === 0) {
-        // Finishing without the terminal tool is a repair attempt; the nudge is part of the fold.
+        // Finishing without the terminal tool is a repair attempt; the nudge recorded at admission follows it.
         // Waiting for background Children is not: the runner waits for the next handoff instead.
         if (Object.values(state.children).some((c) => !c.consumed)) s.idleForChildren = true;
         else s.repairs = state.repairs + 1;
-        s.messages.push({ role: "user", content: roleFor(state).nudge });
+        s.messages.push({ role: "user", content: state.nudge });
       }
       return s;
     }
@@ -289,17 +292,11 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
         [d.childExecutorId]: { toolUseId: d.toolUseId, consumed: true, ...(d.childEnded ? {} : { handoff: d.handoff }) },
       };
       if (!state.calls.some((c) => c.toolUseId === d.toolUseId)) {
-        // A background Child: its delegate call was answered long ago; deliver with the next request.
-        const text = d.childEnded ? renderChildEnded(d.childExecutorId, d.childEnded, true) : renderBackgroundHandoff(d.childExecutorId, d.handoff);
-        return deliver(s, { type: "text", text });
+        // A background Child: its delegate call was answered long ago; delivered with the next request.
+        return deliver(s, { type: "text", text: shown(d.rendered?.text, "a text block", event) });
       }
-      return resolve(
-        s,
-        d.toolUseId,
-        d.childEnded
-          ? { type: "tool_result", tool_use_id: d.toolUseId, content: renderChildEnded(d.childExecutorId, d.childEnded, false), is_error: true }
-          : { type: "tool_result", tool_use_id: d.toolUseId, content: renderConsumedHandoff(d.childExecutorId, d.handoff) },
-      );
+      const content = shown(d.rendered?.result, "a tool result", event);
+      return resolve(s, d.toolUseId, d.childEnded ? { type: "tool_result", tool_use_id: d.toolUseId, content, is_error: true } : { type: "tool_result", tool_use_id: d.toolUseId, content });
     }
     case "handoff_committed":
       s.outcome = { kind: "handoff", handoff: event.data.handoff, forced: event.data.forced, eventId: event.eventId, hash: event.hash };
@@ -316,7 +313,7 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
     case "reminder_raised":
       return raiseReminder(s, event.data.reminderId, event.data.text);
     case "reminder_delivered":
-      return deliverReminder(s, event.data.reminderId);
+      return deliverReminder(s, event.data.reminderId, event.data.rendered);
     case "review_requested": {
       const d = event.data;
       const requestedAt = new Date(event.recordedAt).toISOString();
@@ -324,7 +321,7 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
       return s;
     }
     case "review_delivered":
-      return deliverReview(s, event.data.reviewId, event.data.advice);
+      return deliverReview(s, event.data.reviewId, event.data.rendered);
     case "cancelled":
       s.outcome = { kind: "cancelled", reason: event.data.reason, eventId: event.eventId };
       return s;
@@ -346,25 +343,33 @@ export function raiseReminder(s: ExecutorState, reminderId: string, text: string
 }
 
 /**
- * Puts a pending reminder in front of the model: a text block of its own,
- * marked as the runtime's. Used by the fold and by the runner's preview of the
- * request it is about to send, so a rebuilt request matches the one sent.
+ * Puts a pending reminder in front of the model: its block as rendered when
+ * it was delivered (a text block of its own, marked as the runtime's; null: a
+ * delivery recorded before blocks were, rendered by the frozen template of the
+ * time). Used by the fold and by the runner's preview of the request it is
+ * about to send, so a rebuilt request matches the one sent.
  */
-export function deliverReminder(s: ExecutorState, reminderId: string): ExecutorState {
+export function deliverReminder(s: ExecutorState, reminderId: string, block: string | null): ExecutorState {
   const reminder = s.reminders[reminderId];
   if (!reminder) throw new Error(`${s.executorId} has no reminder ${reminderId} to deliver`);
   if (reminder.delivered) throw new Error(`reminder ${reminderId} was already delivered to ${s.executorId}`);
   const next = { ...s, reminders: { ...s.reminders, [reminderId]: { ...reminder, delivered: true } } };
-  return deliver(next, { type: "text", text: renderReminder(reminder.text) });
+  return deliver(next, { type: "text", text: block ?? reminderBlockBefore28(reminder.text) });
 }
 
-/** Marks a review delivered; advice (advisory mode) reaches the model once, marked as advice. */
-export function deliverReview(s: ExecutorState, reviewId: string, advice: string | undefined): ExecutorState {
+/** Marks a review delivered; its advice block (advisory mode), as rendered when delivered, reaches the model once. */
+export function deliverReview(s: ExecutorState, reviewId: string, block: string | undefined): ExecutorState {
   const review = s.reviews[reviewId];
   if (!review) throw new Error(`${s.executorId} has no review ${reviewId}`);
   if (review.delivered) throw new Error(`review ${reviewId} was already delivered to ${s.executorId}`);
   const next = { ...s, reviews: { ...s.reviews, [reviewId]: { ...review, delivered: true } } };
-  return advice === undefined ? next : deliver(next, { type: "text", text: renderAdvice(advice) });
+  return block === undefined ? next : deliver(next, { type: "text", text: block });
+}
+
+/** The block a consumed Child's result was recorded with, in the form its delegation's mode asks for. */
+function shown(block: string | undefined, what: string, event: RecordedEvent): string {
+  if (block === undefined) throw new Error(`${event.type} (v${event.streamVersion}) of ${event.metadata.executorId} records no block as ${what}, the form its delegation was answered in`);
+  return block;
 }
 
 /** `seen` (no duplicates) followed by the items of `found` it lacks, in order, once each; `seen` itself when none is new. */

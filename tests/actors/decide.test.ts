@@ -20,6 +20,7 @@ import type { EventData } from "../../events/index.ts";
 import { validateHandoff } from "../../handoff/index.ts";
 import { admittedData, handoffInput } from "./fixtures.ts";
 import { ev, spec } from "./deciderSpec.ts";
+import { renderAdmission, renderConsumed, renderReminderBlock } from "../../actors/request/renderTexts.ts";
 
 const child = ROLES.child;
 const main = ROLES.main;
@@ -200,7 +201,7 @@ describe("decide: exhaustion is not a crash", () => {
         ev("executor_admitted", admittedData("main", { grantedTools: ["delegate"], limits: { maxTurns: 2, maxToolCalls: 40, maxHandoffRepairs: 2, maxFailedModelCalls: 3 } })),
         ev("turn", toolTurn(1, [{ id: "toolu_d", name: "delegate", input: {} }])),
         called(1, "toolu_d", "delegate", { childExecutorId: "child-1", effect: "idempotent" }),
-        ev("handoff_consumed", { childExecutorId: "child-1", toolUseId: "toolu_d", handoffEventId: "child-1-ev-9", handoff: held }),
+        ev("handoff_consumed", { childExecutorId: "child-1", toolUseId: "toolu_d", handoffEventId: "child-1-ev-9", handoff: held, rendered: renderConsumed({ childExecutorId: "child-1", handoff: held }, false) }),
         ev("turn", toolTurn(2, [])),
       )
       .when((s) => exhaustWithAnswer(s, { limit: "executor_turns", reason: "turn limit reached (2 turns)" }))
@@ -382,7 +383,7 @@ describe("decide: Children and cancellation", () => {
       toolUseId: "toolu_d",
       intentEventId: "main-ev-3",
       outcome: { kind: "cancelled", reason: "operator stop", eventId: "child-ev-7" },
-    });
+    }, false);
     assert.equal(draft.type, "handoff_consumed");
     const data = draft.data as EventData<"handoff_consumed">;
     assert.deepEqual(data.childEnded, { outcome: "cancelled", reason: "operator stop" });
@@ -411,7 +412,7 @@ describe("decide: Children and cancellation", () => {
       toolUseId: "toolu_d",
       intentEventId: "main-ev-3",
       outcome: { kind: "failed", reason: "runtime error", eventId: "child-ev-4" },
-    });
+    }, true);
     const { fold } = spec("main-pure").given(...background, ev("handoff_consumed", draft.data as EventData<"handoff_consumed">));
     const last = fold.state.messages.at(-1)!.content as { type: string; text?: string }[];
     assert.deepEqual(last.at(-1), {
@@ -449,7 +450,7 @@ describe("the fold: reminders", () => {
     assert.deepEqual(pending.reminders, { "rem-1": { text: "80% of the run's token budget is spent.", delivered: false } });
     assert.equal(typeof pending.messages[0].content, "string");
 
-    const delivered = spec().given(...raised, ev("reminder_delivered", { reminderId: "rem-1", turn: 1 })).fold.state;
+    const delivered = spec().given(...raised, ev("reminder_delivered", { reminderId: "rem-1", turn: 1, rendered: renderReminderBlock("80% of the run's token budget is spent.") })).fold.state;
     assert.equal(delivered.reminders["rem-1"].delivered, true);
     assert.deepEqual((delivered.messages[0].content as { type: string; text: string }[])[1], {
       type: "text",
@@ -462,8 +463,8 @@ describe("the fold: reminders", () => {
       spec().given(
         ev("executor_admitted", admittedData("child")),
         ev("reminder_raised", { reminderId: "rem-1", key: "k", text: "t", facts: {} }),
-        ev("reminder_delivered", { reminderId: "rem-1", turn: 1 }),
-        ev("reminder_delivered", { reminderId: "rem-1", turn: 2 }),
+        ev("reminder_delivered", { reminderId: "rem-1", turn: 1, rendered: renderReminderBlock("t") }),
+        ev("reminder_delivered", { reminderId: "rem-1", turn: 2, rendered: renderReminderBlock("t") }),
       ),
     );
   });

@@ -72,8 +72,9 @@ describe("decide: the request preview with deliveries (built once per turn)", ()
 
   test("given a pending reminder, when previewing the turn, then it is delivered with the next turn and the preview carries it", () => {
     const { result } = spec().given(...raised).when((s) => previewTurn(s, {}));
-    assert.deepEqual(result.deliveries, [{ type: "reminder_delivered", data: { reminderId: "rem-1", turn: 1 } }]);
-    assert.match(JSON.stringify(result.preview.messages.at(-1)), /half the budget is spent/);
+    assert.deepEqual(result.deliveries, [{ type: "reminder_delivered", data: { reminderId: "rem-1", turn: 1, rendered: "[Ariadne runtime reminder, not from the user] half the budget is spent" } }]);
+    // The preview shows the block the delivery records, so the request sent is the one a rebuild makes.
+    assert.equal((result.preview.messages.at(-1)!.content as { text: string }[]).at(-1)!.text, "[Ariadne runtime reminder, not from the user] half the budget is spent");
   });
 
   test("given reviews, when previewing, then a finished advisory one is delivered as advice, a shadow one closed unseen, an unfinished one left", () => {
@@ -87,7 +88,16 @@ describe("decide: the request preview with deliveries (built once per turn)", ()
       .given(...reviews)
       .when((s) => previewTurn(s, { "r-adv": handoff, "r-sh": handoff, "r-wip": null }).deliveries)
       .then([
-        { type: "review_delivered", data: { reviewId: "r-adv", delivered: true, turn: 1, advice: '{"findings":[],"summary":"found it"}' } },
+        {
+          type: "review_delivered",
+          data: {
+            reviewId: "r-adv",
+            delivered: true,
+            turn: 1,
+            advice: '{"findings":[],"summary":"found it"}',
+            rendered: '[Ariadne runtime: advice from an independent reviewer, not from the user. It does not approve or veto anything; weigh it as evidence.]\n{"findings":[],"summary":"found it"}',
+          },
+        },
         { type: "review_delivered", data: { reviewId: "r-sh", delivered: false, turn: null } },
       ]);
   });
@@ -97,7 +107,7 @@ describe("decide: the request preview with deliveries (built once per turn)", ()
     const turn = previewTurn(fold.state, {});
     assert.equal(withRaisedReminders(turn, [{ type: "budget_reserved", data: {} } as unknown as Draft]), turn);
     const raisedNow = withRaisedReminders(turn, [{ type: "reminder_raised", data: { reminderId: "rem-9", text: "wrap up", key: "k", rule: "r" } } as unknown as Draft]);
-    assert.deepEqual(raisedNow.deliveries, [{ type: "reminder_delivered", data: { reminderId: "rem-9", turn: 1 } }]);
+    assert.deepEqual(raisedNow.deliveries, [{ type: "reminder_delivered", data: { reminderId: "rem-9", turn: 1, rendered: "[Ariadne runtime reminder, not from the user] wrap up" } }]);
     assert.match(JSON.stringify(raisedNow.preview.messages.at(-1)), /wrap up/);
   });
 });
@@ -151,7 +161,7 @@ describe("decide: the turn and turn_failed drafts", () => {
 
   test("given an answered call, when deciding, then governance's events, the deliveries, the turn with its request digest, the decisions and the settlement are one append in that order", () => {
     const canonical = canonicalRequest(request);
-    const delivery: Draft = { type: "reminder_delivered", data: { reminderId: "rem-1", turn: 1 } };
+    const delivery: Draft = { type: "reminder_delivered", data: { reminderId: "rem-1", turn: 1, rendered: "[Ariadne runtime reminder, not from the user] r" } };
     const decision = { type: "tool_called", data: { n: 3 } } as unknown as Draft;
     const drafts = spec()
       .given(ev("executor_admitted", admittedData("child")))
@@ -207,7 +217,7 @@ describe("decide: Children and settling", () => {
 describe("decide: starting a review", () => {
   const withFindings = [
     ev("executor_admitted", admittedData("main")),
-    ev("handoff_consumed", { childExecutorId: "child-1", toolUseId: "toolu_d", handoffEventId: "e", handoff: { summary: "s", findings: [{ claim: "c" }] }, handoffHash: "h" } as never),
+    ev("handoff_consumed", { childExecutorId: "child-1", toolUseId: "toolu_d", handoffEventId: "e", handoff: { summary: "s", findings: [{ claim: "c" }] }, handoffHash: "h", rendered: { text: "Handoff from background Child child-1: {}" } } as never),
   ];
   const ids = () => {
     let n = 0;

@@ -10,6 +10,7 @@ import { executorStreamId } from "../../events/index.ts";
 import { findMainExecutorId } from "../../events/runStreams.ts";
 import { cancelRequest } from "../../actors/decide/cancel.ts";
 import type { PostResult } from "../../actors/postToExecutor.ts";
+import { renderAdmission } from "../../actors/request/renderTexts.ts";
 
 export const corpusRegistry = () => new ToolRegistry().register(...createCorpusTools());
 
@@ -222,7 +223,7 @@ export function recorded<T extends EventType>(
 }
 
 export function admittedData(role: "main" | "child", overrides: Partial<EventData<"executor_admitted">> = {}): EventData<"executor_admitted"> {
-  return {
+  const data = {
     role,
     parentExecutorId: role === "main" ? null : "main-pure",
     parentToolUseId: role === "main" ? null : "toolu_parent",
@@ -235,6 +236,8 @@ export function admittedData(role: "main" | "child", overrides: Partial<EventDat
     limits: { maxTurns: 12, maxToolCalls: 25, maxHandoffRepairs: 2, maxFailedModelCalls: 3 },
     ...overrides,
   };
+  // What admission records of what the model will be shown, rendered as admission renders it.
+  return { ...renderAdmission(data), ...data };
 }
 
 /** A turn whose reply is text only, numbered `turn`. */

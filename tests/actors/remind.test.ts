@@ -63,7 +63,7 @@ forEachEngine("Remind: delivery into the next request", (ctx) => {
 
     const stream = await streamOf(ctx.store, run.mainExecutorId);
     const delivered = ofType(stream, "reminder_delivered");
-    assert.deepEqual(delivered.map((e) => e.data), [{ reminderId: "rem-80", turn: 2 }]);
+    assert.deepEqual(delivered.map((e) => e.data), [{ reminderId: "rem-80", turn: 2, rendered: "[Ariadne runtime reminder, not from the user] 80% of the run's token budget is spent." }]);
     // Delivered in the same append as the turn whose request carried it.
     const turn2 = ofType(stream, "turn").find((e) => e.data.turn === 2)!;
     assert.equal(delivered[0].streamVersion + 1, turn2.streamVersion);

@@ -22,9 +22,9 @@ function assertOneLine(result: CliResult, pattern: RegExp) {
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 describe("an embedded store directory that cannot be made", () => {
-  // Read commands never create a store (a missing one is "no store at"), so a command that makes one meets these paths.
   // It used to spin at 100% CPU: a spin now runs into the spawn's timeout, is killed and fails the exit code check.
   test("--data-dir /proc/1/nope fails at once (no spin), one line naming the path", async () => {
+    // migrate creates a store; a read command never does (tests/cli/readCommandsCreateNothing.test.ts).
     const r = await ariadne(["migrate", "--data-dir", "/proc/1/nope"]);
     assertOneLine(r, /^ariadne: cannot open the embedded store at \/proc\/1\/nope: .*\((ENOENT|EACCES|EPERM|EROFS)\)$/m);
   });
@@ -36,7 +36,7 @@ describe("an embedded store directory that cannot be made", () => {
     const made = await ariadne(["migrate", "--data-dir", join(ro, "data")]);
     assert.equal(made.code, 0, made.stderr);
     for (const target of [join(ro, "data"), join(ro, "missing"), join(ro, "missing", "deeper")]) {
-      // The existing store is read; the missing ones are to be made.
+      // The store there is read by status; the missing ones would be created by migrate (a read command creates none).
       const r = await readOnly(ro, target === join(ro, "data") ? ["status", "some-run", "--data-dir", target] : ["migrate", "--data-dir", target]);
       assertOneLine(r, new RegExp(`^ariadne: cannot open the embedded store at ${escape(target)}: .*read-only file system \\(EROFS\\)$`, "m"));
     }

@@ -3,6 +3,7 @@ import { isConcurrencyError } from "../../core/errors.ts";
 import type { EventStore, NewEvent, RecordedEvent } from "../../events/index.ts";
 import type { Draft } from "../../governance/index.ts";
 import { executorStreamId } from "../../events/index.ts";
+import { renderAdmission } from "../../actors/request/renderTexts.ts";
 
 export interface AdmitOptions {
   runId: string;
@@ -30,6 +31,7 @@ export async function admit(store: EventStore, o: AdmitOptions): Promise<Executo
         refusedTools: [],
         model: "claude-haiku-4-5",
         limits: { maxTurns: o.limits?.maxTurns ?? 100, maxToolCalls: o.limits?.maxToolCalls ?? 100, maxHandoffRepairs: 2 },
+        ...renderAdmission({ role, task: { question: `task of ${o.executorId}`, context: "", doneWhen: "" } }),
       },
       metadata: { runId: o.runId, executorId: o.executorId },
     },

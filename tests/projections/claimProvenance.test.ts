@@ -34,7 +34,7 @@ function run() {
   const source = { kind: "web_page" as const, url: "https://x.test/", finalUrl: "https://x.test/", status: 200, contentType: "text/html", fetchedAt: "2026-12-01T00:00:00.000Z", rawSha256: RAW_SHA, textSha256: TEXT_SHA, bytes: 9 };
   log.add(CHILD, "tool_completed", { toolUseId: "toolu_f", tool: "web_fetch", output: "page", artifacts: [], sources: [source] });
   log.add(CHILD, "reminder_raised", { reminderId: "rem1", key: "k", text: "Two minutes left.", facts: {} });
-  log.add(CHILD, "reminder_delivered", { reminderId: "rem1", turn: 2 });
+  log.add(CHILD, "reminder_delivered", { reminderId: "rem1", turn: 2, rendered: "[Ariadne runtime reminder, not from the user] Two minutes left." });
   log.add(CHILD, "turn", turnData(2, [{ type: "tool_use", id: "toolu_h", name: "handoff", input: {} }]) as never);
   const quote = { toolUseId: "toolu_f", text: "0.29%", source: { sha256: TEXT_SHA, charStart: 3, charEnd: 8 } };
   const finding = { claim: "The charge is 0.29%.", evidence: { toolResults: ["toolu_f"], citations: [], quotes: [quote] }, confidence: "high" };

@@ -153,7 +153,7 @@ describe("reminders", () => {
     const log = delegatedRun();
     log.add(MAIN, "reminder_raised", { reminderId: "rem-80", key: "budget:80", text: "80% of the budget is spent", facts: { percent: 80 } });
     log.add(MAIN, "reminder_raised", { reminderId: "rem-child", key: "child_finished:c", text: "A Child finished", facts: {} });
-    log.add(MAIN, "reminder_delivered", { reminderId: "rem-80", turn: 2 });
+    log.add(MAIN, "reminder_delivered", { reminderId: "rem-80", turn: 2, rendered: "[Ariadne runtime reminder, not from the user] 80% of the budget is spent" });
     const state = foldAll(reminders, log.events);
     assert.deepEqual(state.reminders["rem-80"].deliveries, [{ executorId: MAIN, turn: 2, globalPosition: log.events.at(-1)!.globalPosition }]);
     assert.deepEqual(remindersByExecutor(state), { [MAIN]: { raised: ["rem-80", "rem-child"], delivered: ["rem-80"], pending: ["rem-child"] } });

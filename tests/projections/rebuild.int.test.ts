@@ -168,7 +168,7 @@ function factEvents(fact: Fact, n: number, metadata: { runId: string; executorId
   if (fact.kind === "remind") {
     return [
       { type: "reminder_raised", data: { reminderId: id, key: `k${n}`, text: `fact ${n}`, facts: { n } }, metadata },
-      ...(fact.delivered ? [{ type: "reminder_delivered" as const, data: { reminderId: id, turn: 1 }, metadata }] : []),
+      ...(fact.delivered ? [{ type: "reminder_delivered" as const, data: { reminderId: id, turn: 1, rendered: `[Ariadne runtime reminder, not from the user] fact ${n}` }, metadata }] : []),
     ];
   }
   // costMicros is additive to the catalogue's Amount (governance writes it); the projection reads it when present.

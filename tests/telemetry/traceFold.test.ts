@@ -48,7 +48,7 @@ function crashedLog(): RecordedEvent[] {
   at(61)(log.add(CHILD, "recovered", { fromVersion: 3, unknownEffects: ["e1"], rerun: [] }));
   at(62)(log.add(CHILD, "handoff_committed", { handoff: {}, repairs: 0, forced: false }));
   at(62)(log.add(CHILD, "settled", { outcome: "handed_off" }));
-  at(63)(log.add(MAIN, "handoff_consumed", { childExecutorId: CHILD, toolUseId: "toolu_parent", handoffEventId: "h", handoff: {} }));
+  at(63)(log.add(MAIN, "handoff_consumed", { childExecutorId: CHILD, toolUseId: "toolu_parent", handoffEventId: "h", handoff: {}, rendered: { result: "{}" } }));
   at(64)(log.add(MAIN, "settled", { outcome: "answered", answer: {} }));
   return log.events;
 }
