@@ -21,5 +21,7 @@ export { postToExecutor, type PostResult } from "./postToExecutor.ts";
 export { ROLES, roleOf, type Limits, type RoleRecord } from "./request/roles.ts";
 export { handoffFacts } from "./decide/finish.ts";
 export { rebuildTranscript, type Transcript, type TranscriptTurn } from "./request/transcript.ts";
+export { recordedVersion, runVersionNote, versionNote } from "./request/versionNote.ts";
+export { requestVersion } from "./request/requestVersion.ts";
 export { readTranscript } from "./request/readTranscript.ts";
 export { type RequestContextOptions, requestContextOf } from "./request/requestContext.ts";

@@ -8,6 +8,7 @@ import { sealSigningKey } from "./sealKeys.ts";
 import { renderRunResult } from "./renderRunResult.ts";
 import { lostDatabase } from "./lostDatabase.ts";
 import { installTelemetry } from "./installTelemetry.ts";
+import { runVersionNote } from "../actors/index.ts";
 
 /** `ariadne resume RUN`. */
 export async function resumeCommand({ flags, positionals, out, config, storeOptions }: Invocation): Promise<number> {
@@ -20,6 +21,9 @@ export async function resumeCommand({ flags, positionals, out, config, storeOpti
   const { store, database, close } = await openStore(storeOptions);
   const telemetry = await installTelemetry(config.telemetry, store, (line) => console.error(line));
   try {
+    // Resumed under other request code: the history is the log's texts, new requests are this version's.
+    const note = runVersionNote(await store.readRun(runId).catch(() => []));
+    if (note) log(`request code: ${note}; new requests are built by this version`);
     const hosted = await resumeRun({ database, store, buildRuntime: runtimeFactory(hostSettings(config), { progress: () => progressPrinter(log) }), ttlMs, waitMs, log, sealKey }, runId);
     const result = await hostInForeground(hosted, log);
     return await renderRunResult(result, { store, location: database.location, lease: hosted.lease, json, out });

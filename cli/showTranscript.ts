@@ -1,4 +1,4 @@
-import type { TranscriptTurn } from "../actors/index.ts";
+import { type TranscriptTurn, versionNote } from "../actors/index.ts";
 import { type OpenOptions } from "../db/index.ts";
 import { openStore } from "../events/openStore.ts";
 import type { AssistantBlock, Message } from "../models/types.ts";
@@ -19,6 +19,8 @@ export async function showTranscript(
       const out = (...lines: string[]) => lines.forEach((l) => options.out(l));
       const first = transcript.turns[0]?.request;
       out(`transcript of ${transcript.role} ${transcript.executorId} in run ${transcript.runId}`);
+      const note = versionNote(transcript.requestVersion);
+      out(note ? `request code: ${note}` : `request code: ${transcript.requestVersion.current} (as recorded)`);
       if (first) out(`system:\n${first.system}`, `tools: ${first.tools.map((t) => t.name).join(", ")}`);
       let seen = 0;
       for (const t of transcript.turns) {
@@ -33,7 +35,10 @@ export async function showTranscript(
     }
     const bad = transcript.turns.find((t) => !t.digestMatches);
     if (bad) {
-      console.error(`ariadne: turn ${bad.turn} of ${options.executorId}: the request rebuilt from the log does not match the digest recorded with it`);
+      const note = versionNote(transcript.requestVersion);
+      // Under another request code a changed system prompt or tool spec is a reason; under the same one, nothing explains it.
+      const why = note ? ` (${note})` : "";
+      console.error(`ariadne: turn ${bad.turn} of ${options.executorId}: the request rebuilt from the log does not match the digest recorded with it${why}`);
       return 1;
     }
     return 0;

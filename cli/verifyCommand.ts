@@ -4,6 +4,7 @@ import { openStore } from "../events/openStore.ts";
 import { ValidationError } from "../core/errors.ts";
 import { verifyRun } from "../events/verifyRun.ts";
 import { describeVerification } from "../events/describeVerification.ts";
+import { runVersionNote } from "../actors/index.ts";
 
 export interface VerifyOptions extends OpenOptions {
   runId: string | undefined;
@@ -28,12 +29,14 @@ export async function verifyCommand(options: VerifyOptions): Promise<number> {
   if (options.root !== undefined && !/^[0-9a-f]{64}$/.test(options.root)) {
     throw new ValidationError("verify", [{ path: ["--root"], message: "a root hash is 64 lowercase hex characters, as printed with the run's answer" }]);
   }
-  const { database, close } = await openStore({ ...options, readOnly: true });
+  const { database, store, close } = await openStore({ ...options, readOnly: true });
   try {
     const result = await verifyRun(database, options.runId, { expectedRoot: options.root, publicKey: options.publicKey });
     const said = describeVerification(result, options.root !== undefined);
-    if (options.json) options.out(JSON.stringify({ ...result, authenticated: said.authenticated, firstBad: result.problems[0] ?? null }));
-    else for (const line of said.lines) options.out(line);
+    // The log's hashes do not depend on the request code; a run recorded under another one is said to be, not refused.
+    const requestCode = result.problems.length === 0 ? runVersionNote(await store.readRun(options.runId)) : null;
+    if (options.json) options.out(JSON.stringify({ ...result, authenticated: said.authenticated, firstBad: result.problems[0] ?? null, requestCode }));
+    else for (const line of [...said.lines, ...(requestCode ? [`request code: ${requestCode}`] : [])]) options.out(line);
     return said.exit;
   } finally {
     await close();

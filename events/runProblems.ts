@@ -154,7 +154,6 @@ export const problemAt = (e: RecordedEvent, reason: string): RunProblem => ({
   reason,
 });
 
-const FINAL = new Set(["settled", "failed", "cancelled"]);
 
 /**
  * What a sealed run must hold without any key: it is over, so every executor
@@ -173,14 +172,15 @@ export function finalityProblems(events: Map<string, RecordedEvent[]>): RunProbl
     if (!admitted) continue;
     const { executorId } = admitted.metadata;
     const who = `executor ${executorId} (${admitted.data.role})`;
-    const end = own.find((e) => FINAL.has(e.type));
+    const end = own.find(isFinalEvent);
     if (!end) problems.push(problemAt(own.at(-1)!, `${who} never ended, yet the run is sealed: its final events were removed`));
     const ownSettled = settled(own);
     if (ownSettled?.data.outcome === "handed_off" && !own.some((e) => e.type === "handoff_committed")) {
       problems.push(problemAt(ownSettled, `${who} settled as handed off, but its stream holds no handoff_committed: the handoff was removed`));
     }
     const parentId = admitted.data.parentExecutorId;
-    if (parentId && settled(stream(parentId))) {
+    // A Reviewer's handoff reaches its parent as review_delivered (advice), never as handoff_consumed.
+    if (parentId && admitted.data.role !== "reviewer" && settled(stream(parentId))) {
       const consumed = new Set(stream(parentId).flatMap((e) => (e.type === "handoff_consumed" ? [(e as RecordedEvent<"handoff_consumed">).data.handoffEventId] : [])));
       for (const commit of own.filter((e) => e.type === "handoff_committed")) {
         if (!consumed.has(commit.eventId)) problems.push(problemAt(commit, `the handoff of ${who} was committed, but its parent ${parentId} settled without consuming it: the parent's handoff_consumed was removed`));

@@ -3,6 +3,8 @@ import type { AssistantBlock, ModelRequest } from "../../models/types.ts";
 import { type RequestContext, buildRequest, requestDigest } from "./buildRequest.ts";
 import { foldExecutor } from "../fold/executorMachine.ts";
 import type { Outcome, Role } from "../fold/executorState.ts";
+import { requestVersion } from "./requestVersion.ts";
+import { recordedVersion } from "./versionNote.ts";
 
 export interface TranscriptTurn {
   turn: number;
@@ -23,6 +25,12 @@ export interface Transcript {
   /** Every recorded tool outcome (completed, failed, unknown, consumed handoffs), in order. */
   toolEvents: RecordedEvent[];
   outcome: Outcome | null;
+  /**
+   * The request code the executor was admitted under (null: before versions were recorded) and the
+   * one that rebuilt these requests. The messages are the log's whatever the version; under another
+   * version the system prompt and tool specs are this one's, so a digest may differ for that reason.
+   */
+  requestVersion: { recorded: string | null; current: string };
 }
 
 const TOOL_EVENTS = new Set(["tool_called", "tool_completed", "tool_failed", "effect_unknown", "handoff_consumed"]);
@@ -58,5 +66,7 @@ export function rebuildTranscript(events: readonly RecordedEvent[], ctx: Request
     turns,
     toolEvents: events.filter((e) => TOOL_EVENTS.has(e.type)),
     outcome: s.outcome,
+    requestVersion: { recorded: recordedVersion(events), current: requestVersion() },
   };
 }
+
