@@ -77,7 +77,7 @@ async function measure(queued: number): Promise<{ filtered: Timing; unfiltered: 
 }
 
 /** `count` queued runs, newer than the cancelled ones, recorded as the API records them (fact and row), 16 at a time. */
-async function submitQueued(store: EventStore, count: number): Promise<void> {
+export async function submitQueued(store: EventStore, count: number): Promise<void> {
   let next = 0;
   const lane = async () => {
     while (next < count) {

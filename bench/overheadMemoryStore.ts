@@ -36,6 +36,7 @@ export function createMemoryStore(): EventStore {
     streamVersion: async (streamId) => streams.get(streamId)?.length ?? 0,
     readAll: unsupported,
     readRun: unsupported,
+    readRuns: unsupported,
     subscribe: unsupported,
     verify: unsupported,
     withFence() {

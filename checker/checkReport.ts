@@ -32,6 +32,7 @@ export function renderCheckReport(run: { runId: string; checkedAt: string; event
   const byId = new Map(claims.map((c) => [c.id, c]));
   const flagged = check.claims.filter((c) => c.verdict === "flagged").length;
   const bare = check.claims.filter((c) => c.verdict === "no_evidence").length;
+  const legacy = check.artifacts === undefined;
   const lines = [
     `# Check report: run ${run.runId}`,
     "",
@@ -41,13 +42,15 @@ export function renderCheckReport(run: { runId: string; checkedAt: string; event
     "",
     "## Claims",
     "",
-    "| claim | basis | verdict | flags | numbers | not found beside its subject | notes |",
-    "| --- | --- | --- | --- | --- | --- | --- |",
+    // A check recorded before flags had kinds (no `artifacts`) keeps the table it was rendered with, so a bundle's copy is re-derived byte for byte.
+    ...(legacy
+      ? ["| claim | basis | verdict | numbers | not found in its sources | notes |", "| --- | --- | --- | --- | --- | --- |"]
+      : ["| claim | basis | verdict | flags | numbers | not found beside its subject | notes |", "| --- | --- | --- | --- | --- | --- | --- |"]),
     ...check.claims.map((c) => {
       const claim = byId.get(c.claimId);
       const label = claim ? `${c.claimId} (${claim.section}): ${claim.text}` : c.claimId;
       const kinds = [...new Set((c.flags ?? []).map((f) => f.kind.replace("_", " ")))];
-      return `| ${cell(label)} | ${c.basis} | ${VERDICT[c.verdict]} | ${cell(kinds.join(", "))} | ${cell(c.numbers.join(", "))} | ${cell(c.unsupportedNumbers.join(", "))} | ${cell(c.notes.join("; "))} |`;
+      return `| ${cell(label)} | ${c.basis} | ${VERDICT[c.verdict]} |${legacy ? "" : ` ${cell(kinds.join(", "))} |`} ${cell(c.numbers.join(", "))} | ${cell(c.unsupportedNumbers.join(", "))} | ${cell(c.notes.join("; "))} |`;
     }),
     "",
     "## The answer's summary and headings",

@@ -37,6 +37,8 @@ export interface AriadneConfig {
   telemetry: TelemetrySettings;
   /** ARIADNE_CORPUS_DIR: the corpus offline scenarios and eval cases read; unset means the repository's corpus/. */
   corpusDir: string | undefined;
+  /** ARIADNE_MODEL=baseline: questions are answered by the scripted baseline researcher, not the configured model (as --model baseline). */
+  researcher: string | undefined;
   /** ARIADNE_SEARCH, ARIADNE_SEARXNG_URL, BRAVE_SEARCH_API_KEY, ARIADNE_BRAVE_URL: where web_search looks (searchChoice picks one). */
   search: SearchSettings;
   /** How the web tools reach the web. */
@@ -133,6 +135,7 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
       deno: "Deno" in globalThis && set("OTEL_DENO")?.toLowerCase() === "true",
     },
     corpusDir: set("ARIADNE_CORPUS_DIR"),
+    researcher: set("ARIADNE_MODEL"),
     search: {
       ARIADNE_SEARCH: set("ARIADNE_SEARCH"),
       ARIADNE_SEARXNG_URL: set("ARIADNE_SEARXNG_URL"),

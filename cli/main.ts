@@ -14,7 +14,8 @@ const HELP_ENVIRONMENT = [
   { name: "DATABASE_URL", help: "postgres://user@host:port/db; unset means the embedded PGlite store" },
   { name: "ANTHROPIC_API_KEY", help: "the real model; a question needs it" },
   { name: "ARIADNE_DEBUG=1", help: "print stack traces on errors" },
-  { name: "ARIADNE_CORPUS_DIR", help: "the corpus offline scenarios and eval cases read (default the repository's corpus/)" },
+  { name: "ARIADNE_CORPUS_DIR", help: "the corpus offline scenarios, eval cases and the baseline researcher read (default the repository's corpus/)" },
+  { name: "ARIADNE_MODEL", help: "baseline: questions are answered by the scripted baseline researcher (as run --model baseline; the flag wins)" },
   ...NUMERIC_ENV.map((v) => ({ name: v.name, help: `${v.help} (${boundsText(v)})` })),
 ];
 

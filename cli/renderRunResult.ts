@@ -58,7 +58,7 @@ export async function renderRunResult(
         eventId: checked.eventId,
         flagged: checked.data.claims.filter((c) => c.verdict === "flagged").map((c) => c.claimId),
         advice: checked.data.advice.length,
-        ...(checked.data.verdictReason && { reason: checked.data.verdictReason }),
+        ...((checked.data.verdictReason ?? checked.data.checker?.reason) && { reason: checked.data.verdictReason ?? checked.data.checker?.reason }),
       }
     : null;
   if (ctx.json) {
@@ -67,7 +67,7 @@ export async function renderRunResult(
         runId,
         mainExecutorId,
         store: ctx.location,
-        scripted: ctx.lease.options.mode === "offline",
+        scripted: ctx.lease.options.mode !== "model",
         outcome: outcome?.kind ?? result.kind,
         state: projected.status,
         partial,

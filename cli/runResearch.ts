@@ -34,6 +34,8 @@ export interface RunOptions extends OpenOptions {
   terminal?: LiveTerminal | null;
   /** --single-agent: one executor with every tool but delegate (runs/planRun.ts refuses what conflicts). */
   singleAgent?: boolean;
+  /** --model baseline: the scripted baseline researcher answers the question (models/baseline/). */
+  baseline?: boolean;
 }
 
 /**
@@ -55,6 +57,7 @@ export async function runResearch(options: RunOptions): Promise<number> {
       modelIdleTimeoutMs: options.modelIdleTimeoutMs,
       traceparent: options.config.telemetry.traceparent,
       singleAgent: options.singleAgent,
+      baseline: options.baseline,
     },
     { modelConfigured: configured, nothingAsked: "scenario" },
   );
@@ -74,7 +77,9 @@ export async function runResearch(options: RunOptions): Promise<number> {
     // The run id comes first, so a run whose process dies can still be found.
     log(`run ${runId}`);
     if (choice.kind === "scenario") console.error(scenarioNote(choice, configured));
-    if (search) log(search.says);
+    if (choice.kind === "baseline") log("model: the baseline researcher (scripted, not a language model; tokens estimated)");
+    // With no provider configured, the baseline researcher searches the corpus's local index (runs/host/runtimeFactory.ts).
+    if (search) log(choice.kind === "baseline" && search.provider === null ? "web search: the local index of the corpus (pages, PDFs, data), served on loopback (ARIADNE_CORPUS_DIR)" : search.says);
     const missingSandbox = choice.kind === "scenario" ? sandboxNote(findScenario(choice.scenario)) : null;
     if (missingSandbox) console.error(missingSandbox);
     log(`store: ${database.location}`);

@@ -33,8 +33,13 @@ export const EvalCaseFile = z.object({
   question: z.string().min(1).optional(),
   scenario: z.enum(["etf-overlap", "pc-measures", "morning-briefing"]).optional(),
   lookup: CorpusLookup.optional(),
+  /** What the answer must establish: found in its supported observed claims only. */
   expected: z.array(Item).default([]),
   forbidden: z.array(Item).default([]),
+  /** What the answer must say it did not collect: found in its not_collected claims. */
+  gaps: z.array(Item).default([]),
+  /** Files the run must have published (publish_artifact), by name: a table or report the question asks for. */
+  artifacts: z.array(z.string().min(1)).default([]),
   /** Coverage a passing answer reaches (share of expected items present); default every item. */
   minCoverage: z.number().min(0).max(1).default(1),
   variant: Variant.default("delegating"),

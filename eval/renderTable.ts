@@ -10,12 +10,14 @@ const secs = (ms: number | null) => (ms === null ? "-" : `${(ms / 1000).toFixed(
 /**
  * A suite's scores as a Markdown table, one row a case: pass or fail,
  * coverage, accuracy (support, citations, fabricated, numbers, advice), Main's
- * context, cost and waste. Cost marked * is estimated (scripted tokens).
+ * context, cost and waste. Cost marked * is estimated (scripted tokens). The last
+ * column says what the case measures: "plumbing" when the script that wrote
+ * the answer also gave its expected phrases.
  */
 export function renderTable(cases: readonly CaseScore[]): string[] {
   return [
-    "| case | variant | result | coverage | support (of observed claims) | citations valid | fabricated | numbers faithful | advice | Main peak / total input | tokens | cost | tokens / supported claim | wasted Child tokens | duplicate fetches | wall |",
-    "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "| case | variant | result | coverage | support (of observed claims) | citations valid | fabricated | numbers faithful | advice | Main peak / total input | tokens | cost | tokens / supported claim | wasted Child tokens | duplicate fetches | wall | graded |",
+    "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ...cases.map((s) =>
       [
         s.caseId,
@@ -34,6 +36,7 @@ export function renderTable(cases: readonly CaseScore[]): string[] {
         int(s.wastedChildTokens),
         String(s.duplicateFetches),
         secs(s.wallTimeMs),
+        s.graded ?? "-",
       ]
         .map(cell)
         .join(" | "),

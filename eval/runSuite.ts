@@ -88,7 +88,8 @@ async function runOnce(c: EvalCase, model: Model, options: SuiteOptions) {
     { database: options.database, store: options.store, buildRuntime },
     { question: c.question, scenario: c.scenario, tags: { evalCase: c.id }, singleAgent: c.variant === "single-agent" },
   );
-  return { run, score: scoreRun({ evalCase: c, runId: run.runId, events: run.events, texts: run.texts }) };
+  const graded = c.scenario || options.lane === "scripted" ? ("plumbing" as const) : ("phrases" as const);
+  return { run, score: { ...scoreRun({ evalCase: c, runId: run.runId, events: run.events, texts: run.texts }), graded } };
 }
 
 /** The variants a case is run as: its own, and with singleAgent a delegating case as a single agent too. */

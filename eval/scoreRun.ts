@@ -11,10 +11,14 @@ export interface CaseScore {
   variant: string;
   runId: string;
   answered: boolean;
-  /** Expected items present in the answer, of all expected (1 when none are expected). */
+  /** Expected items present in the answer's supported claims, of all expected (1 when none are expected). */
   coverage: number;
   missing: string[];
   forbiddenFound: string[];
+  /** The case's gaps the answer does not name in a not_collected claim. */
+  gapsNotNamed?: string[];
+  /** The case's artifacts the run did not publish. */
+  artifactsMissing?: string[];
   claims: number;
   observedClaims: number;
   /** Supported claims of the claims that say they were observed (1 when none do). */
@@ -43,10 +47,17 @@ export interface CaseScore {
   wallTimeMs: number | null;
   /** Why the case fails; empty when it passes. */
   failures: string[];
+  /**
+   * What the score measures: "plumbing" when the expected phrases come from the
+   * script that wrote the answer (a scenario's, or the scripted lane's lookup),
+   * so it shows the runtime carried them, not that an answer was right;
+   * "phrases" when a model wrote the answer. Gold cases are graded apart (eval/gold/).
+   */
+  graded?: "plumbing" | "phrases";
 }
 
 export interface ScoreInput {
-  evalCase: Pick<EvalCase, "id" | "expected" | "forbidden" | "minCoverage" | "variant">;
+  evalCase: Pick<EvalCase, "id" | "expected" | "forbidden" | "minCoverage" | "variant"> & Partial<Pick<EvalCase, "gaps" | "artifacts">>;
   runId: string;
   events: readonly RecordedEvent[];
   /** Stored text by blob sha256: what the cited sources, quotes and artifacts said when they were read. */
@@ -55,13 +66,27 @@ export interface ScoreInput {
 
 const ratio = (part: number, whole: number): number => (whole === 0 ? 1 : part / whole);
 
-/** The answer as text: summary, headings and claims, what expected and forbidden items are looked for in. */
+/** The answer as text: summary, headings and claims; forbidden items are looked for in all of it. */
 function answerText(events: readonly RecordedEvent[], claims: RunClaims): { summary: string; headings: string[]; all: string } {
   const settled = claims.answer && events.find((e): e is RecordedEvent<"settled"> => e.eventId === claims.answer!.eventId);
   const body = (settled?.data.answer ?? {}) as { summary?: unknown; sections?: { heading?: unknown }[] };
   const summary = typeof body.summary === "string" ? body.summary : "";
   const headings = Array.isArray(body.sections) ? body.sections.map((s) => String(s.heading ?? "")) : [];
   return { summary, headings, all: [summary, ...headings, ...claims.claims.map((c) => c.text)].join("\n") };
+}
+
+/** A run's answer read back and checked: its claim chains, report, text and the checker's verdicts (null without an answer). */
+export function checkedAnswer(runId: string, events: readonly RecordedEvent[], texts: ReadonlyMap<string, string>) {
+  const claims = claimsOfEvents(runId, events);
+  const report = reportOfEvents(runId, events);
+  const text = answerText(events, claims);
+  const check: CheckResult | null = claims.answer
+    ? checkAnswer({ claims, summary: text.summary, headings: text.headings, texts, rereads: notReread(claims) })
+    : null;
+  const verdicts = new Map(check?.claims.map((c) => [c.claimId, c]) ?? []);
+  /** Observed claims the checker supports: the only ones an answer is credited with (a not_collected or judgment claim scores 0). */
+  const supported = claims.claims.filter((c) => c.basis === "observed" && verdicts.get(c.id)?.verdict === "supported");
+  return { claims, report, text, check, supported };
 }
 
 /**
@@ -72,18 +97,17 @@ function answerText(events: readonly RecordedEvent[], claims: RunClaims): { summ
  * chains; tokens, cost, fetches and wall time from the run report.
  */
 export function scoreRun({ evalCase, runId, events, texts }: ScoreInput): CaseScore {
-  const claims = claimsOfEvents(runId, events);
-  const report = reportOfEvents(runId, events);
-  const text = answerText(events, claims);
-  const check: CheckResult | null = claims.answer
-    ? checkAnswer({ claims, summary: text.summary, headings: text.headings, texts, rereads: notReread(claims) })
-    : null;
-
-  const missing = evalCase.expected.filter((i) => !holds(text.all, i)).map(itemLabel);
+  const { claims, report, text, check, supported } = checkedAnswer(runId, events, texts);
+  // Coverage counts what supported claims say: a phrase in a not_collected, judgment or flagged claim (or only in the summary) is not covered.
+  const covered = supported.map((c) => c.text).join("\n");
+  const missing = evalCase.expected.filter((i) => !holds(covered, i)).map(itemLabel);
   const forbiddenFound = evalCase.forbidden.filter((i) => holds(text.all, i)).map(itemLabel);
+  const admitted = claims.claims.filter((c) => c.basis === "not_collected").map((c) => c.text).join("\n");
+  const gapsNotNamed = (evalCase.gaps ?? []).filter((i) => !holds(admitted, i)).map(itemLabel);
+  const published = new Set(events.flatMap((e) => (e.type === "tool_completed" ? ((e.data as { artifacts?: { path: string }[] }).artifacts ?? []).map((a) => a.path.split("/").at(-1)!) : [])));
+  const artifactsMissing = (evalCase.artifacts ?? []).filter((name) => !published.has(name));
   const observed = claims.claims.filter((c) => c.basis === "observed");
-  const verdicts = new Map(check?.claims.map((c) => [c.claimId, c]) ?? []);
-  const supportedClaims = observed.filter((c) => verdicts.get(c.id)?.verdict === "supported").length;
+  const supportedClaims = supported.length;
   const findings = claims.claims.flatMap((c) => c.findings);
   const fabricated = findings.filter((f) => f.problems.length > 0).length;
   const numbers = (check?.claims.reduce((n, c) => n + c.numbers.length, 0) ?? 0) + (check?.summary.numbers.length ?? 0);
@@ -101,6 +125,8 @@ export function scoreRun({ evalCase, runId, events, texts }: ScoreInput): CaseSc
     coverage: ratio(evalCase.expected.length - missing.length, evalCase.expected.length),
     missing,
     forbiddenFound,
+    ...(evalCase.gaps?.length ? { gapsNotNamed } : {}),
+    ...(evalCase.artifacts?.length ? { artifactsMissing } : {}),
     claims: claims.claims.length,
     observedClaims: observed.length,
     supportRate: ratio(supportedClaims, observed.length),
@@ -126,12 +152,16 @@ export function scoreRun({ evalCase, runId, events, texts }: ScoreInput): CaseSc
   return { ...score, failures: failuresOf(score, evalCase.minCoverage) };
 }
 
-/** A case passes with an answer, its coverage, no forbidden item, every citation valid, none fabricated, no advice. */
+/** A case passes with an answer, its coverage, no forbidden item, every number found in its sources, every citation valid, none fabricated, no advice. */
 function failuresOf(s: Omit<CaseScore, "failures">, minCoverage: number): string[] {
   const failures: string[] = [];
   if (!s.answered) failures.push("no answer");
   if (s.coverage < minCoverage) failures.push(`coverage ${pct(s.coverage)} < ${pct(minCoverage)}: missing ${s.missing.join("; ")}`);
   if (s.forbiddenFound.length) failures.push(`forbidden: ${s.forbiddenFound.join("; ")}`);
+  if (s.gapsNotNamed?.length) failures.push(`gaps not named as not collected: ${s.gapsNotNamed.join("; ")}`);
+  if (s.artifactsMissing?.length) failures.push(`not published: ${s.artifactsMissing.join("; ")}`);
+  // One number its cited sources do not state fails the case: an answer is not "mostly right" about a figure.
+  if (s.numberFaithfulness < 1) failures.push(`numbers faithful ${pct(s.numberFaithfulness)} (${Math.round((1 - s.numberFaithfulness) * s.numbersChecked)} of ${s.numbersChecked} not in the cited sources)`);
   if (s.citationValidity < 1) failures.push(`citation validity ${pct(s.citationValidity)}`);
   if (s.fabricatedCitations > 0) failures.push(`${s.fabricatedCitations} fabricated citations`);
   if (s.adviceViolations > 0) failures.push(`${s.adviceViolations} advice violations`);

@@ -5,7 +5,7 @@ import { encodeAppendNotice } from "./appendNotices.ts";
 import { batcherFor } from "./appendBatcher.ts";
 import { type Fence, prepareAppend } from "./appendToStream.ts";
 import type { VerifyResult } from "./hashChain.ts";
-import { type Page, readAll, readRun } from "./readAll.ts";
+import { type Page, readAll, readRun, readRuns } from "./readAll.ts";
 import { type StreamReadOptions, readStream, streamVersion } from "./readStream.ts";
 import { EVENTS_CHANNEL, type SubscribeOptions, type Subscription, subscribe } from "./subscribe.ts";
 import type { AppendResult, NewEvent, RecordedEvent } from "./types.ts";
@@ -20,6 +20,8 @@ export interface EventStore {
   streamVersion(streamId: string, runId?: string): Promise<number>;
   readAll(options?: { after?: number; limit?: number }): Promise<Page>;
   readRun(runId: string): Promise<RecordedEvent[]>;
+  /** Several runs' events in one query (a listing's page), each in global order; a damaged run among them is refused. */
+  readRuns(runIds: readonly string[]): Promise<Map<string, RecordedEvent[]>>;
   subscribe(options: SubscribeOptions): Promise<Subscription>;
   /**
    * Recomputes a stream's hash chain from the stored rows and names the first
@@ -62,6 +64,7 @@ export function createEventStore(
     streamVersion: (streamId, runId) => streamVersion(database, streamId, runId ?? options.fence?.runId),
     readAll: (opts) => readAll(database, opts),
     readRun: async (runId) => (refuseDamagedRun(database, runId), readRun(database, runId)),
+    readRuns: async (runIds) => (runIds.forEach((id) => refuseDamagedRun(database, id)), readRuns(database, runIds)),
     subscribe: (opts) => subscribe(database, opts),
     verify: async (streamId) => (refuseDamagedStream(database, streamId), verifyStream(database, streamId)),
     withFence: (fence) => createEventStore(database, { ...options, fence }),

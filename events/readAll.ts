@@ -37,3 +37,23 @@ export async function readRun(database: Database, runId: string): Promise<Record
     .execute();
   return rows.map(rowToEvent);
 }
+
+/**
+ * Every event of several runs in one query (a page of runs for a listing), each
+ * run's in global order; a run with no events maps to an empty list.
+ */
+export async function readRuns(database: Database, runIds: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
+  const byRun = new Map<string, RecordedEvent[]>(runIds.map((id) => [id, []]));
+  if (runIds.length === 0) return byRun;
+  const rows = await database.db
+    .selectFrom("ariadne_events")
+    .select(eventColumns)
+    .where("run_id", "in", [...runIds])
+    .orderBy("global_position")
+    .execute();
+  for (const row of rows) {
+    const e = rowToEvent(row);
+    byRun.get(e.metadata.runId)?.push(e);
+  }
+  return byRun;
+}

@@ -3,6 +3,7 @@ import type { Caps, ExecutorCaps } from "./config.ts";
 import type { BudgetTotals } from "./budgetTotals.ts";
 import type { ExecutorView, ToolCallRequest } from "./executorView.ts";
 import type { LimitName } from "./port.ts";
+import type { FetchUsage } from "../db/fetchUsage.ts";
 
 /** A limit that stops something, with the sentence saying how far the executor got. */
 export interface Stop {
@@ -92,11 +93,8 @@ export function toolStop(
   return null;
 }
 
-/** Pages the run has read from the network so far, and their bytes (governance/fetchUsage.ts reads them from the log). */
-export interface FetchUsage {
-  fetches: number;
-  bytes: number;
-}
+/** Pages the run has read from the network so far, and their bytes (db/fetchUsage.ts reads them from the log). */
+export type { FetchUsage };
 
 export const WEB_FETCH = "web_fetch";
 

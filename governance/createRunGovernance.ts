@@ -2,7 +2,7 @@ import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clo
 import type { Database } from "../db/openDatabase.ts";
 import type { RecordedEvent } from "../events/index.ts";
 import { type Clocks, type Stop, WEB_FETCH, clockStop, fetchStop, reservationStop, turnStop, turnToolStop } from "./checkLimits.ts";
-import { fetchUsage } from "./fetchUsage.ts";
+import { fetchUsage } from "../db/fetchUsage.ts";
 import { downtimeBetween } from "./hostedTime.ts";
 import { type Caps, CONFIGURED_CAPS, INVESTIGATE_PROFILES, REMIND_THRESHOLDS, executorCapsFor } from "./config.ts";
 import { type RunBudget, openRunBudget } from "./openRunBudget.ts";

@@ -91,7 +91,7 @@ const FindingChain = z
     finding: z.number().int(),
     claim: z.string().nullable(),
     confidence: z.string().nullable(),
-    gathered: z.boolean().openapi({ description: "Material a stopped Child gathered and never summarised: a claim resting on it alone is not observed" }),
+    gathered: z.literal(true).optional().openapi({ description: "Material a stopped Child gathered and never summarised: a claim resting on it alone is not observed" }),
     child: z.object({
       executorId: z.string(),
       role: z.string().nullable(),

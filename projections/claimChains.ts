@@ -66,7 +66,8 @@ function findingChain(state: ClaimProvenanceState, executorId: string, index: nu
     finding: index,
     claim: typeof finding?.claim === "string" ? finding.claim : null,
     confidence: typeof finding?.confidence === "string" ? finding.confidence : null,
-    gathered: finding?.gathered === true,
+    // Only when set: a run without gathered material folds to the claims it always did.
+    ...(finding?.gathered === true && { gathered: true as const }),
     child: { executorId, role: child?.role ?? null, profile: child?.profile ?? null, admission: child?.admission ?? null },
     handoff: handoff ? { eventId: handoff.eventId, streamId: handoff.streamId, streamVersion: handoff.streamVersion, globalPosition: handoff.globalPosition, hash: handoff.hash, forced: handoff.forced } : null,
     turn: child && handoff?.turn ? turnChain(child, handoff.turn) : null,

@@ -77,7 +77,7 @@ export interface FindingChain {
    * A tool result a stopped Child gathered and never summarised, which the runtime handed on as unverified
    * material (handoff/gatheredFindings.ts): a claim resting on it alone is not observed.
    */
-  gathered: boolean;
+  gathered?: true;
   child: { executorId: string; role: string | null; profile: { id: string; version: string; sha256: string } | null; admission: EventRef | null };
   handoff: (EventRef & { forced: boolean }) | null;
   /** null when no model turn wrote it (a partial handoff the runtime built from gathered tool results). */

@@ -9,10 +9,14 @@ export interface RunRequest {
   scenario?: string;
   /** The offline scenario (the default one unless `scenario` names another). */
   offline?: boolean;
+  /** The question answered by the scripted baseline researcher, not a language model (`--model baseline`). */
+  baseline?: boolean;
 }
 
 export type ChosenRun =
   | { kind: "model"; question: string }
+  /** The question, answered by the scripted baseline researcher: no model is needed. */
+  | { kind: "baseline"; question: string }
   /** `asked`: the request named the scenario; `no_question`: nothing was asked, so the default one runs. */
   | { kind: "scenario"; scenario: string; question: string; why: "asked" | "no_question" };
 
@@ -46,6 +50,11 @@ export const BLANK_QUESTION = "the question is blank: pass a question, or none f
 export function chooseRun(request: RunRequest, context: { modelConfigured: boolean; nothingAsked: "scenario" | "refuse" }): ChosenRun {
   const { question, scenario } = request;
   if (question !== undefined && question.trim() === "") throw new RunRequestError(BLANK_QUESTION);
+  if (request.baseline) {
+    if (scenario !== undefined || request.offline) throw new RunRequestError("a scenario runs its own script; the baseline researcher (--model baseline) answers a question: pass a question, not a scenario");
+    if (question === undefined) throw new RunRequestError("the baseline researcher (--model baseline) answers a question: pass one");
+    return { kind: "baseline", question: question.trim() };
+  }
   if (scenario !== undefined || request.offline) {
     const name = scenario ?? DEFAULT_SCENARIO;
     const found = findScenario(name);

@@ -73,7 +73,7 @@ export async function planRun(submission: RunSubmission, context: PlanContext): 
   if (submission.singleAgent) issues.push(...singleAgentConflicts(submission));
   if (issues.length) throw new ValidationError("invalid run", issues);
   const options = RunOptions.parse({
-    mode: choice.kind === "model" ? "model" : "offline",
+    mode: choice.kind === "scenario" ? "offline" : choice.kind,
     scenario: choice.kind === "scenario" ? choice.scenario : undefined,
     tags: submission.tags ?? {},
     caps,

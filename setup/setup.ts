@@ -36,7 +36,9 @@ switch (plan.kind) {
     for (const command of plan.commands) {
       say(`${dryRun ? "would run" : "running"}: ${command.join(" ")}`);
       if (dryRun) continue;
-      const ran = spawnSync(command[0]!, command.slice(1), { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+      // env(1) adds DEBIAN_FRONTEND to the inherited environment (apt-get asks no questions); the
+      // environment itself is read only in cli/config.ts.
+      const ran = spawnSync("env", ["DEBIAN_FRONTEND=noninteractive", ...command], { stdio: "inherit" });
       if (ran.status !== 0) fail([`${command.join(" ")} failed (${ran.error?.message ?? `exit ${ran.status}`})`]);
     }
     if (dryRun) break;

@@ -6,7 +6,7 @@ import type { AuditClaim, AuditPageData } from "./auditData.ts";
 import type { CheckSummary } from "./checkerBadges.ts";
 import { BADGE_LABELS, FLAG_LABELS } from "./claimBadge.ts";
 import type { Excerpt } from "./excerpt.ts";
-import { PAGE_POLICY, PAGE_STYLE } from "./pageStyle.ts";
+import { pagePolicy, pageStyle } from "./pageStyle.ts";
 import type { Lane } from "./timeline.ts";
 import type { Verdict } from "./verdict.ts";
 
@@ -22,15 +22,18 @@ export function renderAuditPage(data: AuditPageData): string {
   return `<!DOCTYPE html>\n${html}\n`;
 }
 
+/** The Content-Security-Policy the page declares in its <meta>: a route serving it sends the same as a header. */
+export const auditPagePolicy = (data: Pick<AuditPageData, "check">): string => pagePolicy(pageStyle(data.check !== null));
+
 function Page({ data }: { data: AuditPageData }) {
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
-        <meta http-equiv="Content-Security-Policy" content={PAGE_POLICY} />
+        <meta http-equiv="Content-Security-Policy" content={auditPagePolicy(data)} />
         <meta name="referrer" content="no-referrer" />
         <title>{`Audit of run ${data.runId}`}</title>
-        <style dangerouslySetInnerHTML={{ __html: PAGE_STYLE }} />
+        <style dangerouslySetInnerHTML={{ __html: pageStyle(data.check !== null) }} />
       </head>
       <body>
         <Banner runId={data.runId} verdict={data.verdict} check={data.check} />
@@ -56,7 +59,7 @@ function Banner({ runId, verdict, check }: { runId: string; verdict: Verdict; ch
   return (
     <header class={`verdict ${verdict.intact ? "ok" : "bad"}`} id="verdict" data-intact={String(verdict.intact)}>
       <h1>{verdict.intact ? "Chain intact" : "Chain NOT intact"}</h1>
-      <CheckBadge check={check} />
+      {check ? <CheckBadge check={check} /> : null}
       {verdict.problem ? <p>{verdict.problem}</p> : null}
       <p>
         Run <code>{runId}</code> · root hash <code id="root-hash">{verdict.rootHash ?? "none (not sealed)"}</code>
@@ -70,13 +73,10 @@ function Banner({ runId, verdict, check }: { runId: string; verdict: Verdict; ch
 }
 
 /** The run's check verdict, beside the chain status: a chain can be intact and its answer still flagged. */
-function CheckBadge({ check }: { check: CheckSummary | null }) {
-  const verdict = check?.verdict ?? "unchecked";
-  const text = check
-    ? `check: ${check.verdict}${check.flagged ? ` (${check.flagged} of ${check.claims} claims flagged)` : ""}${check.reason ? ` · ${check.reason}` : ""}`
-    : "check: not checked";
+function CheckBadge({ check }: { check: CheckSummary }) {
+  const text = `check: ${check.verdict}${check.flagged ? ` (${check.flagged} of ${check.claims} claims flagged)` : ""}${check.reason ? ` · ${check.reason}` : ""}`;
   return (
-    <p class={`check check-${verdict}`} id="check-verdict" data-verdict={verdict}>
+    <p class={`check check-${check.verdict}`} id="check-verdict" data-verdict={check.verdict}>
       {text}
     </p>
   );
@@ -106,7 +106,7 @@ function Claims({ claims }: { claims: AuditClaim[] }) {
 function ClaimView({ claim }: { claim: AuditClaim }) {
   const { chain, badge } = claim;
   return (
-    <details class="claim" id={chain.id} data-claim={chain.id} data-badge={badge.badge} data-flags={(badge.flags ?? []).join(" ")}>
+    <details class="claim" id={chain.id} data-claim={chain.id} data-badge={badge.badge} data-flags={badge.flags ? badge.flags.join(" ") : undefined}>
       <summary>
         <span class={`badge badge-${badge.badge}`}>{BADGE_LABELS[badge.badge]}</span>
         {(badge.flags ?? []).map((f) => (

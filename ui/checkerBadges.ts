@@ -3,17 +3,9 @@ import { type ClaimBadge, type FlagBadge, FLAG_BADGES } from "./claimBadge.ts";
 
 type ClaimCheck = RecordedEvent<"check_completed">["data"]["claims"][number];
 
-/**
- * The kinds of a claim's flags: as recorded (`flags`), or, for a check recorded before kinds were kept, read
- * from what it recorded (a number or page not found, advice, a source that changed).
- */
+/** The kinds of a claim's flags, in badge order. */
 export function flagKinds(c: ClaimCheck): FlagBadge[] {
-  const kinds: string[] = c.flags?.map((f) => f.kind) ?? [
-    ...(c.unsupportedNumbers.some((n) => !n.startsWith("page ")) ? (["number"] as const) : []),
-    ...(c.unsupportedNumbers.some((n) => n.startsWith("page ")) ? (["page"] as const) : []),
-    ...(c.notes.some((n) => n.startsWith("advice")) ? (["advice"] as const) : []),
-    ...(c.notes.some((n) => /^source .*(?:no longer supports|could not be read again)/.test(n)) ? (["source_changed"] as const) : []),
-  ];
+  const kinds: string[] = (c.flags ?? []).map((f) => f.kind);
   return FLAG_BADGES.filter((k) => kinds.includes(k));
 }
 
@@ -27,6 +19,7 @@ export function checkerBadges(events: readonly RecordedEvent[]): Map<string, Cla
   const check = events.findLast((e): e is RecordedEvent<"check_completed"> => e.type === "check_completed");
   // No check, or one the Checker did not finish (no verdicts): the page decides from the chains.
   if (!check || check.data.verdict === "incomplete") return undefined;
+  if (!withKinds(check)) return legacyBadges(check);
   const badges = new Map<string, ClaimBadge>();
   for (const c of check.data.claims) {
     const why = `checker: ${c.notes.join("; ") || "every number found beside its subject in its cited sources, which are unchanged"}`;
@@ -35,6 +28,30 @@ export function checkerBadges(events: readonly RecordedEvent[]): Map<string, Cla
     else if (c.basis === "judgment") badges.set(c.claimId, { badge: "judgment", why, flags });
     else if (c.verdict === "no_evidence") badges.set(c.claimId, { badge: "no_evidence", why, flags });
     else badges.set(c.claimId, { badge: "supported", why, flags });
+  }
+  return badges;
+}
+
+/**
+ * Whether a check was recorded by the checker that gives flags their kinds: such checks always carry
+ * `artifacts` (empty when none was published); one recorded before does not.
+ */
+export const withKinds = (check: RecordedEvent<"check_completed">): boolean => check.data.artifacts !== undefined;
+
+/**
+ * A frozen copy of the badges as they were given before flags had kinds, for a check recorded then: a
+ * judgment kept the page's own badge, a number not found was a number mismatch, any other flag "source
+ * changed". Its run's audit.html, derived again from the same events, stays byte for byte what it was.
+ */
+function legacyBadges(check: RecordedEvent<"check_completed">): Map<string, ClaimBadge> {
+  const badges = new Map<string, ClaimBadge>();
+  for (const c of check.data.claims) {
+    const why = `checker: ${c.notes.join("; ") || "every number found in its cited sources, which are unchanged"}`;
+    if (c.basis === "judgment") continue;
+    if (c.verdict === "no_evidence") badges.set(c.claimId, { badge: "no_evidence", why });
+    else if (c.unsupportedNumbers.length > 0) badges.set(c.claimId, { badge: "number_mismatch", why });
+    else if (c.verdict === "flagged") badges.set(c.claimId, { badge: "source_changed", why });
+    else badges.set(c.claimId, { badge: "supported", why });
   }
   return badges;
 }
@@ -50,7 +67,8 @@ export interface CheckSummary {
 
 export function checkSummary(events: readonly RecordedEvent[]): CheckSummary | null {
   const check = events.findLast((e): e is RecordedEvent<"check_completed"> => e.type === "check_completed");
-  if (!check) return null;
+  // A check recorded before flags had kinds is not shown in the banner (its page stays as it was derived).
+  if (!check || !withKinds(check)) return null;
   const d = check.data;
   return {
     verdict: d.verdict,

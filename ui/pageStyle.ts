@@ -13,8 +13,6 @@ details.claim{background:#fff;border:1px solid #d6dae0;border-radius:6px;margin:
 details.claim>summary{cursor:pointer;list-style:none}
 details.claim[open]{border-color:#6b7a90}
 .badge{display:inline-block;font-size:12px;border-radius:10px;padding:0 .5rem;margin-right:.4rem;color:#fff}
-.badge-flagged{background:#a32020}.flag{background:#b4530a}.flag-advice{background:#7a1f5c}.flag-source_changed{background:#8a4b9c}.flag-quote{background:#9c3d10}.flag-artifact{background:#6b4f12}
-.check{display:inline-block;font-weight:bold;border-radius:10px;padding:.1rem .6rem;margin:0 0 .4rem;background:#fff;color:#1f6f43}.check-flagged,.check-unsupported,.check-incomplete{background:#a32020;color:#fff}
 .badge-supported{background:#1f6f43}.badge-number_mismatch{background:#b4530a}.badge-source_changed{background:#8a4b9c}.badge-no_evidence{background:#a32020}.badge-judgment{background:#4b5a75}
 .cid{font-weight:600;margin-right:.4rem}.why{color:#5b6473;font-size:13px;margin-left:.4rem}
 .finding{border-left:3px solid #c5ccd6;margin:.6rem 0;padding-left:.8rem}
@@ -33,5 +31,20 @@ dl.facts dt{color:#5b6473}dl.facts dd{margin:0}
 .pos{color:#7a8494;margin-right:.2rem}
 `;
 
-/** The Content-Security-Policy of the page: nothing loads, only the inlined stylesheet applies. */
-export const PAGE_POLICY = `default-src 'none'; style-src 'sha256-${createHash("sha256").update(PAGE_STYLE, "utf8").digest("base64")}'; base-uri 'none'; form-action 'none'`;
+/**
+ * What a page with the run's check verdict and flag badges adds: the check line beside the chain status and a
+ * colour per flag kind. A page whose run has no check of that kind (recorded before flags had kinds) keeps the
+ * stylesheet above alone, so its audit.html, re-derived from the same events, stays byte for byte what it was.
+ */
+export const CHECK_STYLE = `.badge-flagged{background:#a32020}.flag{background:#b4530a}.flag-advice{background:#7a1f5c}.flag-source_changed{background:#8a4b9c}.flag-quote{background:#9c3d10}.flag-artifact{background:#6b4f12}
+.check{display:inline-block;font-weight:bold;border-radius:10px;padding:.1rem .6rem;margin:0 0 .4rem;background:#fff;color:#1f6f43}.check-flagged,.check-unsupported,.check-incomplete{background:#a32020;color:#fff}
+`;
+
+/** The stylesheet of a page: with the check's styles when it shows them. */
+export const pageStyle = (withCheck: boolean): string => (withCheck ? PAGE_STYLE + CHECK_STYLE : PAGE_STYLE);
+
+/** The Content-Security-Policy of a page with that stylesheet: nothing loads, only the inlined stylesheet applies. */
+export const pagePolicy = (style: string): string => `default-src 'none'; style-src 'sha256-${createHash("sha256").update(style, "utf8").digest("base64")}'; base-uri 'none'; form-action 'none'`;
+
+/** The policy of a page without the check's styles. */
+export const PAGE_POLICY = pagePolicy(PAGE_STYLE);

@@ -3,6 +3,7 @@ import { scenarioNames } from "../../scenarios/index.ts";
 import { CONCURRENCY, DEFAULT_LEASE_MS, LEASE_MS, POLL_MS, WAIT_MS } from "../bounds.ts";
 import { askedCapsFromFlags, capFlags } from "../capFlags.ts";
 import type { Command } from "../command.ts";
+import { UsageError } from "../usage.ts";
 import type { Flag } from "../flags.ts";
 import { JSON_FLAG } from "./commonFlags.ts";
 
@@ -36,6 +37,15 @@ checker's verdict and the root hash. Exit 0 answered, 3 a partial answer, 1 fail
     },
     SINGLE_AGENT,
     {
+      name: "model",
+      type: "choice",
+      arg: "WHICH",
+      choices: ["configured", "baseline"],
+      env: "ARIADNE_MODEL",
+      shownDefault: "ARIADNE_MODEL, else configured",
+      help: "baseline: the question is answered by the baseline researcher, a scripted policy (no language model, no key) that searches the corpus (ARIADNE_CORPUS_DIR), reads and quotes; labelled scripted, its tokens estimated",
+    },
+    {
       name: "model-idle-timeout",
       type: "number",
       arg: "SECONDS",
@@ -66,6 +76,7 @@ checker's verdict and the root hash. Exit 0 answered, 3 a partial answer, 1 fail
       reviewer: flags.string("reviewer") as ReviewMode,
       terminal,
       singleAgent: flags.bool("single-agent"),
+      baseline: researcherOf(flags.string("model"), config.researcher) === "baseline",
     });
   },
 };
@@ -164,3 +175,10 @@ Cancelled executors stop at their next step; their work stays in the log.`,
   positionals: { min: 1, max: 1, problem: "cancel takes exactly one run id" },
   run: async (invocation) => (await import("../cancelCommand.ts")).cancelCommand(invocation),
 };
+
+/** --model, else ARIADNE_MODEL, else the configured model; a variable naming neither is bad usage (the flag's choices are checked by the table). */
+function researcherOf(flag: string | undefined, env: string | undefined): "configured" | "baseline" {
+  const chosen = flag ?? env ?? "configured";
+  if (chosen !== "configured" && chosen !== "baseline") throw new UsageError(`ARIADNE_MODEL takes baseline or configured, got "${chosen}"`);
+  return chosen;
+}

@@ -134,14 +134,15 @@ items); with none, the shipped offline suite (eval/suites/offline: corpus lookup
 repository's corpus/ and the three scenarios). Each case is run in this process on the configured store, one
 after another; its runs stay in the store (ariadne audit RUN, report RUN).`,
   flags: [
-    { name: "baseline", type: "string", arg: "FILE", help: "a stored --json result: exit 1 when a case's support rate, number faithfulness or citation validity drops below the baseline's by more than the margin, or a baseline case is not scored" },
+    { name: "baseline", type: "string", arg: "FILE", help: "a stored --json result: exit 1 when a case's support rate, number faithfulness, citation validity, coverage or (gold) accuracy drops below the baseline's by more than the margin, its supported claims by more than 2%, or a baseline case is not scored" },
     { ...JSON_FLAG, help: "print the result as one JSON object (then the last line)" },
-    { name: "lane", type: "choice", arg: "LANE", choices: ["scripted", "replay", "live"], default: "scripted", help: "which model answers (see lanes below)" },
+    { name: "lane", type: "choice", arg: "LANE", choices: ["scripted", "replay", "live", "baseline"], shownDefault: "scripted; baseline with --suite", help: "which model answers (see lanes below)" },
     { name: "record", type: "boolean", help: "refresh the replay lane's recordings from the configured model (with --lane replay)" },
     { name: "single-agent", type: "boolean", help: "also run each case as a single agent holding every tool, and print delegating against single agent; not with --lane replay" },
     { name: "trials", arg: "K", ...TRIALS, default: 3, help: "trials of each case on the live lane (a case passes when all K pass)", invalid: (raw) => `--trials takes a positive integer, got "${raw}"` },
     { name: "corpus", type: "string", arg: "DIR", shownDefault: "ARIADNE_CORPUS_DIR, else the repository's corpus/", help: "the corpus the cases read" },
     { name: "out", type: "string", arg: "FILE", help: "also write the JSON result to FILE (e.g. a new baseline)" },
+    { name: "suite", type: "string", arg: "FILE.jsonl", help: "a gold suite: one JSON case a line, graded against its answers (see gold suites below); runs --lane baseline (default) or live" },
   ],
   positionals: { min: 0, max: 1, problem: "eval takes at most one suite folder" },
   notes: `lanes:
@@ -154,13 +155,29 @@ after another; its runs stay in the store (ariadne audit RUN, report RUN).`,
              (factual accuracy, citation accuracy, completeness, source quality, tool efficiency); a
              failed verdict is judged twice more and the majority kept
 
-metrics (per case): coverage (expected items in the answer), claim support rate (supported of the
+metrics (per case of a SUITE folder): coverage (expected items in the answer's supported claims; a
+phrase in a not_collected, judgment or flagged claim counts for nothing), claim support rate (supported of the
 observed claims), citation validity (citations whose finding and tool calls are in the log; must be
 100%), fabricated citations (must be 0), number faithfulness (numbers found in the cited texts),
 advice violations, Main's peak and total input tokens, tokens and cost per answer and per supported
 claim (* estimated: scripted tokens), wasted Child tokens (Children the answer does not cite),
 duplicate fetches, wall time. A case fails on a missing answer, coverage below its minCoverage, a
-forbidden item, a citation not valid or fabricated, or advice.
+forbidden item, a number its cited sources do not state, a gap not named, an artifact not published, a
+citation not valid or fabricated, or advice. The table's last column says what a case measures:
+"plumbing" when the script that wrote the answer gave its expected phrases too (the scenarios, the
+scripted lane), so it shows the runtime carried them.
+
+gold suites (--suite FILE.jsonl): one JSON case a line,
+  {"id", "question", "answer", "answer_type": "number|text|list|set", "tolerance", "evidence": [URL, …],
+   "corpus": DIR, "note"}
+DIR (relative to the file) in the corpus's layout (web/manifest.jsonl, pdf/manifest.jsonl, data/); a bad
+line exits 2 naming the line and the field. Each case is answered over its corpus by
+  baseline   (default) the baseline researcher: a scripted policy, no language model, no API key
+  live       the configured model (ANTHROPIC_API_KEY)
+and graded: accuracy (the summary and supported claims state the gold number within tolerance, hold
+the gold text, every item of a set, a list's items in order), evidence recall (gold evidence URLs
+among the cited sources), support (cited quotes verbatim in the stored text they cite), tokens, cost,
+wall time; a case passes when correct and the run's own checks hold.
 
 Prints a Markdown table of the scores, then \`N passed, N failed\` as its last line. Exit 0 when every
 case passed and the baseline holds, 1 otherwise, 2 on bad usage.`,

@@ -3,7 +3,7 @@ import { runBlobs } from "../../events/runBlobs.ts";
 import type { RecordedEvent } from "../../events/types.ts";
 import { claimsOfEvents } from "../../projections/claimChains.ts";
 import { auditPageData, excerptBlobs } from "../../ui/auditData.ts";
-import { renderAuditPage } from "../../ui/AuditPage.tsx";
+import { auditPagePolicy, renderAuditPage } from "../../ui/AuditPage.tsx";
 import type { Verdict } from "../../ui/verdict.ts";
 import type { AppDeps } from "../deps.ts";
 
@@ -12,14 +12,15 @@ import type { AppDeps } from "../deps.ts";
  * holds as audit.html, with the banner from verifying the run in the
  * database now (chains recomputed, heads, seal, blobs, quotes).
  */
-export async function auditPageOf(deps: AppDeps, runId: string): Promise<string> {
+export async function auditPageOf(deps: AppDeps, runId: string): Promise<{ html: string; policy: string }> {
   const [events, verification] = await Promise.all([createEventStore(deps.database).readRun(runId), deps.reads.verifyRun(runId)]);
   const claims = claimsOfEvents(runId, events);
   const store = runBlobs(deps.database);
   const blobs = new Map<string, Uint8Array | null>();
   for (const sha256 of excerptBlobs(claims)) blobs.set(sha256, await store.get(sha256));
   const verdict = verdictOf(verification, events);
-  return renderAuditPage(auditPageData({ runId, events, claims, blob: (sha256) => blobs.get(sha256) ?? null, verdict }));
+  const data = auditPageData({ runId, events, claims, blob: (sha256) => blobs.get(sha256) ?? null, verdict });
+  return { html: renderAuditPage(data), policy: auditPagePolicy(data) };
 }
 
 function verdictOf(v: RunVerification, events: readonly RecordedEvent[]): Verdict {

@@ -1,5 +1,4 @@
 import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
-import { PAGE_POLICY } from "../../ui/pageStyle.ts";
 import { requireAction, visibleRun } from "../access.ts";
 import { auditPageOf } from "../audit/auditPageOf.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
@@ -25,6 +24,7 @@ export function auditRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>): void {
     const { id } = c.req.valid("param");
     await visibleRun(deps, c, id);
     // The page's own policy as a header too, where frame-ancestors can apply.
-    return c.html(await auditPageOf(deps, id), 200, { "Content-Security-Policy": `${PAGE_POLICY}; frame-ancestors 'none'` });
+    const page = await auditPageOf(deps, id);
+    return c.html(page.html, 200, { "Content-Security-Policy": `${page.policy}; frame-ancestors 'none'` });
   });
 }

@@ -38,7 +38,7 @@ export function runViewOf(row: RunRow, p: Projected): RunView {
     question: row.question,
     mainExecutorId: row.mainExecutorId,
     createdAt: row.createdAt.toISOString(),
-    scripted: row.options.mode === "offline",
+    scripted: row.options.mode !== "model",
     budget: {
       turns: executors.reduce((n, x) => n + x.turn, 0),
       toolCalls: executors.reduce((n, x) => n + x.toolCalls, 0),

@@ -65,6 +65,7 @@ const incomplete = (input: AnswerToCheck, checker: Checker): CheckResult => ({
   summary: { numbers: [], unsupportedNumbers: [] },
   advice: [],
   sources: [],
+  artifacts: [],
   checker,
 });
 

@@ -1,5 +1,5 @@
 import { type FetchLimits, type WebToolOptions, chooseSearchProvider, searchBackendOf, userAgentOf } from "../../tools/index.ts";
-import type { HostSettings } from "./runtimeFactory.ts";
+import type { HostSettings } from "./hostSettings.ts";
 import { scenarioCorpus } from "./scenarioCorpus.ts";
 
 /**

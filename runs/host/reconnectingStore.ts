@@ -24,6 +24,7 @@ export function reconnectingStore(inner: EventStore, options: { maxWaitMs?: numb
     readStream: (streamId, o) => retrying(`read ${streamId}`, () => inner.readStream(streamId, o)),
     streamVersion: (streamId, runId) => retrying(`version of ${streamId}`, () => inner.streamVersion(streamId, runId)),
     readRun: (runId) => retrying(`read run ${runId}`, () => inner.readRun(runId)),
+    readRuns: (runIds) => retrying(`read ${runIds.length} runs`, () => inner.readRuns(runIds)),
     readAll: (o) => retrying("read the log", () => inner.readAll(o)),
     verify: (streamId) => retrying(`verify ${streamId}`, () => inner.verify(streamId)),
     async append(streamId, expectedVersion, events) {

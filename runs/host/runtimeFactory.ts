@@ -2,35 +2,22 @@ import { Runtime } from "../../actors/index.ts";
 import { ConfigError } from "../../core/errors.ts";
 import type { RecordedEvent } from "../../events/index.ts";
 import { CONFIGURED_CAPS, createRunGovernance, parseCaps } from "../../governance/index.ts";
-import { type Model, type ModelSettings, createModel, resolveModels } from "../../models/index.ts";
+import { type Model, createModel, resolveModels } from "../../models/index.ts";
 import { DEFAULT_SCENARIO, findScenario } from "../../scenarios/index.ts";
 import { createDatabaseBlobStore } from "../../db/sourceBlobs.ts";
-import type { ComputeOptions, SearchSettings, ToolRegistry } from "../../tools/index.ts";
+import type { ToolRegistry } from "../../tools/index.ts";
 import type { BuildRuntime } from "./hostRun.ts";
-import { offlineCorpus } from "./scenarioCorpus.ts";
+import type { HostSettings } from "./hostSettings.ts";
+import { offlineCorpus, researchCorpus } from "./scenarioCorpus.ts";
+import { baselineResearcher } from "../../models/baseline/baselineResearcher.ts";
+import { chooseSearchProvider } from "../../tools/index.ts";
 import { realToolNames, runTools } from "./runTools.ts";
 import { realFetchLimits, realWebOptions } from "./realWebOptions.ts";
 import { scriptedCheckerModel } from "../../scenarios/scriptedChecker.ts";
 import { workspaceRootFor } from "./workspaceRootFor.ts";
 import { type AnswerDeltas, answerDeltas, publishingMainDeltas } from "./answerDeltas.ts";
 
-/** What a host is configured with (cli/config.ts reads it once from the environment). */
-export interface HostSettings {
-  /** The configured model, if any (ANTHROPIC_API_KEY …, ARIADNE_MODEL_*). */
-  model?: ModelSettings;
-  /** Delay of each scripted reply (ARIADNE_SCRIPTED_LATENCY_MS); a run's own tag wins. */
-  scriptedLatencyMs?: number;
-  /** How compute runs code: the OpenBLAS variables passed into its sandbox (OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE). */
-  compute?: Pick<ComputeOptions, "passEnv">;
-  /** Where executors' working folders live (ARIADNE_WORKSPACES); default beside the store (runs/host/workspaceRootFor.ts). */
-  workspaceRoot?: string;
-  /** Where a real question's web_search looks (ARIADNE_SEARCH, ARIADNE_SEARXNG_URL, BRAVE_SEARCH_API_KEY, ARIADNE_BRAVE_URL). */
-  search?: SearchSettings;
-  /** How the web tools reach the web: contact, address policy, per-host interval (ARIADNE_CONTACT, ARIADNE_ALLOW_*). */
-  web?: { contact?: string; allowLoopback?: boolean; allowPrivate?: boolean; hostIntervalMs?: number };
-  /** The corpus offline runs fetch and search (ARIADNE_CORPUS_DIR); default the repository's corpus/. */
-  corpusDir?: string;
-}
+export type { HostSettings };
 
 export interface RuntimeFactoryOptions {
   /** The run's tools; default runTools. Tests wrap the same tools (same specs) to watch their calls. */
@@ -59,19 +46,20 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
   const env = settings.model ?? {};
   const build: BuildRuntime = async (store, lease) => {
     const { mode, caps, limits, reviewer, modelIdleTimeoutMs, allowedProfiles, models, singleAgent } = lease.options;
-    const real = options.model?.() ?? (mode === "offline" ? null : createModel(env, { idleTimeoutMs: modelIdleTimeoutMs }));
-    if (mode !== "offline" && !real) {
+    const baseline = mode === "baseline";
+    const real = options.model?.() ?? (mode === "model" ? createModel(env, { idleTimeoutMs: modelIdleTimeoutMs }) : null);
+    if (mode === "model" && !real) {
       throw new ConfigError(`run ${lease.runId} asks for the configured model: set ANTHROPIC_API_KEY to run it`);
     }
     // The run's own hint (a test harness tags its runs) wins, so whichever worker takes it paces it alike.
     const latencyMs = Number(lease.options.tags.scriptedLatencyMs ?? settings.scriptedLatencyMs ?? 0) || undefined;
-    const scenario = real || options.offlineModel ? null : findScenario(lease.options.scenario ?? DEFAULT_SCENARIO);
-    if (!real && !options.offlineModel && !scenario) throw new ConfigError(`run ${lease.runId} asks for scenario "${lease.options.scenario}", which this host does not have`);
-    const model = real ?? options.offlineModel?.() ?? (singleAgent ? scenario!.singleAgentModel : scenario!.model)({ latencyMs });
-    const names = resolveModels(env, models);
+    const scenario = real || options.offlineModel || baseline ? null : findScenario(lease.options.scenario ?? DEFAULT_SCENARIO);
+    if (!real && !options.offlineModel && !baseline && !scenario) throw new ConfigError(`run ${lease.runId} asks for scenario "${lease.options.scenario}", which this host does not have`);
     const runCaps = caps ? parseCaps(caps) : CONFIGURED_CAPS;
+    const model = real ?? options.offlineModel?.() ?? (baseline ? baselineResearcher({ latencyMs, childTokens: runCaps.investigate.maxTokens }) : (singleAgent ? scenario!.singleAgentModel : scenario!.model)({ latencyMs }));
+    const names = resolveModels(env, models);
     // A scripted scenario reaches its corpus through the corpus hosts (*.corpus.test) on a local server.
-    const corpus = scenario && !options.tools ? await offlineCorpus(scenario, options.corpusDir ?? settings.corpusDir) : null;
+    const corpus = options.tools ? null : scenario ? await offlineCorpus(scenario, options.corpusDir ?? settings.corpusDir) : baseline ? await baselineCorpus(settings, options.corpusDir) : null;
     // The Checker's tools read the run's log and its sources again, as `ariadne check` does.
     const checker = { store, readers: () => Promise.resolve(build.sourceReaders!(store.database, lease)) };
     // A real question's run searches and fetches the real web, politely, with the configured provider; never the demo tools.
@@ -107,7 +95,7 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
   // The checker reads a run's sources again as its tools read them: the same corpus map, blobs and workspaces.
   build.sourceReaders = async (database, lease) => {
     const scenario = lease.options.mode === "offline" && !options.offlineModel ? findScenario(lease.options.scenario ?? DEFAULT_SCENARIO) : null;
-    const corpus = scenario ? await offlineCorpus(scenario, options.corpusDir ?? settings.corpusDir) : null;
+    const corpus = scenario ? await offlineCorpus(scenario, options.corpusDir ?? settings.corpusDir) : lease.options.mode === "baseline" ? await baselineCorpus(settings, options.corpusDir) : null;
     return {
       // A real run's pages are read again as they were fetched: the host's address policy, User-Agent and pacing.
       web: corpus ? { mapUrl: corpus.mapUrl } : realFetchLimits(settings),
@@ -116,4 +104,15 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
     };
   };
   return build;
+}
+
+/**
+ * What the baseline researcher searches and fetches: with no search provider
+ * configured (or ARIADNE_SEARCH=corpus), the corpus folder, served on loopback
+ * and searched over its pages, PDFs and data files; with SearXNG or Brave
+ * configured, null, and the run gets the real web tools as a model's would.
+ */
+async function baselineCorpus(settings: HostSettings, corpusDir: string | undefined) {
+  const provider = chooseSearchProvider(settings.search ?? {}).provider;
+  return provider === null || provider === "corpus" ? researchCorpus(corpusDir ?? settings.corpusDir) : null;
 }

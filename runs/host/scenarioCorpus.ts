@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError } from "../../core/errors.ts";
 import type { Scenario } from "../../scenarios/index.ts";
-import { type CorpusServer, type SearchBackend, corpusSearchBackend, corpusUrlMap, pagesSearchBackend, serveCorpus } from "../../tools/index.ts";
+import { type CorpusServer, type SearchBackend, corpusFilesSearchBackend, corpusSearchBackend, corpusUrlMap, pagesSearchBackend, serveCorpus } from "../../tools/index.ts";
 
 /** The repository's corpus of real pages, PDFs and data (`corpus/`, see its README), which offline scenarios fetch and search. */
 export const CORPUS_DIR = fileURLToPath(new URL("../../corpus/", import.meta.url));
@@ -58,4 +58,23 @@ export async function offlineCorpus(scenario: Pick<Scenario, "needsSharedCorpus"
     throw new ConfigError(`the corpus that offline scenarios read is missing: expected it at ${dir} (the repository's corpus/, or the folder ARIADNE_CORPUS_DIR names)`);
   }
   return scenarioCorpus(dir, scenario.searchPages);
+}
+
+/**
+ * A corpus folder of the shared corpus's layout (web/, pdf/, data/) as the
+ * baseline researcher and the evaluation's suites read it: served on loopback
+ * under its corpus hosts, and searched over its pages, PDFs and data files
+ * (corpusFilesSearchBackend). Refused, naming the folder, when it has none of them.
+ */
+export async function researchCorpus(dir: string = CORPUS_DIR): Promise<ScenarioCorpus> {
+  if (!["web", "pdf", "data"].some((d) => existsSync(join(dir, d)))) {
+    throw new ConfigError(`the corpus the baseline researcher reads is missing: expected web/, pdf/ or data/ in ${dir} (set ARIADNE_CORPUS_DIR)`);
+  }
+  const served = await scenarioCorpus(dir);
+  let search = searches.get(`files:${dir}`);
+  if (!search) {
+    search = corpusFilesSearchBackend(dir);
+    searches.set(`files:${dir}`, search);
+  }
+  return { ...served, search };
 }

@@ -15,8 +15,8 @@ export interface RunLease {
 /** How a submitted run is to be hosted; stored as jsonb, parsed when read back. */
 export const RunOptions = z
   .object({
-    /** "offline": a scripted offline scenario; "model": the configured model. */
-    mode: z.enum(["offline", "model"]).default("model"),
+    /** "offline": a scripted offline scenario; "model": the configured model; "baseline": the scripted baseline researcher (models/baseline/) on the question. */
+    mode: z.enum(["offline", "model", "baseline"]).default("model"),
     /** The offline run's scenario (scenarios/index.ts); absent: the default one. */
     scenario: z.string().min(1).optional(),
     /** Free-form hints for a harness or a later API; carried, not interpreted here. */

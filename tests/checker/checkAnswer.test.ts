@@ -13,7 +13,7 @@ function claim(id: string, text: string, basis: ClaimChain["basis"], quotes: { t
   return {
     id, section: "S", sectionIndex: 0, claimIndex: 0, text, basis, noEvidence: basis === "observed" ? null : "none",
     findings: basis === "observed"
-      ? [{ executorId: "child", finding: 0, claim: text, confidence: "high", gathered: false, child: { executorId: "child", role: "child", profile: null, admission: null }, handoff: null, turn: null,
+      ? [{ executorId: "child", finding: 0, claim: text, confidence: "high", child: { executorId: "child", role: "child", profile: null, admission: null }, handoff: null, turn: null,
           quotes: quotes.map((q) => ({ text: q.text, page: q.page ?? null, blob: { sha256: SHA("b"), charStart: 0, charEnd: 1 }, toolUseId: "t1", call, source: page })),
           toolCalls: [call], citations: [], problems: [] }]
       : [],

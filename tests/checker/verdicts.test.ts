@@ -13,7 +13,7 @@ const texts = new Map([[SHA("b"), TEXT]]);
 
 function claim(id: string, text: string, basis: ClaimChain["basis"], quoted = true): ClaimChain {
   const call = { toolUseId: "t1", tool: "web_fetch", input: {}, turn: 1, intent: ref, outcome: { ...ref, type: "tool_completed" }, sources: [page], artifacts: [] };
-  const finding = { executorId: "child", finding: 0, claim: text, confidence: "high", gathered: false, child: { executorId: "child", role: "child", profile: null, admission: null }, handoff: null, turn: null,
+  const finding = { executorId: "child", finding: 0, claim: text, confidence: "high", child: { executorId: "child", role: "child", profile: null, admission: null }, handoff: null, turn: null,
     quotes: quoted ? [{ text: TEXT, page: null, blob: { sha256: SHA("b"), charStart: 0, charEnd: TEXT.length }, toolUseId: "t1", call, source: page }] : [], toolCalls: [call], citations: [], problems: [] };
   return { id, section: "S", sectionIndex: 0, claimIndex: 0, text, basis, noEvidence: basis === "observed" ? null : "none", findings: basis === "observed" ? [finding] : [] };
 }

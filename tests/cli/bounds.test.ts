@@ -81,6 +81,7 @@ test("the environment's numbers are read with the flags' bounds: one line naming
     [{ ARIADNE_MODEL_IDLE_TIMEOUT_MS: "-5" }, /^ARIADNE_MODEL_IDLE_TIMEOUT_MS must be a positive integer, 1 to 3600000 ms \(got "-5"\)$/],
     [{ ARIADNE_MODEL_IDLE_TIMEOUT_MS: "0" }, /^ARIADNE_MODEL_IDLE_TIMEOUT_MS must be at least 1 ms \(got 0\)$/],
     [{ ARIADNE_SCRIPTED_LATENCY_MS: "soon" }, /^ARIADNE_SCRIPTED_LATENCY_MS must be a non-negative integer, 0 to 600000 ms \(got "soon"\)$/],
+    [{ ARIADNE_FETCH_INTERVAL_MS: "60001" }, /^ARIADNE_FETCH_INTERVAL_MS must be at most 60000 ms \(got 60001\)$/],
   ] as const) {
     assert.throws(() => readConfig(env), (e: Error & { code?: string }) => e.code === "USAGE" && says.test(e.message), JSON.stringify(env));
   }
@@ -89,6 +90,7 @@ test("the environment's numbers are read with the flags' bounds: one line naming
   assert.equal(readConfig({ ARIADNE_LEASE_MS: "" }).leaseMs, 15000);
   assert.equal(readConfig({ ARIADNE_SCRIPTED_LATENCY_MS: "0" }).scriptedLatencyMs, undefined);
   assert.equal(readConfig({ ARIADNE_SCRIPTED_LATENCY_MS: "150" }).scriptedLatencyMs, 150);
+  assert.equal(readConfig({ ARIADNE_FETCH_INTERVAL_MS: "0" }).web?.hostIntervalMs, 0);
   assert.deepEqual(NUMERIC_ENV.map((v) => v.name), [
     "ARIADNE_LEASE_MS",
     "ARIADNE_MODEL_IDLE_TIMEOUT_MS",
@@ -98,6 +100,7 @@ test("the environment's numbers are read with the flags' bounds: one line naming
     "ARIADNE_STREAMS_PER_TENANT",
     "ARIADNE_QUEUED_PER_KEY",
     "ARIADNE_QUEUED_PER_TENANT",
+    "ARIADNE_FETCH_INTERVAL_MS",
   ]);
 });
 

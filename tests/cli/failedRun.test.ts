@@ -112,6 +112,9 @@ describe("ariadne run when Main cannot finish: what the Children found is shown 
     assert.equal(text.code, 3, text.stderr);
     const out = text.stdout;
     assert.match(out, /PARTIAL ANSWER: a limit stopped Main/);
+    // The closing line agrees: a partial answer is never "check: supported".
+    assert.match(out, /^check: (?:unsupported|incomplete) \(.+\)/m);
+    assert.doesNotMatch(out, /^check: supported/m);
     assert.match(out, /What the Children handed back \(1\):/);
     for (const part of [
       "handoff of child:web-explorer (",

@@ -41,7 +41,9 @@ describe(`the replay and live lanes through the real Anthropic SDK on the local 
   });
   const writeCase = async (name: string, country: string) => {
     await mkdir(join(dir, "suite", name), { recursive: true });
-    const file = { question: `What is the capital of ${country}? Read https://pages.corpus.test/wikipedia/.`, lookup: { url: "https://pages.corpus.test/wikipedia/", phrases: ["Mozilla"] }, expected: [country === "France" ? "Paris" : "Rome"] };
+    // The wire's Main answers from what it knows, in a judgment claim, which covers nothing (coverage counts supported
+    // claims only): the case asks for no coverage, and these tests are of the lanes, which the judge grades.
+    const file = { question: `What is the capital of ${country}? Read https://pages.corpus.test/wikipedia/.`, lookup: { url: "https://pages.corpus.test/wikipedia/", phrases: ["Mozilla"] }, expected: [country === "France" ? "Paris" : "Rome"], minCoverage: 0 };
     await writeFile(join(dir, "suite", name, "case.json"), JSON.stringify(file));
   };
 
@@ -71,7 +73,7 @@ describe(`the replay and live lanes through the real Anthropic SDK on the local 
     const before = server.requests.length;
     const replayed = await runSuite(cases, options({ lane: "replay" }));
     assert.equal(server.requests.length, before, "the replay asked the model nothing");
-    assert.deepEqual(replayed.cases.map((c) => [c.failures, c.coverage]), [[[], 1]]);
+    assert.deepEqual(replayed.cases.map((c) => [c.failures, c.coverage, c.missing]), [[[], 0, ["Paris"]]]);
 
     // --record again refreshes: the model is asked anew and the file holds what this run asked.
     await runSuite(cases, options({ lane: "replay", record: true }));

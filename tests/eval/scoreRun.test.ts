@@ -123,6 +123,7 @@ describe("scoreRun: a run's metrics from its events and the checker", () => {
     assert.deepEqual(s.failures, [
       "coverage 33.3% < 100%: missing holdings; ongoing charge",
       "forbidden: /long-term holders/",
+      "numbers faithful 50.0% (1 of 2 not in the cited sources)",
       "citation validity 66.7%",
       "1 fabricated citations",
     ]);
@@ -143,9 +144,9 @@ describe("the baseline gate on accuracy (support rate, number faithfulness, cita
     assert.deepEqual(compareToBaseline([score("many")], baseline), []);
   });
 
-  test("a deliberately worse answer (a number its source does not state) fails on support rate and faithfulness", () => {
+  test("a deliberately worse answer (a number its source does not state) fails on support rate, faithfulness and supported claims", () => {
     const worse = compareToBaseline([score("1,500")], baseline);
-    assert.deepEqual(worse.map((r) => [r.metric, r.baseline, r.now]), [["supportRate", 2 / 3, 1 / 3], ["numberFaithfulness", 1, 1 / 2]]);
+    assert.deepEqual(worse.map((r) => [r.metric, r.baseline, r.now]), [["supportRate", 2 / 3, 1 / 3], ["numberFaithfulness", 1, 1 / 2], ["supportedClaims", 2, 1]]);
   });
 
   test("a drop within the margin passes; a case missing from the result fails", () => {

@@ -16,8 +16,9 @@ const verdict = (claimId: string, over: Partial<ClaimVerdict>): ClaimVerdict => 
   ...over,
 });
 
-// Only the fields checkerBadges reads: the event's type and its claims.
-const check = (claims: ClaimVerdict[]) => ({ type: "check_completed", data: { claims } }) as unknown as RecordedEvent;
+// Only the fields checkerBadges reads: the event's type, its claims, and artifacts (present on every check since flags have kinds).
+const check = (claims: ClaimVerdict[]) => ({ type: "check_completed", data: { claims, artifacts: [] } }) as unknown as RecordedEvent;
+const legacyCheck = (claims: ClaimVerdict[]) => ({ type: "check_completed", data: { claims } }) as unknown as RecordedEvent;
 
 test("the checker's verdicts become the page's badges, the last check winning; no check, no badges", () => {
   assert.equal(checkerBadges([]), undefined);
@@ -25,8 +26,8 @@ test("the checker's verdicts become the page's badges, the last check winning; n
     check([verdict("c1", { verdict: "flagged", unsupportedNumbers: ["9"] })]),
     check([
       verdict("c1", {}),
-      verdict("c2", { verdict: "flagged", unsupportedNumbers: ["212"], notes: ["212 is stated by no cited source"] }),
-      verdict("c3", { verdict: "flagged", notes: ["source https://x.test/ no longer supports it: changed"] }),
+      verdict("c2", { verdict: "flagged", unsupportedNumbers: ["212"], notes: ["212 is stated by no cited source"], flags: [{ kind: "number", detail: "212 is stated by no cited source" }] }),
+      verdict("c3", { verdict: "flagged", notes: ["source https://x.test/ no longer supports it: changed"], flags: [{ kind: "source_changed", detail: "source https://x.test/ no longer supports it" }] }),
       verdict("c4", { verdict: "no_evidence", basis: "not_collected", notes: ["not collected"] }),
       verdict("c5", { basis: "judgment", verdict: "no_evidence" }),
     ]),
@@ -62,4 +63,21 @@ test("an advice flag is an advice badge, not 'source changed', and a judgment ca
   ])!;
   assert.deepEqual(badges.get("c1"), { badge: "flagged", why: 'checker: advice (should act): "You should buy ADIV now."', flags: ["advice"] });
   assert.deepEqual(badges.get("c2")!.flags, ["number", "page", "quote", "artifact"]);
+});
+
+test("a check recorded before flags had kinds keeps the badges of its time, so its page derives as it did", () => {
+  const badges = checkerBadges([
+    legacyCheck([
+      verdict("c1", { verdict: "flagged", unsupportedNumbers: ["212"] }),
+      verdict("c2", { verdict: "flagged", notes: ['advice (should act): "You should buy"'] }),
+      verdict("c3", { basis: "judgment", verdict: "flagged" }),
+    ]),
+  ])!;
+  assert.deepEqual(
+    [...badges].map(([id, b]) => [id, b.badge, b.flags]),
+    [
+      ["c1", "number_mismatch", undefined],
+      ["c2", "source_changed", undefined],
+    ],
+  );
 });

@@ -5,7 +5,7 @@ import { readManifest } from "./corpusManifest.ts";
 import { extractReadable } from "./extractReadable.ts";
 import type { SearchBackend, SearchHit } from "./searchBackend.ts";
 
-interface IndexedPage {
+export interface IndexedPage {
   id: string;
   url: string;
   title: string;
@@ -26,15 +26,25 @@ export function corpusSearchBackend(corpusDir: string): SearchBackend {
  * scenarios/corpora/hostile/); hits carry each page's manifest URL.
  */
 export function pagesSearchBackend(folder: string): SearchBackend {
-  let index: Promise<{ search: MiniSearch<IndexedPage>; pages: Map<string, IndexedPage> }> | undefined;
-  const build = async () => {
-    const manifest = await readManifest(folder);
-    const pages = new Map<string, IndexedPage>();
-    for (const entry of manifest) {
+  return indexedSearchBackend(async () => {
+    const pages: IndexedPage[] = [];
+    for (const entry of await readManifest(folder)) {
       const html = await readFile(join(folder, entry.file), "utf8");
       const page = await extractReadable(html, entry.url);
-      pages.set(entry.url, { id: entry.url, url: entry.url, title: page.title || entry.title || entry.url, text: page.text });
+      pages.push({ id: entry.url, url: entry.url, title: page.title || entry.title || entry.url, text: page.text });
     }
+    return pages;
+  });
+}
+
+/**
+ * A search backend over documents `load` gives (url, title, text), indexed
+ * once on first use with MiniSearch (title boosted, prefix and fuzzy matching).
+ */
+export function indexedSearchBackend(load: () => Promise<IndexedPage[]>): SearchBackend {
+  let index: Promise<{ search: MiniSearch<IndexedPage>; pages: Map<string, IndexedPage> }> | undefined;
+  const build = async () => {
+    const pages = new Map((await load()).map((p) => [p.id, p]));
     const { default: MiniSearchIndex } = await import("minisearch");
     const search = new MiniSearchIndex<IndexedPage>({ fields: ["title", "text"], storeFields: ["url", "title"], searchOptions: { boost: { title: 2 }, prefix: true, fuzzy: 0.15 } });
     search.addAll([...pages.values()]);

@@ -19,6 +19,7 @@ export { fetchPinned } from "./fetchPinned.ts";
 export { classifyContent, type ContentClass } from "./classifyContent.ts";
 export { readManifest, type ManifestEntry } from "./corpusManifest.ts";
 export { corpusSearchBackend, pagesSearchBackend } from "./corpusSearch.ts";
+export { corpusFilesSearchBackend } from "./corpusFilesSearch.ts";
 export { CORPUS_HOSTS, type CorpusMount, type CorpusServeOptions, type CorpusServer, corpusMounts, corpusUrlMap, serveCorpus } from "./corpusServer.ts";
 export { extractReadable, type ReadablePage } from "./extractReadable.ts";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_REDIRECTS, DEFAULT_TIMEOUT_MS, type FetchLimits, fetchLimited } from "./fetchLimited.ts";

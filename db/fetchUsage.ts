@@ -1,7 +1,12 @@
 import { sql } from "kysely";
 import { retryOnConnectionLoss } from "../core/connectionLoss.ts";
-import type { Database } from "../db/openDatabase.ts";
-import type { FetchUsage } from "./checkLimits.ts";
+import type { Database } from "./openDatabase.ts";
+
+/** A run's pages read from the network and their bytes (governance/checkLimits.ts stops fetches over its caps). */
+export interface FetchUsage {
+  fetches: number;
+  bytes: number;
+}
 
 /**
  * The pages a run's web_fetch calls read from the network, and their bytes,
