@@ -16,8 +16,9 @@ const verdict = (claimId: string, over: Partial<ClaimVerdict>): ClaimVerdict => 
   ...over,
 });
 
-// Only the fields checkerBadges reads: the event's type and its claims.
-const check = (claims: ClaimVerdict[]) => ({ type: "check_completed", data: { claims } }) as unknown as RecordedEvent;
+// Only the fields checkerBadges reads: the event's type, its claims, and its artifacts, which today's
+// checker always records (a check without them was recorded before flags had kinds: legacy badges).
+const check = (claims: ClaimVerdict[]) => ({ type: "check_completed", data: { claims, artifacts: [] } }) as unknown as RecordedEvent;
 
 test("the checker's verdicts become the page's badges, the last check winning; no check, no badges", () => {
   assert.equal(checkerBadges([]), undefined);
@@ -25,8 +26,8 @@ test("the checker's verdicts become the page's badges, the last check winning; n
     check([verdict("c1", { verdict: "flagged", unsupportedNumbers: ["9"] })]),
     check([
       verdict("c1", {}),
-      verdict("c2", { verdict: "flagged", unsupportedNumbers: ["212"], notes: ["212 is stated by no cited source"] }),
-      verdict("c3", { verdict: "flagged", notes: ["source https://x.test/ no longer supports it: changed"] }),
+      verdict("c2", { verdict: "flagged", unsupportedNumbers: ["212"], notes: ["212 is stated by no cited source"], flags: [{ kind: "number", detail: "212 is stated by no cited source" }] }),
+      verdict("c3", { verdict: "flagged", notes: ["source https://x.test/ no longer supports it: changed"], flags: [{ kind: "source_changed", detail: "source https://x.test/ no longer supports it: changed" }] }),
       verdict("c4", { verdict: "no_evidence", basis: "not_collected", notes: ["not collected"] }),
       verdict("c5", { basis: "judgment", verdict: "no_evidence" }),
     ]),
@@ -42,6 +43,9 @@ test("the checker's verdicts become the page's badges, the last check winning; n
     ],
   );
   assert.match(badges.get("c2")!.why, /212 is stated by no cited source/);
+  // A check recorded before flags had kinds (no artifacts) keeps the badges it was derived with.
+  const before = { type: "check_completed", data: { claims: [verdict("c2", { verdict: "flagged", unsupportedNumbers: ["212"] }), verdict("c3", { verdict: "flagged" })] } } as unknown as RecordedEvent;
+  assert.deepEqual([...checkerBadges([before])!].map(([id, b]) => [id, b.badge]), [["c2", "number_mismatch"], ["c3", "source_changed"]]);
 });
 
 test("an advice flag is an advice badge, not 'source changed', and a judgment carries the checker's badges too", () => {
