@@ -2,8 +2,12 @@ import { createHash } from "node:crypto";
 import { canonicalRequest } from "../../actors/request/buildRequest.ts";
 import type { ModelRequest } from "../../models/types.ts";
 
-/** A measured duration, as a key of the request's JSON or of JSON quoted in a tool result (compute's `duration_ms`). */
-const DURATION = /(duration_ms|durationMs)(\\*"):\d+(?:\.\d+)?/g;
+/**
+ * A measured figure, as a key of the request's JSON or of JSON quoted in a tool result: a duration (compute's
+ * `duration_ms`) or what compute's watch saw of the sandbox (`usage`: its peak processes and memory, the
+ * workspace's growth), which the machine's load moves from run to run.
+ */
+const MEASURED = /(duration_ms|durationMs|peak_processes|peak_memory_mb|workspace_written_mb)(\\*"):\d+(?:\.\d+)?/g;
 /**
  * The ids a run draws, or derives from the ones it drew: UUIDs in any case
  * (run, executors, reservations), the record folder of a compute call
@@ -24,8 +28,7 @@ const INSTANT = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{
  *   distinct ids (case-insensitive) from 1 in order of first appearance,
  *   each ISO 8601 instant becomes `<time>` (a compute call's record folder
  *   `.compute/<16 hex>` and an artifact's `art-<20 hex>` count as ids), and the number of a
- *   `duration_ms` / `durationMs` key (a measured time, as compute reports it)
- *   becomes `<ms>`.
+ *   measured key (`duration_ms` / `durationMs`, and compute's `usage` peaks) becomes `<ms>`.
  * Two runs of the same case ask the same normalised requests, however their
  * ids, clocks and concurrent calls fell; a changed prompt, tool output or
  * reply still changes it.
@@ -34,7 +37,7 @@ export function normalizedRequest(request: ModelRequest): { text: string; ids: s
   const ordinals = new Map<string, number>();
   const text = canonicalRequest({ ...request, tools: request.tools.map((t) => ({ ...t, input_schema: sortedEnums(t.input_schema) as Record<string, unknown> })) })
     .replace(INSTANT, "<time>")
-    .replace(DURATION, "$1$2:<ms>")
+    .replace(MEASURED, "$1$2:<ms>")
     .replace(UUID, (id) => {
       const key = id.toLowerCase();
       if (!ordinals.has(key)) ordinals.set(key, ordinals.size + 1);

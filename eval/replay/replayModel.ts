@@ -30,7 +30,8 @@ export class ReplayMissError extends AriadneError {
  * nearest recorded request's difference (also kept in `misses()`).
  */
 export function replayModel(recordings: readonly Recording[], record?: Model): Model & { recorded(): Recording[]; misses(): ReplayMissError[] } {
-  const byKey = new Map(recordings.map((r) => [r.key, r]));
+  // Keyed by today's normalisation of each recorded request, so a figure newly treated as measured matches old recordings.
+  const byKey = new Map(recordings.map((r) => [replayKey(r.request), r]));
   const used = new Map<string, Recording>();
   const misses: ReplayMissError[] = [];
   return {

@@ -18,14 +18,14 @@ const mainRequest = (ids: [string, string], at: string, ms: number, order: [stri
       role: "user",
       content: [
         { type: "tool_result", tool_use_id: "toolu_1", content: JSON.stringify({ child_executor_id: ids[0], run: ids[1], again: ids[0] }) },
-        { type: "tool_result", tool_use_id: "toolu_2", content: `Fetched https://x.test/: HTTP 200, at ${at}. ${JSON.stringify({ duration_ms: ms, record: { folder: ".compute/0123456789abcdef" }, artifact_id: "art-0123456789abcdef0123" })}` },
+        { type: "tool_result", tool_use_id: "toolu_2", content: `Fetched https://x.test/: HTTP 200, at ${at}. ${JSON.stringify({ duration_ms: ms, usage: { peak_processes: ms % 7, peak_memory_mb: ms % 13, workspace_written_mb: 0 }, record: { folder: ".compute/0123456789abcdef" }, artifact_id: "art-0123456789abcdef0123" })}` },
       ],
     },
   ],
   tools: [{ name: "handoff", description: "d", input_schema: { type: "object", properties: { toolUseId: { type: "string", enum: order } } } }],
 });
 
-test("the replay key is the same for two runs that differ only in ids, times, measured durations and completion order", () => {
+test("the replay key is the same for two runs that differ only in ids, times, measured durations and usage, and completion order", () => {
   const first = mainRequest([CHILD_A, CHILD_B], "2026-12-01T21:28:07.123Z", 509, ["toolu_1", "toolu_2"]);
   const second = mainRequest(["aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee", "11111111-2222-4333-8444-555555555555"], "2027-01-02T03:04:05.000Z", 684, ["toolu_2", "toolu_1"]);
   assert.notEqual(requestDigest(first), requestDigest(second), "the audit digests differ, as the requests sent did");
@@ -35,6 +35,7 @@ test("the replay key is the same for two runs that differ only in ids, times, me
   assert.match(text, /child_executor_id\\":\\"<id:1>\\",\\"run\\":\\"<id:2>\\",\\"again\\":\\"<id:1>/);
   assert.match(text, /at <time>\./);
   assert.match(text, /duration_ms\\":<ms>/);
+  assert.match(text, /peak_processes\\":<ms>,\\"peak_memory_mb\\":<ms>/, "compute's measured usage is normalised like a duration");
   assert.match(text, /\.compute\/<id:3>/);
   assert.match(text, /art-<id:4>/);
 });
