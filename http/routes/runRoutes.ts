@@ -66,7 +66,7 @@ const cancelRun = createRoute({
   tags: ["runs"],
   summary: "Ask a run to stop (Main and, through it, its Children)",
   request: { params: RunIdParams },
-  responses: { 202: json(RunSchema, "Cancellation requested"), ...errors(400, 401, 403, 404, 409, 429) },
+  responses: { 202: json(RunSchema, "Cancellation requested"), ...errors(400, 401, 403, 404, 409, 413, 429) },
 });
 
 const cancelExecutor = createRoute({
@@ -76,7 +76,7 @@ const cancelExecutor = createRoute({
   tags: ["executors"],
   summary: "Ask one executor of a run to stop",
   request: { params: ExecutorParams },
-  responses: { 202: json(RunSchema, "Cancellation requested"), ...errors(400, 401, 403, 404, 409, 429) },
+  responses: { 202: json(RunSchema, "Cancellation requested"), ...errors(400, 401, 403, 404, 409, 413, 429) },
 });
 
 const verifyRun = createRoute({
