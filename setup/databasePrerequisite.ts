@@ -24,7 +24,8 @@ export async function databasePrerequisite(url: string | undefined, dataDir: str
     };
   }
   try {
-    const database = await openDatabase({ url, poolSize: 1 });
+    // A diagnosis asks whether it answers now: no outage wait (ARIADNE_DATABASE_WAIT_MS is for commands that need it).
+    const database = await openDatabase({ url, poolSize: 1, wait: { ms: 0, atOpenMs: 0, log: () => {} } });
     const location = database.location;
     await database.close();
     return { name: "database", found: true, detail: `PostgreSQL at ${location} answers (DATABASE_URL)`, neededFor: "every command that reads or writes runs", install: "" };
