@@ -76,9 +76,7 @@ describe("the audit page: a settled run's bundle opened in headless Chromium, an
   });
 
   test("from file://, clicking a claim opens its chain with the recorded quote highlighted in its source text", async (t) => {
-    const launched = await launchChromium();
-    if ("skip" in launched) return t.skip(launched.skip);
-    const browser = launched.browser;
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
       const fetched: string[] = [];
