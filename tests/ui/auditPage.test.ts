@@ -75,7 +75,7 @@ describe("the audit page: a settled run's bundle opened in headless Chromium, an
     assert.equal(moved.intact, false);
   });
 
-  test("from file://, clicking a claim opens its chain with the recorded quote highlighted in its source text", async (t) => {
+  test("from file://, clicking a claim opens its chain with the recorded quote highlighted in its source text", async () => {
     const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });

@@ -67,7 +67,7 @@ function main(): ScriptedModel {
 }
 
 forEachEngine("the audit page of a flagged answer, opened in headless Chromium", (ctx) => {
-  test("the banner shows the check verdict beside the chain status; a flagged claim opens with a badge per flag kind, the judgment's advice included", async (t) => {
+  test("the banner shows the check verdict beside the chain status; a flagged claim opens with a badge per flag kind, the judgment's advice included", async () => {
     const blobs = createDatabaseBlobStore(ctx.db.database.db);
     const runtime = runtimeWith(ctx.store, { main: main(), child }, { tools: new ToolRegistry().register(...createWebTools({ allowLoopback: true })), blobs, workspaceRoot: workspaces });
     const run = await runtime.startRun("What is the charge?");
