@@ -17,7 +17,9 @@ import { submitQueued } from "./httpList.ts";
  * - first read: the page's runs never read before (no view kept: every run
  *   folded, the views written back), over HTTP;
  * - cold: a freshly opened server (nothing in memory) reading the same page
- *   again: the one query returns the views as kept; the aim is under 100 ms;
+ *   again: the one query returns the views as kept; the aim is under 100 ms.
+ *   Timed as the server's first request (its pool connects, its code runs for
+ *   the first time) and as its second, after one other small page;
  * - the median of 20 more reads, over HTTP and of the query alone in process.
  * Before this change (two queries and a fold per run, issue 33's bench at
  * load average 16): 126 ms cold in process, 250 ms cold over HTTP. The runs are
@@ -60,6 +62,13 @@ export async function main(): Promise<void> {
     };
     const firstRead = await onFreshServer(page);
     const [cold, warm] = await onFreshServer(async (base) => [await page(base), median(await repeat(20, () => page(base)))] as const);
+    // The same page, on a fresh server that has answered one other request first (its pool connected, its code warm).
+    const coldPage = await onFreshServer(async (base) => {
+      const other = await fetch(`${base}/v1/runs?limit=1&order=asc`, { headers: { authorization: `Bearer ${key}` } });
+      if (other.status !== 200) throw new Error(`the first request answered ${other.status}`);
+      await other.text();
+      return page(base);
+    });
     const query = async () => {
       const t = performance.now();
       const { runs } = await listRuns(store.database, { scope: "bench", limit: PAGE, summaryVersion: VIEW_VERSION });
@@ -73,7 +82,8 @@ export async function main(): Promise<void> {
     console.log("");
     console.log(`  ${`page of ${PAGE} on ${RUNS} runs`.padEnd(42)}  cold ms   median of 20 ms   aim`);
     row("first read (every run folded, views kept)", firstRead, null, "-");
-    row("GET /v1/runs over HTTP (views kept)", cold, warm, `< ${AIM_MS} ms cold ${cold < AIM_MS ? "(met)" : "(NOT met)"}`);
+    row("GET /v1/runs, a fresh server's first request", cold, warm, `< ${AIM_MS} ms cold ${cold < AIM_MS ? "(met)" : "(NOT met)"}`);
+    row("the page, a fresh server's second request", coldPage, null, `< ${AIM_MS} ms cold ${coldPage < AIM_MS ? "(met)" : "(NOT met)"}`);
     row("the one query alone, in process", null, queryWarm, "-");
   } finally {
     await close();
