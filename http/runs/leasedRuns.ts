@@ -4,6 +4,7 @@ import type { EventStore } from "../../events/index.ts";
 import type { Caps } from "../../governance/index.ts";
 import type { Env } from "../../models/index.ts";
 import { type AskedCaps, type PagedRun, type RunCursor, type RunPlan, cancelRun, listRuns, planRun, readListedRun, readRunTenant, storeRunSummaries, submitRun } from "../../runs/index.ts";
+import { damageOfRun } from "../../db/quarantine.ts";
 import { VIEW_VERSION, pagedViews } from "./pagedViews.ts";
 import { HttpProblem } from "../problem.ts";
 import { FINAL_STATES, type CancelOutcome, type RunView, type RunsPort, type SubmitRunInput } from "./runsPort.ts";
@@ -34,14 +35,23 @@ export function createLeasedRuns(options: LeasedRunsOptions): RunsPort {
   const env = options.env ?? {};
   const cancel = cancelRun({ database, store, sealKey: options.sealKey });
 
+  // A finished run's view never changes again: kept in memory too (bounded), so reading one alone,
+  // as a client polling it does, is not even a query.
+  const finished = new Map<string, { tenant: string; view: RunView }>();
+
   /** The page's views, built from the one query that read it; views a later read may reuse are kept. */
   async function viewsOf(runs: readonly PagedRun[], damaged: "list" | "refuse"): Promise<RunView[]> {
     const { views, keep } = pagedViews(database, runs, damaged);
     await storeRunSummaries(database, keep, VIEW_VERSION);
+    runs.forEach((row, i) => {
+      if (row.state === "finished" && FINAL_STATES.includes(views[i]!.state) && !damageOfRun(database, row.runId)) remember(finished, row.runId, { tenant: row.tenant, view: views[i]! });
+    });
     return views;
   }
 
   async function get(scope: string | null, runId: string): Promise<RunView | null> {
+    const known = finished.get(runId);
+    if (known) return scope === null || known.tenant === scope ? known.view : null;
     const row = await readListedRun(database, runId, scope, VIEW_VERSION);
     return row ? (await viewsOf([row], "refuse"))[0]! : null;
   }
@@ -49,7 +59,7 @@ export function createLeasedRuns(options: LeasedRunsOptions): RunsPort {
   return {
     get,
     async owner(runId) {
-      return readRunTenant(database, runId);
+      return finished.get(runId)?.tenant ?? readRunTenant(database, runId);
     },
     async submit(input, tenant, keyId) {
       // A question without a configured model is refused, never answered by a scripted scenario.
@@ -129,4 +139,9 @@ function decodeCursor(text: string): RunCursor {
     if (typeof us === "string" && /^\d{1,18}$/.test(us) && typeof id === "string" && id.length <= 128) return { us, id };
   } catch {}
   throw new AriadneError("VALIDATION", 400, "cursor is not one this API returned; pass `next_cursor` from the previous page");
+}
+
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  if (map.size >= 2000) map.delete(map.keys().next().value!);
+  map.set(key, value);
 }
