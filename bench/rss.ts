@@ -40,7 +40,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   progress(`rss bench: peak RSS of fresh processes; ${runs} runs of the overhead scenario against ${runs * TURNS_PER_RUN} raw INSERT commits`);
   progress(`machine: ${cpus} CPUs, load average ${loadavg()[0].toFixed(2)}; node ${process.version}${nodeFlags.length ? `, flags ${nodeFlags.join(" ")}` : ""}; ${bundled ? "bundled (esbuild), plain node" : "node --import tsx, as the CLI runs"}`);
   const bench = await openBenchPostgres();
-  const built = bundled ? await bundle() : null;
+  const built = bundled ? await bundleChild() : null;
   const reports: Record<string, RssReport> = {};
   try {
     progress(`postgres: ${bench.describe}`);
@@ -115,31 +115,13 @@ function runChild(args: string[]): Promise<RssReport> {
   });
 }
 
-/** One esbuild bundle of rssChild.ts, packages external, as tests/build.ts bundles what tests spawn. */
-async function bundle(): Promise<{ dir: string; script: string }> {
-  const [{ build }, { ownImportMetaUrl }] = await Promise.all([import("esbuild"), import("../tests/support/ownImportMetaUrl.ts")]);
-  const root = fileURLToPath(new URL("../", import.meta.url));
-  // Under node_modules/.cache so the bundle's bare imports resolve to the project's packages.
-  const cache = join(root, "node_modules", ".cache");
+/** rssChild.ts bundled as the command line is (build/bundle.ts), under node_modules/.cache so its bare imports resolve. */
+async function bundleChild(): Promise<{ dir: string; script: string }> {
+  const { bundle, ROOT } = await import("../build/bundle.ts");
+  const cache = join(ROOT, "node_modules", ".cache");
   mkdirSync(cache, { recursive: true });
   const dir = mkdtempSync(join(cache, "ariadne-rss-"));
-  await build({
-    absWorkingDir: root,
-    entryPoints: ["bench/rssChild.ts"],
-    outdir: dir,
-    outbase: root,
-    outExtension: { ".js": ".mjs" },
-    bundle: true,
-    // Split, so each mode's dynamic imports load their own chunks (and packages) only when the mode asks.
-    splitting: true,
-    chunkNames: "chunks/[name]-[hash]",
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    packages: "external",
-    logLevel: "warning",
-    plugins: [ownImportMetaUrl],
-  });
+  await bundle(["bench/rssChild.ts"], dir);
   return { dir, script: join(dir, "bench", "rssChild.mjs") };
 }
 
