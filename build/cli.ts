@@ -15,8 +15,9 @@ export const CLI_INPUTS = "dist/inputs.json";
 export async function buildCli(): Promise<{ entry: string; inputs: number }> {
   rmSync(join(ROOT, CLI_BUILD), { recursive: true, force: true });
   const builtAt = Date.now();
-  const metafile = await bundle(["cli/start.ts"], CLI_BUILD);
-  const inputs = Object.keys(metafile.inputs).filter((path) => !path.startsWith("node_modules/"));
+  const metafile = await bundle(["cli/start.ts"], CLI_BUILD, { packages: "bundled" });
+  // Our sources, by path from the repository; a package changes only with node_modules (npm ci builds again).
+  const inputs = Object.keys(metafile.inputs).filter((path) => !path.includes("node_modules/"));
   writeFileSync(join(ROOT, CLI_INPUTS), `${JSON.stringify({ builtAt, inputs })}\n`);
   return { entry: `${CLI_BUILD}/cli/start.mjs`, inputs: inputs.length };
 }

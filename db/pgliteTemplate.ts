@@ -1,7 +1,6 @@
-import { existsSync } from "node:fs";
-import { cp, mkdir, mkdtemp, rename, rm } from "node:fs/promises";
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { copyFile, cp, mkdir, mkdtemp, rename, rm } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
@@ -19,8 +18,11 @@ import { fileURLToPath } from "node:url";
 export async function seedDataDir(dataDir: string, startParams: readonly string[]): Promise<void> {
   if (existsSync(join(dataDir, "PG_VERSION"))) return;
   const template = await pgliteTemplate(startParams);
-  // Merges into the directory, which may hold the lock file already (lockDataDir).
-  await cp(template, dataDir, { recursive: true });
+  // Merged into the directory, which holds the lock file already (lockDataDir). PG_VERSION, which makes a
+  // directory a store (here, for PGlite and for the commands that only read), comes last: a copy cut short
+  // (a full disk) leaves no store, and the next start copies again.
+  await cp(template, dataDir, { recursive: true, filter: (from) => !(dirname(from) === template && basename(from) === "PG_VERSION") });
+  await copyFile(join(template, "PG_VERSION"), join(dataDir, "PG_VERSION"));
 }
 
 /** The template's directory for the installed PGlite, made (atomically) when missing. */
