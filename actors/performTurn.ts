@@ -1,5 +1,6 @@
 import type { RecordedEvent } from "../events/index.ts";
 import type { Model, ModelResponse } from "../models/types.ts";
+import { storeServerSearches } from "../tools/index.ts";
 import { type RequestContext, buildRequest, canonicalRequest, digestOf, estimateInputTokens } from "./request/buildRequest.ts";
 import { checkCalls } from "./checkCalls.ts";
 import { decide, previewTurn, refuseReusedToolUseIds, toolUsesOf, withRaisedReminders } from "./decide/index.ts";
@@ -57,10 +58,12 @@ export async function performTurn(runner: RunnerPort, ctx: RequestContext, model
     return;
   }
   const latencyMs = Math.round((performance.now() - started) * 1000) / 1000;
+  // Searches Anthropic ran inside the call: their result lists stored as sources, recorded with the turn (one append).
+  const searches = await storeServerSearches(response.content, runner.services.blobs, runner.services.clock.now());
   const decisions = decide(s, { kind: "callsChecked", turn: s.turn + 1, calls: await checkCalls(runner.services, runner.role, s, toolUsesOf(response)) }, runner.role);
   const settlement = await runner.services.governance.afterModelCall(s, verdict.reservation, response.usage);
   const { deliveries } = turn;
-  await runner.recordFact({ kind: "modelAnswered", governed: verdict.events, deliveries, request, digest, response, provider: model.provider, latencyMs, decisions, settlement });
+  await runner.recordFact({ kind: "modelAnswered", governed: verdict.events, deliveries, request, digest, response, provider: model.provider, latencyMs, decisions, settlement, searches });
 }
 
 /**
