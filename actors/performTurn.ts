@@ -29,7 +29,9 @@ export async function performTurn(runner: RunnerPort, ctx: RequestContext, model
   let turn = previewTurn(s, reviews);
   let request = buildRequest(turn.preview, ctx);
   let canonical = canonicalRequest(request);
-  const verdict = await runner.services.governance.beforeModelCall(s, { model: request.model, inputTokens: estimateInputTokens(canonical), maxTokens: request.maxTokens });
+  // A request offering web_search to a model that searches on its own servers may search: the run's search budget applies.
+  const maxSearches = model.serverSearchesPerCall && request.tools.some((t) => t.name === "web_search") ? model.serverSearchesPerCall : undefined;
+  const verdict = await runner.services.governance.beforeModelCall(s, { model: request.model, inputTokens: estimateInputTokens(canonical), maxTokens: request.maxTokens, ...(maxSearches && { maxSearches }) });
   if (!verdict.ok) return runner.decided({ kind: "modelRefused", limit: verdict.limit, reason: verdict.reason, events: verdict.events });
   const raised = withRaisedReminders(turn, verdict.events);
   if (raised !== turn) {
@@ -43,7 +45,7 @@ export async function performTurn(runner: RunnerPort, ctx: RequestContext, model
   let response: ModelResponse;
   runner.inFlight.set("model", { kind: "model" });
   try {
-    response = await runner.abortable(model.complete(request, { signal: runner.signal, deadline: verdict.deadline }));
+    response = await runner.abortable(model.complete(request, { signal: runner.signal, deadline: verdict.deadline, ...(verdict.searches !== undefined && { maxSearches: verdict.searches }) }));
   } catch (error) {
     const settlement = await runner.services.governance.afterModelCall(s, verdict.reservation, null);
     await runner.recordFact({ kind: "modelFailed", governed: verdict.events, settlement, error, cancelled: runner.cancelling });

@@ -10,7 +10,7 @@ export function namedBlobs(events: readonly RecordedEvent[]): Map<string, { even
     if (e.type === "turn") {
       // Server-side searches' result lists (ARIADNE_SEARCH=anthropic), stored with the turn.
       for (const { source: s } of e.data.searches ?? []) {
-          if (!s) continue;
+        if (!s) continue;
         name(s.rawSha256, e, `the raw bytes of source ${s.url}`);
         name(s.textSha256, e, `the extracted text of source ${s.url}`);
       }

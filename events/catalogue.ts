@@ -67,6 +67,7 @@ const LimitName = z.enum([
   "delegation_fan_out",
   "run_fetches",
   "run_fetch_bytes",
+  "run_searches",
 ]);
 
 const Limits = z.object({

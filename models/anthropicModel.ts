@@ -54,6 +54,7 @@ export class AnthropicModel implements Model {
   private readonly retry: RetryPolicy;
   private readonly defaultModel?: string;
   private readonly webSearch?: ServerWebSearch;
+  readonly serverSearchesPerCall?: number;
   /** Silence on an open stream after which it counts as dead. */
   readonly idleTimeoutMs: number;
 
@@ -81,12 +82,15 @@ export class AnthropicModel implements Model {
     };
     this.defaultModel = config.defaultModel;
     this.webSearch = config.webSearch;
+    this.serverSearchesPerCall = config.webSearch?.max_uses;
   }
 
   async complete(request: ModelRequest, options: CallOptions = {}): Promise<ModelResponse> {
     const model = request.model || this.defaultModel;
     if (!model) throw new ConfigError("the request names no model and AnthropicModel has no defaultModel");
-    const params = toAnthropicParams(request, model, this.webSearch);
+    // The run's search budget may leave fewer searches than max_uses for this call.
+    const webSearch = this.webSearch && options.maxSearches !== undefined ? { ...this.webSearch, max_uses: Math.min(this.webSearch.max_uses, options.maxSearches) } : this.webSearch;
+    const params = toAnthropicParams(request, model, webSearch);
     const { deadline } = options;
     if (deadline === undefined) return withRetries(() => this.streamOnce(params, options.signal, options.onDelta), this.retry, options.signal);
     if (Date.now() >= deadline) throw deadlineError(deadline);

@@ -138,11 +138,15 @@ export interface CallOptions {
    * on the model counts against the caller's wall-clock budget.
    */
   deadline?: number;
+  /** Server-side searches this call may run, when fewer than the model's own max_uses (what is left of the run's search budget). */
+  maxSearches?: number;
 }
 
 export interface Model {
   /** Provider label used in logs and events, e.g. "anthropic" or "scripted". */
   readonly provider: string;
   readonly scripted: boolean;
+  /** Searches one call may run on the provider's servers when a request offers web_search (ARIADNE_SEARCH=anthropic); absent: web_search is the host's own tool. */
+  readonly serverSearchesPerCall?: number;
   complete(request: ModelRequest, options?: CallOptions): Promise<ModelResponse>;
 }
