@@ -10,7 +10,7 @@ export {
   parseCaps,
   resolveCaps,
 } from "./config.ts";
-export { PRICES, type Price, type PriceTable, type PricedUsage, allInputTokens, costMicros, priceOf, usageCostMicros } from "./prices.ts";
+export { PRICES, type Price, type PriceTable, type PricedUsage, WEB_SEARCH_MICROS, allInputTokens, costMicros, priceOf, usageCostMicros } from "./prices.ts";
 export type { BudgetTotals } from "./budgetTotals.ts";
 export { type RunBudget, openRunBudget, readRunBudget } from "./openRunBudget.ts";
 export { type ReserveRequest, type ReserveResult, reserveBudget } from "./reserveBudget.ts";
