@@ -15,7 +15,7 @@ export type { BudgetTotals } from "./budgetTotals.ts";
 export { type RunBudget, openRunBudget, readRunBudget } from "./openRunBudget.ts";
 export { type ReserveRequest, type ReserveResult, reserveBudget } from "./reserveBudget.ts";
 export { type SettleRequest, settleBudget } from "./settleBudget.ts";
-export { type Clocks, type FetchUsage, type Stop, clockStop, fetchStop, reservationStop, toolStop, turnStop, turnToolStop } from "./checkLimits.ts";
+export { type Clocks, type FetchUsage, type Stop, clockStop, fetchStop, reservationStop, searchAllowance, toolStop, turnStop, turnToolStop } from "./checkLimits.ts";
 export { type Downtime, downtimeBetween, downtimesOf } from "./hostedTime.ts";
 export { type ChildrenView, type Reminder, budgetReminders, childLimitReminder, childReminders, thresholdKey, timeReminders } from "./remindRules.ts";
 export {
