@@ -1,6 +1,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -242,6 +244,25 @@ describe("ariadne run with ARIADNE_SEARCH=anthropic: Anthropic's server-side sea
     ]);
     const transcript = await ariadne(["transcript", turn!.metadata.executorId, ...store.args], store.env);
     assert.match(transcript.stdout, /web_search_tool_result for srvtoolu_fail: search failed: too_many_requests/);
+  });
+
+  test("an exported bundle carries the result list's blobs and lists the search in sources.jsonl; it verifies offline", async () => {
+    const root = await mkdtemp(join(tmpdir(), "ariadne-anthropic-search-"));
+    try {
+      const made = await ariadne(["keys", "signing", "create", "--out", join(root, "keys")]);
+      assert.equal(made.code, 0, made.stderr);
+      const dir = join(root, "bundle");
+      const exported = await ariadne(["export", runId, dir, ...store.args], { ...store.env, ARIADNE_SIGNING_KEY: join(root, "keys/seal.key") });
+      assert.equal(exported.code, 0, exported.stderr);
+      const { source } = searchTurn().data.searches![0]!;
+      for (const sha of [source!.rawSha256, source!.textSha256]) assert.ok(existsSync(join(dir, "blobs/sha256", sha)), `blob ${sha} in the bundle`);
+      const listed = (await readFile(join(dir, "sources.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as { tool: string; toolUseId: string; url: string; kind: string });
+      assert.ok(listed.some((l) => l.tool === "web_search" && l.toolUseId === "srvtoolu_1" && l.kind === "search_results" && l.url === source!.url), JSON.stringify(listed));
+      const verified = await ariadne(["verify", dir, "--key", join(root, "keys/seal.pub")]);
+      assert.equal(verified.code, 0, verified.stdout + verified.stderr);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   // Last: it changes the store.
