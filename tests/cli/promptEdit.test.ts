@@ -4,9 +4,9 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Plugin, build } from "esbuild";
+import type { Plugin } from "esbuild";
+import { bundle } from "../../build/bundle.ts";
 import { openStore } from "../../events/openStore.ts";
-import { ownImportMetaUrl } from "../support/ownImportMetaUrl.ts";
 import { type CliResult, type CliStore, ROOT, ariadne, cliStore, outputOf } from "./ariadneProcess.ts";
 import { loadRecordedRun } from "../support/recordedRuns.ts";
 import { scratchDir } from "../bundle/exportedRun.ts";
@@ -26,12 +26,12 @@ const EDIT = "EDITED";
 const PROMPTS = join(ROOT, "actors/request/prompts.ts");
 
 /**
- * The CLI bundled into a temporary folder with `edit` applied to
- * actors/request/prompts.ts, every other module as it is here (each at its own
- * import.meta.url, so profiles and migrations are found where they are);
- * packages load from this checkout's node_modules, linked beside the bundle.
- * Bundling takes about a second, where running a copied tree through tsx
- * compiled some 200 modules at every command.
+ * The CLI bundled into a temporary folder as the test build bundles it
+ * (build/bundle.ts) with `edit` applied to actors/request/prompts.ts, every
+ * other module as it is here (each at its own import.meta.url, so profiles and
+ * migrations are found where they are); packages load from this checkout's
+ * node_modules, linked beside the bundle. Bundling takes about a second, where
+ * running a copied tree through tsx compiled some 200 modules at every command.
  */
 async function editedBuild(edit: (prompts: string) => string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "ariadne-prompt-edit-"));
@@ -46,21 +46,10 @@ async function editedBuild(edit: (prompts: string) => string): Promise<string> {
       b.onLoad({ filter: /[\\/]actors[\\/]request[\\/]prompts\.ts$/ }, (args) => (args.path === PROMPTS ? { contents: edited, loader: "ts" } : undefined));
     },
   };
-  const cli = join(dir, "cli.mjs");
-  await build({
-    absWorkingDir: ROOT,
-    entryPoints: ["cli/start.ts"],
-    outfile: cli,
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    packages: "external",
-    logLevel: "warning",
-    plugins: [editPrompts, ownImportMetaUrl],
-  });
-  assert.ok(readFileSync(cli, "utf8").includes(EDIT), "the bundle carries the edited templates");
-  return cli;
+  const { outputs } = await bundle(["cli/start.ts"], dir, { plugins: [editPrompts] });
+  // Output paths are relative to the repository, where the bundle is made from.
+  assert.ok(Object.keys(outputs).some((out) => readFileSync(join(ROOT, out), "utf8").includes(EDIT)), "the bundle carries the edited templates");
+  return join(dir, "cli/start.mjs");
 }
 
 /** Every text template of what a model is shown, changed. */
