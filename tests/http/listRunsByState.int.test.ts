@@ -58,17 +58,15 @@ forEachEngine("GET /v1/runs?state= over many runs of other states", (ctx) => des
   });
   after(() => h.close());
 
-  test("state=running finds the 4 running runs older than 1,500 queued ones, quickly, with next_cursor null", async () => {
-    const started = performance.now();
+  // How fast the filtered page answers against the queue's size is bench/httpList.ts's (a ratio, measured in one run).
+  test("state=running finds the 4 running runs older than 1,500 queued ones, with next_cursor null", async () => {
     const res = await h.app.request("/v1/runs?state=running&limit=50", { headers: bearer(key) });
-    const ms = performance.now() - started;
     assert.equal(res.status, 200, await res.clone().text());
     const page = (await res.json()) as { data: { id: string; state: string }[]; has_more: boolean; next_cursor: string | null };
     assert.deepEqual(page.data.map((r) => r.id), running);
     assert.ok(page.data.every((r) => r.state === "running"));
     assert.equal(page.next_cursor, null);
     assert.equal(page.has_more, false);
-    assert.ok(ms < 2_000, `answered in ${Math.round(ms)} ms`);
   });
 
   test("state=cancelled&limit=1 pages through all 5 cancelled runs, one a page, next set while any remain", async () => {
