@@ -27,9 +27,11 @@ const BASIS = { sources: ["adiv-fee-announcement"], dates: ["2026-10-01"], units
 
 /**
  * Over the wire: Main delegates one Child, which fetches a page and hands off a
- * partial, low-confidence result with gaps; then Main only searches, never
- * answers, and is stopped by its turn limit: it settles with a partial answer
- * built from the handoff it holds (exit 3), and the handoff is shown whole.
+ * partial, low-confidence result with gaps; then Main only fetches the page
+ * again, never answers, and is stopped by its turn limit: it settles with a
+ * partial answer built from the handoff it holds (exit 3), and the handoff is
+ * shown whole. (Main fetches rather than searches: the first corpus search
+ * builds the corpus's index, about 10 s a process, which is not what this shows.)
  */
 function wire(body: WireRequestBody): WireBehaviour {
   const messages = messagesOf(body);
@@ -38,7 +40,7 @@ function wire(body: WireRequestBody): WireBehaviour {
       const task = { question: "What is ADIV's ongoing charge?", context: `USD Distributing class; start from ${PAGE}`, done_when: "The charge is stated with its source.", profile: "web-explorer" };
       return reply([{ type: "tool_use", name: "delegate", input: task }]);
     }
-    return reply([{ type: "tool_use", name: "web_search", input: { query: "ADIV" } }]);
+    return reply([{ type: "tool_use", name: "web_fetch", input: { url: PAGE } }]);
   }
   if (systemOf(body).startsWith("You are a Child")) {
     if (messages.length === 1) return reply([{ type: "tool_use", name: "web_fetch", input: { url: PAGE } }]);
@@ -68,7 +70,7 @@ describe("ariadne run when Main cannot finish: what the Children found is shown 
   before(async () => {
     server = await startAnthropicWireServer({ handler: wire });
     store = await cliStore("failed");
-    // A real run's tools over the shared corpus: its local index and its pages (ARIADNE_SEARCH=corpus).
+    // A real run's tools over the shared corpus: its pages (ARIADNE_SEARCH=corpus).
     const env = { ...store.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: server.url, ARIADNE_SEARCH: "corpus" };
     text = await ariadne(["run", "What does ADIV cost me?", ...store.args], env);
     json = await ariadne(["run", "--json", "What does ADIV cost me?", ...store.args], env);
