@@ -37,4 +37,4 @@ forEachEngine(`smoke under ${runtime}`, (ctx) => describe("server", () => {
     assert.equal(final.state, "settled");
     assert.ok(Array.isArray(final.answer.sections) && final.answer.sections.length > 0);
   });
-}));
+}), { endToEnd: true });

@@ -156,4 +156,4 @@ forEachEngine("hosting a run under its lease", (ctx) => {
     assert.equal(after.state, "settled");
     assert.equal(after.executors!.children.find((c) => c.executorId === victim.executorId)?.state, "cancelled");
   });
-});
+}, { endToEnd: true });

@@ -104,4 +104,4 @@ forEachEngine("leases and fencing", (ctx) => {
     const after = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ariadne_runs`.execute(db().db);
     assert.equal(after.rows[0].n, before.rows[0].n);
   });
-});
+}, { endToEnd: true });

@@ -50,4 +50,4 @@ forEachEngine("reconnecting store", (ctx) => {
     const store = reconnectingStore(flaky(ctx.store, ["before"]));
     await assert.rejects(store.append(stream, 0, [turnEvent(run, stream, 1, "mine")]), ConcurrencyError);
   });
-});
+}, { endToEnd: true });

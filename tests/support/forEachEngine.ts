@@ -2,7 +2,7 @@ import { after, before, describe } from "node:test";
 import type { Engine } from "../../db/index.ts";
 import { createEventStore, type EventStore } from "../../events/index.ts";
 import type { Clock, IdGenerator } from "../../core/clock.ts";
-import { LANE_ENGINES, type TestDatabase, openTestDatabase } from "./testDatabase.ts";
+import { LANE_ENGINES, MATRIX_ENGINES, type TestDatabase, openTestDatabase } from "./testDatabase.ts";
 
 export interface EngineContext {
   engine: Engine;
@@ -13,15 +13,16 @@ export interface EngineContext {
 
 /**
  * Declares the same suite once per engine (real PostgreSQL and PGlite; LANE_ENGINES), each
- * with its own migrated database and event store.
+ * with its own migrated database and event store. `endToEnd`: the suite runs the runtime end to
+ * end, and keeps every lane where the engine matrices are narrowed (MATRIX_ENGINES, under Deno).
  */
 export function forEachEngine(
   title: string,
   suite: (ctx: EngineContext) => void,
-  options: { clock?: Clock; newId?: IdGenerator } = {},
+  options: { clock?: Clock; newId?: IdGenerator; endToEnd?: boolean } = {},
 ): void {
   describe(title, () => {
-    for (const engine of LANE_ENGINES) {
+    for (const engine of options.endToEnd ? LANE_ENGINES : MATRIX_ENGINES) {
       describe(engine, () => {
         const ctx = { engine } as EngineContext;
         before(async () => {

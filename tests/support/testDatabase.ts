@@ -20,6 +20,17 @@ export const LANE_ENGINES: readonly Engine[] = process.env.ARIADNE_TEST_ENGINE_L
   ? ENGINES.filter((e) => process.env.ARIADNE_TEST_ENGINE_LANES!.split(",").includes(e))
   : ENGINES;
 
+/**
+ * The engines the engine matrices (forEachEngine suites not marked `endToEnd`) declare a lane for:
+ * LANE_ENGINES, narrowed by ARIADNE_TEST_MATRIX_ENGINES. `npm run test:deno` sets it to postgres:
+ * Deno is there to show the runtime works on Deno, and the Node lines already run every matrix on
+ * both engines; the suites that run the runtime end to end (a server, a hosted run, a reconnecting
+ * store, leases) keep both engines under Deno.
+ */
+export const MATRIX_ENGINES: readonly Engine[] = process.env.ARIADNE_TEST_MATRIX_ENGINES
+  ? LANE_ENGINES.filter((e) => process.env.ARIADNE_TEST_MATRIX_ENGINES!.split(",").includes(e))
+  : LANE_ENGINES;
+
 export interface TestDatabase {
   database: Database;
   /** Set on PostgreSQL: the URL of this test's own database. */
