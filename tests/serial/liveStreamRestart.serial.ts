@@ -58,7 +58,10 @@ describe("live streams across a PostgreSQL restart (a cluster of the test's own)
   before(async () => {
     cluster = await startOwnCluster();
     scratch = await createScratchDatabase(`ariadne_livehub_${process.pid}`, cluster.adminUrl);
-    const store = { env: { DATABASE_URL: scratch.url, ARIADNE_SCRIPTED_LATENCY_MS: "300", ARIADNE_LEASE_MS: "15000" }, args: [] };
+    // The server's requests wait ARIADNE_DATABASE_WAIT_MS for an unreachable database before answering 503
+    // (60 s by default): the outage below lasts as long as /readyz and /v1 take to say 503. A short wait makes
+    // it seconds; the hosted run rides out the outage by retrying, whatever the wait (it outlived 114 s at 60 s).
+    const store = { env: { DATABASE_URL: scratch.url, ARIADNE_SCRIPTED_LATENCY_MS: "300", ARIADNE_LEASE_MS: "15000", ARIADNE_DATABASE_WAIT_MS: "3000" }, args: [] };
     const migrated = await spawnAriadne(store, ["migrate"]).output;
     assert.equal(migrated.code, 0, migrated.stderr);
     server = spawnAriadne(store, ["serve", "--port", "0", "--no-auth"]);
