@@ -11,11 +11,12 @@ const runtime = "Deno" in globalThis ? "Deno (Deno.serve)" : "Node (@hono/node-s
 forEachEngine(`smoke under ${runtime}`, (ctx) => describe("server", () => {
   let api: ApiServer;
   before(async () => {
-    api = await openApiServer({ store: ctx.store, port: 0, host: "127.0.0.1", log: () => {}, scriptedLatencyMs: 10 });
+    // Heartbeats ten minutes apart: the stream's end must follow the seal, not the next heartbeat (it once waited 15 s).
+    api = await openApiServer({ store: ctx.store, port: 0, host: "127.0.0.1", log: () => {}, scriptedLatencyMs: 10, heartbeatMs: 600_000 });
   });
   after(() => api.close({ graceMs: 2_000 }));
 
-  test("create a run, stream its events to the end, read its answer", async () => {
+  test("create a run, stream its events to the end, read its answer", { timeout: 120_000 }, async () => {
     const base = `http://127.0.0.1:${api.server.port}`;
     const key = (await createApiKey(ctx.store.database, { role: "client", tenant: uniqueId("smoke") })).token;
     const created = await fetch(`${base}/v1/runs`, { method: "POST", headers: { ...bearer(key), "content-type": "application/json" }, body: JSON.stringify({ offline: true, context: "smoke" }) });
