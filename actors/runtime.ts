@@ -119,6 +119,8 @@ export class Runtime {
       rootAllowed: options.rootAllowed ?? Object.keys(this.catalog),
       maxDepth: options.maxDepth,
       profilesDir: options.profilesDir,
+      tools: options.tools,
+      allowedProfiles: options.allowedProfiles,
       limitsFor: (role, singleAgent) => ({ ...roleFor({ role, singleAgent }).defaultLimits, ...options.limits?.[role] }),
       modelNameFor: (role) => this.modelFor(role).name,
       emit: (e) => this.emit(e),
@@ -127,8 +129,9 @@ export class Runtime {
       store: this.store,
       post: this.post,
       newRunner: async (events) => {
-        const admitted = (events[0] as RecordedEvent<"executor_admitted">).data;
-        const ctx = await requestContextOf(admitted, options);
+        const admission = events[0] as RecordedEvent<"executor_admitted">;
+        const admitted = admission.data;
+        const ctx = await requestContextOf(admission, this.store.blobs, options);
         return new ExecutorRunner(this.services, roleFor(admitted), ctx, this.modelFor(admitted.role).model, events, { inspect: options.inspect });
       },
     });

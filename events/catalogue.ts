@@ -101,6 +101,22 @@ const ExecutorAdmittedV1 = z.object({
       singleAgent: z.literal(true).optional(),
     });
 
+/** executor_admitted v2: the texts its model is shown, as rendered at admission (issue 28). */
+const ExecutorAdmittedV2 = ExecutorAdmittedV1.extend({
+  /**
+   * What this executor's model is shown of its admission, as rendered when it was admitted
+   * (issue 28): its task as the first user message, the nudge after a turn that ends without
+   * its terminal tool, and the URLs its task names (what it may fetch before it sees more).
+   */
+  rendered: z.object({ task: z.string(), nudge: z.string(), reachable: z.array(z.string()) }),
+  /**
+   * The version of the request code it was admitted under (actors/request/requestVersion.ts):
+   * a hash of everything that shapes a request. Null on an event upcast from v1 (written before
+   * the version was recorded).
+   */
+  requestVersion: z.string().nullable(),
+});
+
 const HandoffConsumedV1 = z.object({
   childExecutorId: Id,
   toolUseId: Id,
@@ -125,19 +141,18 @@ const ReviewDeliveredV1 = z.object({
 export const payloadSchemas = {
   executor_admitted: {
     1: ExecutorAdmittedV1,
-    2: ExecutorAdmittedV1.extend({
+    2: ExecutorAdmittedV2,
+    3: ExecutorAdmittedV2.extend({
       /**
-       * What this executor's model is shown of its admission, as rendered when it was admitted
-       * (issue 28): its task as the first user message, the nudge after a turn that ends without
-       * its terminal tool, and the URLs its task names (what it may fetch before it sees more).
+       * What its model was offered, as offered: the sha256 of a blob (the run's blob table) holding
+       * the canonical JSON of its system prompt and the specs of every tool it was offered (name,
+       * description, input schema; hosted tools, delegate and its terminal tool alike), before the
+       * per-turn narrowing (actors/request/offeredSpecs.ts). Content-addressed, so a spec set is
+       * stored once however many executors are offered it. With it, the bound profile's file bytes
+       * are stored as a blob under `profile.sha256`. Null on an event upcast from v1 or v2 (written
+       * before either was recorded): their requests are rebuilt from the host's tools and profiles.
        */
-      rendered: z.object({ task: z.string(), nudge: z.string(), reachable: z.array(z.string()) }),
-      /**
-       * The version of the request code it was admitted under (actors/request/requestVersion.ts):
-       * a hash of everything that shapes a request. Null on an event upcast from v1 (written before
-       * the version was recorded).
-       */
-      requestVersion: z.string().nullable(),
+      offered: Sha256.nullable(),
     }),
   },
   turn: {
@@ -480,9 +495,13 @@ export const isEventType = (t: string): t is EventType => Object.hasOwn(payloadS
  * sources (v1 tools read nothing outside the run that was kept). Its artifacts
  * never had a producer (the runtime wrote [] for every v1 outcome), so they are
  * carried over as they are; only their id, path and sha256 are read.
+ * executor_admitted before v3 did not record what its model was offered:
+ * `offered` is null, and its requests are rebuilt from the host's tools and
+ * profiles as they were before (actors/request/requestContext.ts).
  */
 export function upcast(type: EventType, fromVersion: number, data: unknown): unknown {
   if (type === "tool_completed" && fromVersion === 1) return { ...(data as object), sources: [] };
+  if (type === "executor_admitted" && fromVersion < 3) return { ...(fromVersion === 1 ? (upcastTextsBefore28(type, data) as object) : (data as object)), offered: null };
   if (fromVersion === 1) return upcastTextsBefore28(type, data);
   return data;
 }
