@@ -132,6 +132,10 @@ async function readProfileBytes(id: string, dir: string): Promise<ProfileBytes> 
   }
 }
 
+/** A profile from file bytes read elsewhere (a frozen copy named by its hash), checked as a file is. */
+export const profileFromBytes = (file: string, id: string, bytes: Uint8Array): Profile =>
+  toProfile(file, id, bytes, createHash("sha256").update(bytes).digest("hex"));
+
 function toProfile(file: string, id: string, bytes: Uint8Array, sha256: string): Profile {
   let text: string;
   try {

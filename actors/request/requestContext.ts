@@ -1,6 +1,6 @@
 import type { EventData, RecordedEvent } from "../../events/index.ts";
 import type { ToolSpec } from "../../models/types.ts";
-import { UnknownProfileError, assertBindingMatches, listProfiles, loadProfile } from "../../profiles/index.ts";
+import { UnknownProfileError, boundProfileBefore28, listProfiles, loadProfile } from "../../profiles/index.ts";
 import { DELEGATE_TOOL, type ToolRegistry } from "../../tools/index.ts";
 import type { BlobStore } from "../../sources/types.ts";
 import type { RequestContext } from "./buildRequest.ts";
@@ -40,8 +40,9 @@ export async function offeredAt(
  * What an executor's requests are built with besides its folded state: the
  * system prompt and tool specs it was offered, read from the log by the hash
  * its admission recorded. An admission recorded before they were (`offered`
- * null) is rebuilt from this host's tools and profile files as it was then:
- * its bound profile is checked against the binding (a changed file refuses it).
+ * null) is rebuilt from this host's tools and profile files as it was then,
+ * its bound profile found by its hash: the file, or a version Ariadne shipped
+ * (profiles/shippedBefore28/); neither, and the change of file refuses it.
  */
 export async function requestContextOf(admitted: RecordedEvent<"executor_admitted">, blobs: BlobStore, options: RequestContextOptions): Promise<RequestContext> {
   const d = admitted.data;
@@ -51,7 +52,7 @@ export async function requestContextOf(admitted: RecordedEvent<"executor_admitte
 
 async function offeredBefore(admitted: EventData<"executor_admitted">, options: RequestContextOptions): Promise<Offered> {
   const own = roleFor(admitted).profile;
-  const profile = admitted.profile ? await assertBindingMatches(admitted.profile, own?.dir ?? options.profilesDir) : null;
+  const profile = admitted.profile ? await boundProfileBefore28(admitted.profile, own?.dir ?? options.profilesDir) : null;
   return offeredAt(admitted, profile?.content ?? null, options);
 }
 

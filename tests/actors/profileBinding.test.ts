@@ -5,7 +5,7 @@ import { copyFile, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/pro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ScriptedModel } from "../../models/index.ts";
-import { DEFAULT_PROFILE_DIR, ProfileChangedError } from "../../profiles/index.ts";
+import { DEFAULT_PROFILE_DIR, ProfileChangedError, boundProfileBefore28 } from "../../profiles/index.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
 import { executorStreamId } from "../../events/index.ts";
 import {
@@ -77,15 +77,27 @@ forEachEngine("profile binding on redispatch", (ctx) => {
     await writeFile(file, original);
   });
 
-  test("an admission recorded before what was offered was (offered null) is rebuilt from the file: a changed one refuses resume, the bound bytes resume", async () => {
-    const file = join(dir, "web-explorer.md");
-    const original = await readFile(file);
-    const binding = { id: "web-explorer", version: "2", sha256: sha256(original) };
+  test("an admission recorded before what was offered was (offered null) resolves its profile by hash: a shipped version, or the file; a changed file of the user's own refuses resume, the bound bytes resume", async () => {
+    // A version Ariadne shipped is found by its hash in profiles/shippedBefore28/ whatever the file says now.
+    const shipped = await readFile(join(DEFAULT_PROFILE_DIR, "general.md"));
+    await writeFile(join(dir, "general.md"), Buffer.concat([shipped, Buffer.from("\n6. Edited.\n")]));
+    try {
+      const resolved = await boundProfileBefore28({ id: "general", version: "1", sha256: sha256(shipped) }, dir);
+      assert.equal(resolved.sha256, sha256(shipped));
+      assert.ok(!resolved.content.includes("Edited"));
+    } finally {
+      await writeFile(join(dir, "general.md"), shipped);
+    }
+    // A profile of the user's own, never shipped: only its file can hold the bound bytes.
+    const file = join(dir, "own-method.md");
+    const original = Buffer.from("---\nid: own-method\nversion: 1\ntitle: Own method\nrequested_tools: []\nsummary: A method of the user's own.\n---\n# Own method\n\nLook it up.\n");
+    await writeFile(file, original);
+    const binding = { id: "own-method", version: "1", sha256: sha256(original) };
     const childId = `before-offered-${Date.now()}`;
     const data = admittedData("child", { profile: binding, grantedTools: ["search_corpus"], parentExecutorId: null, parentToolUseId: null, depth: 0 });
     await ctx.store.append(executorStreamId(childId), 0, [{ type: "executor_admitted", data: { ...data, role: "child", offered: null }, metadata: { runId: `run-${childId}`, executorId: childId } }]);
     await writeFile(file, Buffer.concat([original, Buffer.from("\n6. Edited.\n")]));
-    const childModel = new ScriptedModel({ name: "child", script: [handoffReply(handoffInput("[web-explorer] resumed with the bound method."))] });
+    const childModel = new ScriptedModel({ name: "child", script: [handoffReply(handoffInput("[own-method] resumed with the bound method."))] });
     const runtime = runtimeWith(ctx.store, { main: stalledModel(), child: childModel }, { profilesDir: dir });
     await assert.rejects(runtime.resume(childId), (e: unknown) => {
       assert.ok(e instanceof ProfileChangedError);
@@ -97,6 +109,7 @@ forEachEngine("profile binding on redispatch", (ctx) => {
     assert.deepEqual((await streamOf(ctx.store, childId)).map((e) => e.type), ["executor_admitted"], "a refused resume writes nothing");
     await writeFile(file, original);
     assert.equal((await within(10_000, runtime.resume(childId))).kind, "handoff");
+    assert.ok(childModel.requests[0]!.system.includes("Look it up."));
     assert.ok((await runtime.transcript(childId)).turns.every((t) => t.digestMatches));
   });
 });
