@@ -23,15 +23,15 @@ const KEY = join(ROOT, "tests/fixtures/recorded-before-28/seal.key");
 const PUB = join(ROOT, "tests/fixtures/recorded-before-28/seal.pub");
 const EDIT = "EDITED";
 
-/** A copy of the sources with `edit` applied to actors/request/prompts.ts; node_modules and the shared corpus linked. */
-function editedBuild(edit: (prompts: string) => string): string {
+/** A copy of the sources with `edit` applied to `file` (default actors/request/prompts.ts); node_modules and the shared corpus linked. */
+function editedBuild(edit: (source: string) => string, file = "actors/request/prompts.ts"): string {
   const base = mkdtempSync(join(tmpdir(), "ariadne-prompt-edit-"));
   process.once("exit", () => rmSync(base, { recursive: true, force: true }));
   const repo = join(base, "repo");
   for (const entry of readdirSync(ROOT)) if (!SKIP.has(entry)) cpSync(join(ROOT, entry), join(repo, entry), { recursive: true });
   symlinkSync(join(ROOT, "node_modules"), join(repo, "node_modules"));
   symlinkSync(join(ROOT, "..", "shared"), join(base, "shared"));
-  const prompts = join(repo, "actors/request/prompts.ts");
+  const prompts = join(repo, file);
   const source = readFileSync(prompts, "utf8");
   const edited = edit(source);
   assert.notEqual(edited, source, "the edit changed the templates");
@@ -86,7 +86,7 @@ describe("a prompt template edited after the run was recorded", () => {
     for (const executorId of executors) {
       const text = await copyCli(edited, ["transcript", executorId, "--data-dir", dataDir]);
       assert.equal(text.code, 0, `${executorId}: ${text.stderr}`);
-      assert.match(text.stdout, /^request code: recorded under request code [0-9a-f]{16}; this Ariadne's request code is [0-9a-f]{16}: what the model was shown is read from the log/m);
+      assert.match(text.stdout, /^request code: recorded under request code [0-9a-f]{16}; this Ariadne's request code is [0-9a-f]{16}: what the model was shown and offered is read from the log/m);
       const json = await copyCli(edited, ["transcript", executorId, "--json", "--data-dir", dataDir]);
       const t = JSON.parse(json.stdout) as { turns: { digestMatches: boolean; request: unknown }[]; requestVersion: { recorded: string; current: string } };
       assert.notEqual(t.requestVersion.recorded, t.requestVersion.current);
@@ -139,9 +139,22 @@ describe("a prompt template edited after the run was recorded", () => {
     assert.equal(verified.code, 0, verified.stdout + verified.stderr);
   });
 
-  test("seeded: an edited system prompt (not recorded) is caught by the digest check, and the transcript says the request code changed", async () => {
+  test("an edited system prompt changes nothing: the one offered at admission is read from the log", async () => {
     const systemEdited = editedBuild((s) => s.replace("You are Main, the research executor", `You are Main (${EDIT}), the research executor`));
-    const out = await copyCli(systemEdited, ["transcript", run.mainExecutorId, "--data-dir", dataDir]);
+    const json = await copyCli(systemEdited, ["transcript", run.mainExecutorId, "--json", "--data-dir", dataDir]);
+    assert.equal(json.code, 0, json.stderr);
+    const t = JSON.parse(json.stdout) as { turns: { digestMatches: boolean; request: { system: string } }[]; offered: string | null };
+    assert.match(t.offered ?? "", /^[0-9a-f]{64}$/);
+    assert.deepEqual(t.turns.filter((x) => !x.digestMatches), []);
+    assert.ok(t.turns.every((x) => x.request.system.startsWith("You are Main, the research executor")));
+  });
+
+  test("seeded: an edited narrowing of the terminal tool (request code, not recorded) is caught by the digest check, and the transcript says the request code changed", async () => {
+    const narrowingEdited = editedBuild(
+      (s) => s.replace("return { ...answerToolSpec, input_schema:", `return { ...answerToolSpec, description: "${EDIT}", input_schema:`),
+      "actors/request/answer.ts",
+    );
+    const out = await copyCli(narrowingEdited, ["transcript", run.mainExecutorId, "--data-dir", dataDir]);
     assert.equal(out.code, 1, out.stdout);
     assert.match(out.stderr, /does not match the digest recorded with it \(recorded under request code [0-9a-f]{16}; this Ariadne's request code is [0-9a-f]{16}/);
   });
