@@ -24,6 +24,9 @@ const EDIT = "EDITED after the run was recorded";
 const editedRegistry = () =>
   new ToolRegistry().register(...createCorpusTools().map((t) => (t.name === "search_corpus" ? { ...t, spec: { ...t.spec, description: `${t.spec.description} ${EDIT}` } } : t)));
 
+/** Models never called: the runtime only reads. */
+const idle = () => ({ main: new ScriptedModel({ name: "main", script: [] }), child: new ScriptedModel({ name: "child", script: [] }) });
+
 forEachEngine("what the model was offered is recorded at admission", (ctx) => {
   let dir: string;
   let runId: string;
@@ -65,7 +68,7 @@ forEachEngine("what the model was offered is recorded at admission", (ctx) => {
     try {
       const edited = editedRegistry();
       assert.ok(edited.specsFor(["search_corpus"])[0]!.description.includes(EDIT), "the edit is in the host's tools");
-      const later = runtimeWith(ctx.store, { main: new ScriptedModel({ name: "main", script: [] }) }, { tools: edited, profilesDir: dir });
+      const later = runtimeWith(ctx.store, idle(), { tools: edited, profilesDir: dir });
       let turns = 0;
       for (const a of admitted) {
         const t = await later.transcript(a.metadata.executorId);
@@ -97,7 +100,7 @@ forEachEngine("what the model was offered is recorded at admission", (ctx) => {
       const problem = result.problems.find((p) => p.eventId === child.eventId);
       assert.match(problem?.reason ?? JSON.stringify(result.problems), new RegExp(`blob ${sha256} \\(what executor ${child.metadata.executorId} was offered at admission: its system prompt and tool specs\\) was changed`));
       // A fresh store (no set kept in this process) reads the blob and refuses it, naming what changed.
-      const fresh = runtimeWith(createEventStore(ctx.db.database), { main: new ScriptedModel({ name: "main", script: [] }) }, { profilesDir: dir });
+      const fresh = runtimeWith(createEventStore(ctx.db.database), idle(), { profilesDir: dir });
       await assert.rejects(fresh.transcript(child.metadata.executorId), (e: unknown) => {
         assert.ok(e instanceof OfferedUnreadableError, String(e));
         assert.match(e.message, new RegExp(`what executor ${child.metadata.executorId} was offered at admission \\(blob ${sha256}, its system prompt and tool specs\\) was changed`));
