@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { canonicalJson } from "../../core/canonicalJson.ts";
+import { canonicalJson, immutableCanonical } from "../../core/canonicalJson.ts";
 import type { ToolSpec } from "../../models/types.ts";
 import { sha256Hex } from "../../sources/sha256.ts";
 import type { BlobStore } from "../../sources/types.ts";
@@ -23,9 +23,13 @@ const OfferedSchema = z.object({
   tools: z.array(z.looseObject({ name: z.string().min(1), description: z.string(), input_schema: z.record(z.string(), z.unknown()) })),
 });
 
-/** The recorded form: canonical JSON (RFC 8785), so the same set is the same bytes and the same hash. */
+/**
+ * The recorded form: canonical JSON (RFC 8785), so the same set is the same bytes and the same hash. The
+ * same bytes as canonicalJson(offered), with each spec's text kept (specs are never mutated once built), so
+ * an admission offered the host's specs again does not write them out again.
+ */
 export function offeredBytes(offered: Offered): Uint8Array {
-  return new TextEncoder().encode(canonicalJson(offered)!);
+  return new TextEncoder().encode(`{"system":${canonicalJson(offered.system)},"tools":[${offered.tools.map(immutableCanonical).join(",")}]}`);
 }
 
 /** Stores what was offered (once per distinct set) and returns the sha256 the admission records. */

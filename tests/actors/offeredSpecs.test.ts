@@ -4,7 +4,8 @@ import { copyFile, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/pro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
-import { OfferedUnreadableError } from "../../actors/request/offeredSpecs.ts";
+import { OfferedUnreadableError, offeredBytes } from "../../actors/request/offeredSpecs.ts";
+import { canonicalJson } from "../../core/canonicalJson.ts";
 import { type RecordedEvent, createEventStore, sealRun, verifyRun } from "../../events/index.ts";
 import { ScriptedModel } from "../../models/index.ts";
 import { DEFAULT_PROFILE_DIR } from "../../profiles/index.ts";
@@ -23,6 +24,13 @@ const EDIT = "EDITED after the run was recorded";
 /** The corpus tools with search_corpus's description edited, as a later release might ship them. */
 const editedRegistry = () =>
   new ToolRegistry().register(...createCorpusTools().map((t) => (t.name === "search_corpus" ? { ...t, spec: { ...t.spec, description: `${t.spec.description} ${EDIT}` } } : t)));
+
+test("the recorded form is the set's RFC 8785 canonical JSON, whichever way it is built", () => {
+  const tools = [...createCorpusTools().map((t) => t.spec), { input_schema: { type: "object", properties: { b: { type: "string" }, a: { type: "number" } } }, name: "z", description: "é \u2028 \"q\"" }];
+  const offered = { system: "You are \"Main\".\n", tools };
+  assert.equal(new TextDecoder().decode(offeredBytes(offered)), canonicalJson(offered));
+  assert.equal(new TextDecoder().decode(offeredBytes(offered)), new TextDecoder().decode(offeredBytes(structuredClone(offered))), "kept texts are the same bytes");
+});
 
 /** Models never called: the runtime only reads. */
 const idle = () => ({ main: new ScriptedModel({ name: "main", script: [] }), child: new ScriptedModel({ name: "child", script: [] }) });
