@@ -5,14 +5,12 @@
  * (db/pgliteTemplate.ts), so the first `ariadne run` copies a data directory
  * instead of running initdb inside its own process.
  */
-import { PGlite } from "@electric-sql/pglite";
-import { PGLITE_SETTINGS } from "../db/openDatabase.ts";
-import { pgliteTemplate } from "../db/pgliteTemplate.ts";
+import { prepareEmbeddedTemplate } from "../db/openDatabase.ts";
 import { buildCli } from "./cli.ts";
 
 const started = performance.now();
 const { entry, inputs } = await buildCli();
 console.log(`ariadne: the command line built into ${entry} from ${inputs} sources in ${Math.round(performance.now() - started)} ms`);
 const templateStarted = performance.now();
-const template = await pgliteTemplate([...PGlite.defaultStartParams, ...PGLITE_SETTINGS]);
+const template = await prepareEmbeddedTemplate();
 console.log(`ariadne: the embedded store's template is ${template} (${Math.round(performance.now() - templateStarted)} ms)`);

@@ -5,13 +5,12 @@ import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { DEFAULT_DATABASE_WAIT_MS, isDatabaseUnavailable, retryOnConnectionLoss } from "../core/connectionLoss.ts";
 import { Buffer } from "node:buffer";
-import { setFlagsFromString } from "node:v8";
 import { ConfigError } from "../core/errors.ts";
 import { DiskFullError, isDiskFull } from "../core/diskFull.ts";
 import { checkDataDir } from "./checkDataDir.ts";
 import { coalesce } from "./coalesce.ts";
 import { lockDataDir } from "./lockDataDir.ts";
-import { seedDataDir } from "./pgliteTemplate.ts";
+import { pgliteTemplate, seedDataDir } from "./pgliteTemplate.ts";
 import { sharedListener } from "./sharedListener.ts";
 import { bytesFree, isOutOfSpace } from "./spaceLeft.ts";
 import type { Schema } from "./schema.ts";
@@ -146,13 +145,13 @@ async function openPostgres(url: string, poolSize: number, wait: NonNullable<Ope
   };
 }
 
+/** The embedded store's template for the installed PGlite (db/pgliteTemplate.ts), made when missing: `npm ci` makes it. */
+export async function prepareEmbeddedTemplate(): Promise<string> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  return pgliteTemplate([...PGlite.defaultStartParams, ...PGLITE_SETTINGS]);
+}
+
 async function openPglite(dataDir: string): Promise<Database> {
-  // PGlite is 10 MB of WebAssembly. V8 compiles it at once with its baseline compiler (Liftoff), then
-  // again, function by function, with its optimising one (TurboFan) on a background thread: that second
-  // compilation held 40-80 MB more and took CPU a short command never won back (`ariadne run` on a fresh
-  // store 300 -> 218 MB, 4.4 -> 2.1 s of CPU). Only the baseline code then; the flag is read when a module
-  // is compiled, so it must be set before PGlite's is.
-  setFlagsFromString("--liftoff-only");
   const { PGlite } = await import("@electric-sql/pglite");
   const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, ...PGLITE_SETTINGS];
   let pglite: PGlite;

@@ -42,7 +42,9 @@ export function createLeasedRuns(options: LeasedRunsOptions): RunsPort {
   /** The page's views, built from the one query that read it; views a later read may reuse are kept. */
   async function viewsOf(runs: readonly PagedRun[], damaged: "list" | "refuse"): Promise<RunView[]> {
     const { views, keep } = pagedViews(database, runs, damaged);
-    await storeRunSummaries(database, keep, VIEW_VERSION);
+    // The kept views are a cache: a write that fails (a full disk, a read-only replica) costs a later read a
+    // fold, never this answer.
+    await storeRunSummaries(database, keep, VIEW_VERSION).catch(() => undefined);
     runs.forEach((row, i) => {
       if (row.state === "finished" && FINAL_STATES.includes(views[i]!.state) && !damageOfRun(database, row.runId)) remember(finished, row.runId, { tenant: row.tenant, view: views[i]! });
     });

@@ -33,3 +33,24 @@ test("a run recorded before migration 0019 lists, and its view is kept by that f
     await database.close();
   }
 });
+
+test("a kept view that cannot be written (a full disk, say) costs the next read a fold, never the page", async () => {
+  const database = await openDatabase({ dataDir: "memory://" });
+  try {
+    await migrateToLatest(database);
+    const store = createEventStore(database);
+    const { runId } = await submitRun(store, { question: "views cannot be kept", tenant: "t" });
+    await sql`DELETE FROM ariadne_run_summaries`.execute(database.db);
+    // Every write of a kept view fails, as it would on a full disk.
+    await sql`CREATE FUNCTION refuse_summary() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device'; END $$`.execute(database.db);
+    await sql`CREATE TRIGGER refuse_summary BEFORE INSERT OR UPDATE ON ariadne_run_summaries FOR EACH ROW EXECUTE FUNCTION refuse_summary()`.execute(database.db);
+
+    const runs = createLeasedRuns({ store });
+    const page = await runs.list("t", { limit: 10 });
+    assert.deepEqual(page.runs.map((r) => [r.id, r.state]), [[runId, "queued"]]);
+    assert.equal((await runs.get("t", runId))?.id, runId);
+    assert.equal((await sql<{ n: number }>`SELECT count(*)::int AS n FROM ariadne_run_summaries`.execute(database.db)).rows[0]!.n, 0);
+  } finally {
+    await database.close();
+  }
+});
