@@ -5,7 +5,7 @@ import { type Capability, DELEGATE_TOOL, type ToolEffect, computeGrant } from ".
 import { type ExecutorState } from "./fold/executorState.ts";
 import { type Limits, OWNED_TOOLS, ROLES, type Role, roleOf } from "./request/roles.ts";
 import { renderAdmission } from "./request/renderTexts.ts";
-import { putOnce, recordOffered } from "./request/offeredSpecs.ts";
+import { type ServerTool, putOnce, recordOffered } from "./request/offeredSpecs.ts";
 import { type RequestContextOptions, offeredAt } from "./request/requestContext.ts";
 import { executorStreamId } from "../events/index.ts";
 
@@ -22,6 +22,8 @@ export interface AdmissionOptions extends Pick<RequestContextOptions, "tools" | 
   profilesDir?: string;
   limitsFor(role: Role, singleAgent?: boolean): Limits;
   modelNameFor(role: Role): string;
+  /** The server tools the role's model sends in place of offered specs (Anthropic's web_search), recorded as offered. */
+  serverToolsFor(role: Role): ServerTool[];
   emit(event: RecordedEvent): void;
 }
 
@@ -82,7 +84,7 @@ export async function admit(options: AdmissionOptions, a: Admission): Promise<Re
   const grantedTools = grantedFor(role.ownTools, parent ? grant.granted.filter((t) => !TERMINALS.has(t)) : grant.granted, options.catalog);
   // What its model is offered is stored before the admission names it, so the log never names bytes it lacks.
   const [offered] = await Promise.all([
-    offeredAt({ role: a.role, singleAgent, grantedTools }, profile?.content ?? null, options).then((o) => recordOffered(options.store.blobs, o)),
+    offeredAt({ role: a.role, singleAgent, grantedTools }, profile?.content ?? null, options, options.serverToolsFor(a.role)).then((o) => recordOffered(options.store.blobs, o)),
     profile && putOnce(options.store.blobs, profile.bytes, profile.sha256),
   ]);
   const admitted = await options.store.append(streamId, 0, [

@@ -123,6 +123,10 @@ export class Runtime {
       allowedProfiles: options.allowedProfiles,
       limitsFor: (role, singleAgent) => ({ ...roleFor({ role, singleAgent }).defaultLimits, ...options.limits?.[role] }),
       modelNameFor: (role) => this.modelFor(role).name,
+      serverToolsFor: (role) => {
+        const search = this.modelFor(role).model.webSearch;
+        return search ? [{ name: "web_search", ...search }] : [];
+      },
       emit: (e) => this.emit(e),
     };
     this.supervision = new Supervision({

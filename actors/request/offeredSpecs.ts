@@ -16,11 +16,21 @@ import type { BlobStore } from "../../sources/types.ts";
 export interface Offered {
   system: string;
   tools: ToolSpec[];
+  /**
+   * The provider's server tools sent in place of offered specs of the same name (Anthropic's web_search
+   * with its options, ARIADNE_SEARCH=anthropic); absent when none. Recorded for the audit: the request
+   * (and its digest) holds the spec, the model adapter sends this.
+   */
+  serverTools?: ServerTool[];
 }
+
+/** A server tool as the provider takes it: the name of the spec it replaces, its type and options. */
+export type ServerTool = { name: string; type: string } & Record<string, unknown>;
 
 const OfferedSchema = z.object({
   system: z.string(),
   tools: z.array(z.looseObject({ name: z.string().min(1), description: z.string(), input_schema: z.record(z.string(), z.unknown()) })),
+  serverTools: z.array(z.looseObject({ name: z.string().min(1), type: z.string().min(1) })).optional(),
 });
 
 /**
@@ -29,7 +39,8 @@ const OfferedSchema = z.object({
  * an admission offered the host's specs again does not write them out again.
  */
 export function offeredBytes(offered: Offered): Uint8Array {
-  return new TextEncoder().encode(`{"system":${canonicalJson(offered.system)},"tools":[${offered.tools.map(immutableCanonical).join(",")}]}`);
+  const server = offered.serverTools ? `"serverTools":${canonicalJson(offered.serverTools)},` : "";
+  return new TextEncoder().encode(`{${server}"system":${canonicalJson(offered.system)},"tools":[${offered.tools.map(immutableCanonical).join(",")}]}`);
 }
 
 /** Stores what was offered (once per distinct set) and returns the sha256 the admission records. */

@@ -4,7 +4,7 @@ import { UnknownProfileError, boundProfileBefore28, listProfiles, loadProfile } 
 import { DELEGATE_TOOL, type ToolRegistry } from "../../tools/index.ts";
 import type { BlobStore } from "../../sources/types.ts";
 import type { RequestContext } from "./buildRequest.ts";
-import { type Offered, readOffered } from "./offeredSpecs.ts";
+import { type Offered, type ServerTool, readOffered } from "./offeredSpecs.ts";
 import { type DelegateInput, delegateToolSpec } from "./delegation.ts";
 import { type Role, roleFor } from "./roles.ts";
 
@@ -21,19 +21,22 @@ export interface RequestContextOptions {
  * What an executor is offered at admission (recorded then, offeredSpecs.ts):
  * its role's system prompt with its profile's method, the specs of its granted
  * tools as this host defines them, delegate's (naming the profiles it may
- * delegate to) and its terminal tool's.
+ * delegate to) and its terminal tool's; and the server tools its model sends
+ * in place of some of them (`serverTools`).
  */
 export async function offeredAt(
   admitted: { role: Role; singleAgent?: boolean; grantedTools: readonly string[] },
   profileContent: string | null,
   options: RequestContextOptions,
+  serverTools: readonly ServerTool[] = [],
 ): Promise<Offered> {
   const role = roleFor(admitted);
   const granted = admitted.grantedTools;
   const tools: ToolSpec[] = options.tools.specsFor(granted.filter((t) => t !== DELEGATE_TOOL));
   if (granted.includes(DELEGATE_TOOL)) tools.push(delegateToolSpec(await delegableProfiles(options)));
   tools.push(role.terminalSpec);
-  return { system: role.system(profileContent), tools };
+  const server = serverTools.filter((s) => tools.some((t) => t.name === s.name));
+  return { system: role.system(profileContent), tools, ...(server.length && { serverTools: server }) };
 }
 
 /**

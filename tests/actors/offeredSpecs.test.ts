@@ -29,6 +29,8 @@ test("the recorded form is the set's RFC 8785 canonical JSON, whichever way it i
   const tools = [...createCorpusTools().map((t) => t.spec), { input_schema: { type: "object", properties: { b: { type: "string" }, a: { type: "number" } } }, name: "z", description: "é \u2028 \"q\"" }];
   const offered = { system: "You are \"Main\".\n", tools };
   assert.equal(new TextDecoder().decode(offeredBytes(offered)), canonicalJson(offered));
+  const withServer = { ...offered, serverTools: [{ name: "web_search", type: "web_search_20250305", max_uses: 3, allowed_domains: ["b.test", "a.test"] }] };
+  assert.equal(new TextDecoder().decode(offeredBytes(withServer)), canonicalJson(withServer));
   assert.equal(new TextDecoder().decode(offeredBytes(offered)), new TextDecoder().decode(offeredBytes(structuredClone(offered))), "kept texts are the same bytes");
 });
 
@@ -67,6 +69,20 @@ forEachEngine("what the model was offered is recorded at admission", (ctx) => {
     await within(10_000, second.result);
     const secondChild = ofType(await ctx.store.readRun(second.runId), "executor_admitted").find((e) => e.data.role === "child")!;
     assert.equal(secondChild.data.offered, childAdmitted!.data.offered);
+  });
+
+  test("a server tool the model sends in place of an offered spec (Anthropic's web_search) is recorded with the set", async () => {
+    const corpus = createCorpusTools();
+    const search = corpus.find((t) => t.name === "search_corpus")!;
+    const tools = new ToolRegistry().register(...corpus, { ...search, name: "web_search", spec: { ...search.spec, name: "web_search" } });
+    const webSearch = { type: "web_search_20250305" as const, max_uses: 3 };
+    const main = Object.assign(new ScriptedModel({ name: "main", policy: delegatingMain() }), { webSearch });
+    const run = await runtimeWith(ctx.store, { main, child: new ScriptedModel({ name: "child", script: [] }) }, { tools, profilesDir: dir }).startRun("What does ADIV cost?");
+    await within(10_000, run.result);
+    const [admission] = ofType(await ctx.store.readRun(run.runId), "executor_admitted");
+    assert.ok(admission!.data.grantedTools.includes("web_search"));
+    const stored = JSON.parse(new TextDecoder().decode((await ctx.store.blobs.get(admission!.data.offered!))!)) as { serverTools?: unknown[] };
+    assert.deepEqual(stored.serverTools, [{ name: "web_search", ...webSearch }]);
   });
 
   test("a tool description and a profile file edited after recording: every transcript still verifies, as offered", async () => {
