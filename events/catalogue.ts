@@ -157,8 +157,8 @@ export const payloadSchemas = {
       /**
        * What its model was offered, as offered: the sha256 of a blob (the run's blob table) holding
        * the canonical JSON of its system prompt and the specs of every tool it was offered (name,
-       * description, input schema; hosted tools, delegate and its terminal tool alike), before the
-       * per-turn narrowing (actors/request/offeredSpecs.ts). Content-addressed, so a spec set is
+       * description, input schema; hosted tools, delegate and its terminal tool alike) and the server
+       * tools its model sends in place of one, before the per-turn narrowing (actors/request/offeredSpecs.ts). Content-addressed, so a spec set is
        * stored once however many executors are offered it. With it, the bound profile's file bytes
        * are stored as a blob under `profile.sha256`. Null on an event upcast from v1 or v2 (written
        * before either was recorded): their requests are rebuilt from the host's tools and profiles.
