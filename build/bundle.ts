@@ -1,4 +1,4 @@
-import { build, type Metafile } from "esbuild";
+import { build, type Metafile, type Plugin } from "esbuild";
 import { fileURLToPath } from "node:url";
 import { ownImportMetaUrl } from "./ownImportMetaUrl.ts";
 
@@ -22,9 +22,14 @@ export const PACKAGES_LOADED_FROM_DISK = ["@electric-sql/pglite", "unpdf", "swag
  * zod's and linkedom's some 500 files one by one costs more memory and CPU than
  * the code itself (`ariadne run` on PostgreSQL 144 -> 135 MB, 1.5 -> 1.1 s CPU).
  * The command line's build (build/cli.ts), the test build (tests/build.ts) and
- * `bench -- rss` use it.
+ * `bench -- rss` use it. `plugins` load some modules otherwise (the prompt-edit
+ * test edits one on its way into the bundle); a module they leave is loaded as always.
  */
-export async function bundle(entryPoints: readonly string[], outdir: string, { packages = "external" }: { packages?: "external" | "bundled" } = {}): Promise<Metafile> {
+export async function bundle(
+  entryPoints: readonly string[],
+  outdir: string,
+  { packages = "external", plugins = [] }: { packages?: "external" | "bundled"; plugins?: Plugin[] } = {},
+): Promise<Metafile> {
   const { metafile } = await build({
     absWorkingDir: ROOT,
     entryPoints: [...entryPoints],
@@ -42,7 +47,7 @@ export async function bundle(entryPoints: readonly string[], outdir: string, { p
     ...(packages === "bundled" ? { banner: { js: 'import { createRequire as __bundleRequire } from "node:module"; const require = __bundleRequire(import.meta.url);' } } : {}),
     logLevel: "warning",
     metafile: true,
-    plugins: [ownImportMetaUrl],
+    plugins: [...plugins, ownImportMetaUrl],
   });
   return metafile;
 }

@@ -7,6 +7,7 @@ import { verifyBundle } from "../../bundle/verifyBundle.ts";
 import { openStore } from "../../events/openStore.ts";
 import { type CliStore, ariadne, cliStore } from "../cli/ariadneProcess.ts";
 import { scratchDir } from "./exportedRun.ts";
+import { shareNote, shareOf } from "../support/testShare.ts";
 import { RECORDED_BEFORE_28, loadRecordedRun, recordedLinks, recordedRuns, recordedSealKey } from "../support/recordedRuns.ts";
 
 /**
@@ -15,11 +16,12 @@ import { RECORDED_BEFORE_28, loadRecordedRun, recordedLinks, recordedRuns, recor
  * code as their writer would have: the bundles verify offline, and loaded into
  * a fresh store every executor's transcript rebuilds every recorded turn with
  * its digest matching, `ariadne verify` passes, and a new export verifies.
+ * The three recorded runs are dealt between the Node lines of `npm test`.
  */
 const publicKey = createPublicKey(readFileSync(recordedSealKey()));
 
-describe("runs recorded before issue 28", () => {
-  for (const run of recordedRuns()) {
+describe(`runs recorded before issue 28${shareNote()}`, () => {
+  for (const run of shareOf(recordedRuns())) {
     describe(run.name, () => {
       let store: CliStore;
       const executors = [...new Set(recordedLinks(run.dir).flatMap((l) => (l.type === "executor_admitted" ? [l.metadata.executorId] : [])))];

@@ -1,4 +1,5 @@
-import { after, before, describe, test } from "node:test";
+import { after, before, describe as describeEverywhere, test } from "node:test";
+import { dealt } from "../support/testShare.ts";
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -7,6 +8,9 @@ import type { RecordedEvent } from "../../events/index.ts";
 import { openStore } from "../../events/openStore.ts";
 import { STACK_LINE, type CliStore, ariadne, cliStore } from "./ariadneProcess.ts";
 import { executorStreamId } from "../../events/index.ts";
+
+// One recorded run read several ways: on one Node line of `npm test`, the second (tests/support/testShare.ts).
+const describe = dealt(describeEverywhere, 1);
 
 describe("ariadne check RUN [--out FILE] [--json]", () => {
   let store: CliStore;

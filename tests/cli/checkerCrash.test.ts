@@ -3,20 +3,22 @@ import assert from "node:assert/strict";
 import type { RecordedEvent } from "../../events/index.ts";
 import { openStore } from "../../events/openStore.ts";
 import { type CliStore, ariadne, cliStore } from "./ariadneProcess.ts";
+import { shareNote, shareOf } from "../support/testShare.ts";
 
 /**
  * Killed mid-check (SIGKILL at a commit boundary of the Checker's work), then
  * resumed: the check is neither lost nor doubled. The points: the Checker's
  * verdicts about to be written (its tools ran), its verdicts written but not the
- * run's check, and the run's check written but not the seal.
+ * run's check, and the run's check written but not the seal. The points are
+ * dealt between the Node lines of `npm test` (tests/support/testShare.ts).
  */
 const POINTS = ["before_commit:check_submitted", "after_commit:check_submitted", "after_commit:check_completed"];
 
-describe("kill the host mid-check, resume: exactly one check_completed, before the seal", () => {
+describe(`kill the host mid-check, resume: exactly one check_completed, before the seal${shareNote()}`, () => {
   const stores: CliStore[] = [];
   after(() => Promise.all(stores.map((s) => s.dispose())));
 
-  for (const point of POINTS) {
+  for (const point of shareOf(POINTS, 1)) {
     test(point, async () => {
       const store = await cliStore("checkcrash");
       stores.push(store);

@@ -1,4 +1,4 @@
-import { test } from "node:test";
+import { sharedTest } from "../support/testShare.ts";
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -16,8 +16,11 @@ const lines = (text: string) => text.split("\n").filter(Boolean);
  * (its append-only trigger set aside), `status` and `verify` of the other run
  * and a new `run` succeed, each saying in one line which run is quarantined;
  * `status` and `verify` of the damaged run exit 1 naming its stream and the
- * version that cannot be read.
+ * version that cannot be read. It runs on one Node line of `npm test`, the second
+ * (tests/support/testShare.ts).
  */
+const test = sharedTest(1);
+
 test("a deleted event quarantines its run: other runs and new runs work; the damaged run's status and verify name the stream and version", { timeout: 240_000 }, async () => {
   const dir = await mkdtemp(join(tmpdir(), "ariadne-damaged-run-"));
   try {

@@ -1,4 +1,5 @@
-import { after, describe, test } from "node:test";
+import { after, describe as describeEverywhere, test } from "node:test";
+import { dealt } from "../support/testShare.ts";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -20,6 +21,9 @@ function assertOneLine(result: CliResult, pattern: RegExp) {
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+// The two suites are dealt between the Node lines of `npm test` (tests/support/testShare.ts).
+const describe = dealt(describeEverywhere);
 
 describe("an embedded store directory that cannot be made", () => {
   // It used to spin at 100% CPU: a spin now runs into the spawn's timeout, is killed and fails the exit code check.

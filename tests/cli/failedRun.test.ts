@@ -1,4 +1,4 @@
-import { after, before, describe, test } from "node:test";
+import { after, before, describe as describeEverywhere, test } from "node:test";
 import assert from "node:assert/strict";
 import {
   type AnthropicWireServer,
@@ -10,6 +10,10 @@ import {
   systemTextOf,
 } from "../../models/testing/index.ts";
 import { type CliResult, type CliStore, ariadne, cliStore } from "./ariadneProcess.ts";
+import { dealt } from "../support/testShare.ts";
+
+/** One recorded run read three ways: on one Node line of `npm test`, the first (tests/support/testShare.ts). */
+const describe = dealt(describeEverywhere);
 
 type Block = { type: string; id?: string; content?: string };
 type Message = { role: string; content: string | Block[] };

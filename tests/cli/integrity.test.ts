@@ -1,4 +1,4 @@
-import { describe, test } from "node:test";
+import { describe } from "node:test";
 import assert from "node:assert/strict";
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdtemp, rm, truncate } from "node:fs/promises";
@@ -10,11 +10,15 @@ import { openDatabase } from "../../db/index.ts";
 import { openStore } from "../../events/openStore.ts";
 import { verifyRun } from "../../events/index.ts";
 import { ROOT, ariadne, lines } from "./ariadneProcess.ts";
+import { shareNote, sharedTest } from "../support/testShare.ts";
 
 const STACK_LINE = /^\s+at /m;
 
-// Every store here is an embedded one in a fresh directory, opened by real processes.
-describe("integrity from the command line", () => {
+// Every store here is an embedded one in a fresh directory, opened by real processes. The tests are
+// dealt between the Node lines of `npm test` (tests/support/testShare.ts): the second takes two.
+const test = sharedTest(1);
+
+describe(`integrity from the command line${shareNote()}`, () => {
   test("run prints the root hash with the answer; verify checks the run against it", { timeout: 180_000 }, async () => {
     await withDataDir(async (dir) => {
       const text = await ariadne(["run", "--data-dir", dir]);

@@ -1,9 +1,13 @@
-import { after, before, describe, test } from "node:test";
+import { after, before, describe as describeEverywhere, test } from "node:test";
+import { dealt } from "../support/testShare.ts";
 import assert from "node:assert/strict";
 import type { RecordedEvent } from "../../events/index.ts";
 import { openStore } from "../../events/openStore.ts";
 import { projectRun } from "../../projections/index.ts";
 import { type CliStore, STACK_LINE, ariadne, cliStore } from "./ariadneProcess.ts";
+
+// One recorded run read several ways: on one Node line of `npm test`, the second (tests/support/testShare.ts).
+const describe = dealt(describeEverywhere, 1);
 
 describe("ariadne report RUN: what a run spent, per run and per executor", () => {
   let store: CliStore;

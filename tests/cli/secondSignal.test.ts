@@ -1,4 +1,4 @@
-import { after, test } from "node:test";
+import { after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -6,6 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, ariadne } from "./ariadneProcess.ts";
 import { CLI_SCRIPT } from "../support/testBuild.ts";
+import { sharedTest } from "../support/testShare.ts";
+
+// A run and a worker signalled twice, each in a process of its own: dealt between the Node lines of `npm test`.
+const test = sharedTest(1);
 
 // Issue 17, defect 7: a second signal means "exit at once", which is exit code 130 (as the README documents),
 // also once the command has stopped its work and is only waiting to exit; never death by the signal (143).

@@ -1,4 +1,5 @@
-import { after, describe, test } from "node:test";
+import { after, describe } from "node:test";
+import { sharedTest } from "../support/testShare.ts";
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,6 +26,9 @@ async function ariadne(args: string[], dataDir = join(dir, "data")) {
     console.error = original;
   }
 }
+
+// Each test runs its commands in processes of their own: dealt between the Node lines of `npm test`.
+const test = sharedTest();
 
 describe("--single-agent on ariadne run and ariadne submit", () => {
   test("with an option that makes no sense for one executor: exit 2 naming it, and nothing written", async () => {

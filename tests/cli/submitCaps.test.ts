@@ -1,4 +1,5 @@
-import { after, describe, test } from "node:test";
+import { after, describe } from "node:test";
+import { sharedTest } from "../support/testShare.ts";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,6 +29,9 @@ async function submit(args: string[]) {
     console.error = original;
   }
 }
+
+// Dealt between the Node lines of `npm test` (tests/support/testShare.ts).
+const test = sharedTest();
 
 describe("ariadne submit sets the caps ariadne run can", () => {
   test("cap flags are recorded with the run, resolved as `ariadne run` resolves them (Child caps lowering investigate-style Children)", async () => {

@@ -70,7 +70,7 @@ test("529 overloaded twice, then a reply: the caller gets the reply after three 
 
 test("529 on every request fails with kind overloaded after the bounded retries, quickly", async () => {
   await withWireServer(times(10, overloaded()), async (server) => {
-    const started = Date.now();
+    // Within 3 s: the configured backoff (1-20 ms) leaves a loaded machine room; the SDK's own (0.5 + 1 + 2 s) would not fit.
     const e = await callError(modelAt(server.url, { maxRetries: 3 }).complete(request()), 3_000);
 
     assert.equal(e.kind, "overloaded");
@@ -80,7 +80,6 @@ test("529 on every request fails with kind overloaded after the bounded retries,
     assert.equal(e.requestId, "req_wire_4");
     assert.equal(e.attempts, 4);
     assert.equal(server.requests.length, 4);
-    assert.ok(Date.now() - started < 1_000, `took ${Date.now() - started} ms`);
   });
 });
 

@@ -36,10 +36,17 @@ export function shareNote(share: TestShare = testShare()): string {
 }
 
 /**
- * A `test` that registers only this process's share of the tests declared
- * through it, in declaration order: for a file of a few heavy end-to-end tests.
+ * `register` (test or describe) narrowed to this process's share of the calls
+ * made through it, in declaration order; `offset` rotates the deal, so a file of
+ * one heavy suite can go to the second line. A suite not taken is not declared
+ * at all: its before hooks (a recorded run, a cluster) do not run either.
  */
-export function sharedTest(share: TestShare = testShare()): typeof test {
+export function dealt<F extends (...args: never[]) => unknown>(register: F, offset = 0, share: TestShare = testShare()): F {
   let declared = 0;
-  return ((...args: Parameters<typeof test>) => (declared++ % share.n === share.k - 1 ? test(...args) : Promise.resolve())) as typeof test;
+  return ((...args: Parameters<F>) => ((declared++ + offset) % share.n === share.k - 1 ? register(...args) : Promise.resolve())) as F;
+}
+
+/** A `test` that registers only this process's share of the tests declared through it: for a file of a few heavy end-to-end tests. */
+export function sharedTest(offset = 0, share: TestShare = testShare()): typeof test {
+  return dealt(test, offset, share);
 }
