@@ -24,16 +24,16 @@ import { CHILDREN, CHILD_TURNS } from "./overheadScenario.ts";
  * and K workers have K. PostgreSQL is not pinned: its backends run on any core,
  * beside the workers. This parent submits the step's runs to the shared
  * scratch database, releases the workers together, and pools their per-Child-
- * turn overhead samples (gap between a Child's model calls minus the model
- * latency, as TurnMarks measures) into one p50/p99.
+ * turn overhead samples (from a model reply's return to the Child's next
+ * call, as DrawnLatencyModel measures) into one p50/p99.
  *
- * Capacity, for a configuration: the most live Children at once, among the
+ * Capacity, for a configuration: the most live executors at once, among the
  * sizes tried, whose pooled p99 overhead is <= 50 ms with every smaller size
  * tried meeting it as well. The capacity ratio is K
  * workers' capacity over one worker's (aim, issue 19: >= 1.8 for K = 2). Each
  * size's row also sets K workers' p99 at K x N beside one worker's at N.
  */
-const WORKER_SIZES = { quick: [10, 15], full: [5, 10, 15, 20, 25] } as const;
+const WORKER_SIZES = { quick: [100, 200], full: [100, 200, 300, 400] } as const;
 const P99_AIM_MS = 50;
 const RATIO_AIM = 1.8;
 
