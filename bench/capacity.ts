@@ -93,12 +93,14 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   );
   console.log(`  ${describeLatency(latency)}; N executors at time scale s load the runtime as N / s would at real latency`);
   console.log("  overhead: from a model reply's return to the Child's next model call; floor: bare executors, same drawn waits, one INSERT commit per step");
-  console.log("  heap: reachable after a full collection with every Child live and mid-way, less before the step, over live executors (Mains and Children); db connections: most at once (pg_stat_activity)\n");
+  console.log("  heap: reachable after a full collection once the Children are on average mid-way, less before the step, over the executors live then (admitted, not ended: Mains and Children)");
+  console.log("  most waiting on model: model calls waiting on their latency at once (the rest of the live executors wait on their Children, or on the runtime); db connections: most at once (pg_stat_activity)\n");
   table(
-    ["runs", "live executors", "most waiting on model", "turns", "wait p50 s", "wait p99 s", "p50 ms", "p99 ms", "floor p99 ms", "heap KB/exec", "peak RSS KB/exec", "db connections", "wall s", "aims"],
+    ["runs", "live executors", "live at heap", "most waiting on model", "turns", "wait p50 s", "wait p99 s", "p50 ms", "p99 ms", "floor p99 ms", "heap KB/exec", "peak RSS KB/exec", "db connections", "wall s", "aims"],
     rows.map(({ step: s, floor }) => [
       s.runs,
       s.liveExecutors,
+      s.liveAtHeap,
       s.peakWaitingCalls,
       s.overheadMs.samples,
       f(s.latencyMs.p50 / 1000, 2),

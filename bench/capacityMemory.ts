@@ -20,10 +20,11 @@ export function retainedHeap(): number {
  * With ARIADNE_BENCH_HEAP_SNAPSHOT=<dir> it also writes a heap snapshot there
  * then (open it in Chrome's DevTools, Memory tab, to see what executors hold).
  */
-export function retainedHeapWhen(ready: () => boolean, pollMs = 100): { stop(): void; bytes(): number | null } {
+export function retainedHeapWhen(ready: () => boolean, taken: () => void = () => {}, pollMs = 100): { stop(): void; bytes(): number | null } {
   let bytes: number | null = null;
   const timer = setInterval(() => {
     if (bytes === null && ready()) {
+      taken();
       bytes = retainedHeap();
       clearInterval(timer);
       const dir = process.env.ARIADNE_BENCH_HEAP_SNAPSHOT;

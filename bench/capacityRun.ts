@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { Runtime } from "../actors/index.ts";
 import type { Database } from "../db/index.ts";
-import type { EventStore } from "../events/index.ts";
+import type { EventStore, RecordedEvent } from "../events/index.ts";
 import { createRunGovernance } from "../governance/index.ts";
 import { ScriptedModel } from "../models/index.ts";
 import { type BuildRuntime, runWorker, submitRun } from "../runs/index.ts";
@@ -18,6 +18,8 @@ export interface CapacityStep {
   runs: number;
   /** Executors live at once at the peak (runs x (Main + CHILDREN)): Children waiting on the model, Mains on their Children. */
   liveExecutors: number;
+  /** Executors admitted and not ended when the heap was taken (what it is divided by). */
+  liveAtHeap: number;
   /** Most model calls waiting on their latency at once. */
   peakWaitingCalls: number;
   /** Drawn model latencies (ms, scaled): p50 and p99 of what was waited. */
@@ -28,7 +30,7 @@ export interface CapacityStep {
   overheadSamplesMs: number[];
   /** Peak RSS over the step, less what the process held before it, per live executor (bytes). */
   rssPerExecutor: number;
-  /** Heap reachable after a full collection once every executor is live and mid-way, less before the step, per live executor (bytes). */
+  /** Heap reachable after a full collection once the Children are mid-way, less before the step, per executor live then (bytes). */
   heapPerExecutor: number;
   /** Most connections to the bench database at once (pg_stat_activity), sampled through the step. */
   connections: number;
@@ -58,8 +60,15 @@ export async function runCapacityStep(
   });
   const model = new DrawnLatencyModel(scripted, drawLatency(latency), (request) => (isMain(request) ? null : executorKey(request)));
   const tools = new ToolRegistry().register(noopLookup);
+  // Executors admitted and not yet ended, as the log says: the heap is divided by those live when it is taken.
+  let live = 0;
+  const onEvent = (event: RecordedEvent) => {
+    if (event.type === "executor_admitted") live++;
+    else if (event.type === "settled" || event.type === "failed" || event.type === "cancelled") live--;
+  };
   const buildRuntime: BuildRuntime = (fenced, lease) =>
     new Runtime({
+      onEvent,
       store: fenced,
       models: { main: model, child: model },
       modelNames: { main: "bench-main", child: "bench-child" },
@@ -71,9 +80,9 @@ export async function runCapacityStep(
   const heapBefore = retainedHeap();
   const before = process.memoryUsage();
   let peak = { rss: before.rss };
-  // Every executor live and mid-way: Children on average half their turns taken (Mains wait on them).
-  const live = runs * (1 + CHILDREN);
-  const retained = retainedHeapWhen(() => model.overheadsMs.length >= (runs * CHILDREN * (CHILD_TURNS - 1)) / 2);
+  // Executors live and mid-way: Children on average half their turns taken (Mains wait on them).
+  let liveAtHeap = 0;
+  const retained = retainedHeapWhen(() => model.overheadsMs.length >= (runs * CHILDREN * (CHILD_TURNS - 1)) / 2, () => (liveAtHeap = live));
   let connections = 0;
   const sampler = setInterval(() => {
     const m = process.memoryUsage();
@@ -93,13 +102,14 @@ export async function runCapacityStep(
   const overheads = model.overheadsMs;
   return {
     runs,
-    liveExecutors: live,
+    liveExecutors: runs * (1 + CHILDREN),
+    liveAtHeap,
     peakWaitingCalls: model.peakWaiting,
     latencyMs: { p50: percentile(model.latenciesMs, 50), p99: percentile(model.latenciesMs, 99) },
     overheadMs: { p50: percentile(overheads, 50), p99: percentile(overheads, 99), samples: overheads.length },
     overheadSamplesMs: overheads,
-    rssPerExecutor: (peak.rss - before.rss) / live,
-    heapPerExecutor: ((retained.bytes() ?? Number.NaN) - heapBefore) / live,
+    rssPerExecutor: (peak.rss - before.rss) / (runs * (1 + CHILDREN)),
+    heapPerExecutor: ((retained.bytes() ?? Number.NaN) - heapBefore) / liveAtHeap,
     connections,
     wallMs,
   };

@@ -13,7 +13,7 @@ import { READ_TOOL, TURNS, longcontextPolicy, readDocument } from "./longcontext
 
 /**
  * A log that grows with what is new: one Child takes 100 model turns over a
- * conversation growing to about 200k tokens (notes of 1-3 KB and a document of
+ * conversation growing to about 200k tokens (notes of 0.5-2 KB and a document of
  * 2-8 KB a turn: bench/longcontextScenario.ts), on PostgreSQL, with a
  * zero-latency scripted model. Set against the new content (the task, each
  * reply's content, each tool output, once), it prints the Child's log bytes
@@ -57,7 +57,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   const cpus = availableParallelism();
   const load = loadavg()[0];
   const started = performance.now();
-  progress(`longcontext bench: one Child, ${TURNS} turns, tool outputs of 2-8 KB, notes of 1-3 KB a turn; ${repeat} runs, medians`);
+  progress(`longcontext bench: one Child, ${TURNS} turns, tool outputs of 2-8 KB, notes of 0.5-2 KB a turn; ${repeat} runs, medians`);
   progress(`machine: ${cpus} CPUs, load average ${load.toFixed(2)}${load > cpus / 2 ? " (busy: other processes will skew these numbers)" : ""}`);
   const bench = await openBenchPostgres();
   const samples: Sample[] = [];

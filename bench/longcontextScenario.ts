@@ -10,7 +10,7 @@ import { executorKey, isMain } from "./overheadScenario.ts";
 /**
  * The long-context scenario: Main delegates one Child, which takes TURNS
  * turns; on each but the last it writes a few paragraphs of notes (a drawn
- * 1-3 KB of text) and reads a document whose text is a drawn 2-8 KB, so its
+ * 0.5-2 KB of text) and reads a document whose text is a drawn 2-8 KB, so its
  * conversation grows to about 200k tokens; then it hands off and Main answers.
  * Texts are seeded pseudo-random words: the same bytes every run, and no
  * easier for PostgreSQL's compression than prose.
@@ -104,7 +104,7 @@ function childReply(request: ModelRequest, seed: number): ScriptedReply {
   if (step < TURNS - 1) {
     return {
       content: [
-        { type: "text", text: seededText(seed * 31 + step, sizeOf(seed + 1, step, 1024, 3072)) },
+        { type: "text", text: seededText(seed * 31 + step, sizeOf(seed + 1, step, 512, 2048)) },
         { type: "tool_use", name: READ_TOOL, input: { n: step } },
       ],
     };
