@@ -13,7 +13,7 @@ import { READ_TOOL, TURNS, longcontextPolicy, readDocument } from "./longcontext
 
 /**
  * A log that grows with what is new: one Child takes 100 model turns over a
- * conversation growing to about 200k tokens (notes of 0.5-2 KB and a document of
+ * conversation growing to about 260k tokens (notes of 0.5-2 KB and a document of
  * 2-8 KB a turn: bench/longcontextScenario.ts), on PostgreSQL, with a
  * zero-latency scripted model. Set against the new content (the task, each
  * reply's content, each tool output, once), it prints the Child's log bytes

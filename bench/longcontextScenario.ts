@@ -11,7 +11,7 @@ import { executorKey, isMain } from "./overheadScenario.ts";
  * The long-context scenario: Main delegates one Child, which takes TURNS
  * turns; on each but the last it writes a few paragraphs of notes (a drawn
  * 0.5-2 KB of text) and reads a document whose text is a drawn 2-8 KB, so its
- * conversation grows to about 200k tokens; then it hands off and Main answers.
+ * conversation grows to about 260k tokens; then it hands off and Main answers.
  * Texts are seeded pseudo-random words: the same bytes every run, and no
  * easier for PostgreSQL's compression than prose.
  */
