@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { z } from "zod";
+import type { RecordedEvent } from "../../events/index.ts";
 import type { CallOptions, Model, ModelRequest, ModelResponse } from "../../models/index.ts";
 import { ScriptedModel } from "../../models/index.ts";
 import { turnsTaken } from "../../scenarios/requestView.ts";
@@ -30,8 +31,10 @@ class WatchedModel implements Model {
   readonly provider = "scripted";
   readonly scripted = true;
   readonly replies: WeakRef<ModelResponse>[] = [];
-  /** Replies of earlier turns still reachable on the last call, after a full collection. */
-  reachableOnLastCall = -1;
+  /** The Child's recorded turn events, as the runtime reported them. */
+  readonly turnEvents: WeakRef<RecordedEvent>[] = [];
+  /** Replies and recorded turn events of earlier turns still reachable on the last call, after a full collection. */
+  reachableOnLastCall = { replies: -1, turnEvents: -1 };
 
   constructor(private readonly inner: ScriptedModel) {}
 
@@ -40,7 +43,8 @@ class WatchedModel implements Model {
       // Let the previous turn's promise jobs finish, then collect: only a leak keeps an earlier reply.
       await new Promise((resolve) => setImmediate(resolve));
       gc();
-      this.reachableOnLastCall = this.replies.filter((r) => r.deref() !== undefined).length;
+      const reachable = (refs: WeakRef<object>[]) => refs.filter((r) => r.deref() !== undefined).length;
+      this.reachableOnLastCall = { replies: reachable(this.replies), turnEvents: reachable(this.turnEvents) };
     }
     const reply = await this.inner.complete(request, options);
     this.replies.push(new WeakRef(reply));
@@ -49,7 +53,7 @@ class WatchedModel implements Model {
 }
 
 forEachEngine("what a waiting executor holds", (ctx) => {
-  test("an executor waiting on its model holds none of its earlier turns' model replies (nothing races a promise as long-lived as the executor)", async () => {
+  test("an executor waiting on its model holds none of its earlier turns' model replies or recorded turn events (no race on a promise as long-lived as the executor, no value at the write queue's tail)", async () => {
     const child = new WatchedModel(
       new ScriptedModel({
         name: "child",
@@ -60,11 +64,16 @@ forEachEngine("what a waiting executor holds", (ctx) => {
       }),
     );
     const main = new ScriptedModel({ name: "main", policy: delegatingMain([delegation("Look the keys up.", "web-explorer", { tools: ["bulky_lookup"] })]) });
-    const runtime = runtimeWith(ctx.store, { main, child }, { tools: new ToolRegistry().register(...createCorpusTools(), lookup) });
+    // The Child's turns: the ones that offered it its terminal tool, handoff.
+    const onEvent = (event: RecordedEvent) => {
+      if (event.type === "turn" && (event as RecordedEvent<"turn">).data.request.toolNames.includes("handoff")) child.turnEvents.push(new WeakRef(event));
+    };
+    const runtime = runtimeWith(ctx.store, { main, child }, { tools: new ToolRegistry().register(...createCorpusTools(), lookup), onEvent });
     const run = await runtime.startRun("Which values do the keys have?");
     answerOf(await run.result);
 
     assert.equal(child.replies.length, LOOKUPS + 1);
-    assert.equal(child.reachableOnLastCall, 0, `${child.reachableOnLastCall} of the ${LOOKUPS} earlier replies were still reachable while the Child waited on its model`);
+    assert.equal(child.turnEvents.length, LOOKUPS + 1);
+    assert.deepEqual(child.reachableOnLastCall, { replies: 0, turnEvents: 0 }, `earlier turns still reachable while the Child waited on its model (of ${LOOKUPS})`);
   });
 });
