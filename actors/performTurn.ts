@@ -1,5 +1,6 @@
 import type { RecordedEvent } from "../events/index.ts";
 import type { Model, ModelResponse } from "../models/types.ts";
+import { storeServerSearches } from "../tools/index.ts";
 import { type RequestContext, buildRequest, canonicalRequest, digestOf, estimateInputTokens } from "./request/buildRequest.ts";
 import { checkCalls } from "./checkCalls.ts";
 import { decide, previewTurn, refuseReusedToolUseIds, toolUsesOf, withRaisedReminders } from "./decide/index.ts";
@@ -28,7 +29,9 @@ export async function performTurn(runner: RunnerPort, ctx: RequestContext, model
   let turn = previewTurn(s, reviews);
   let request = buildRequest(turn.preview, ctx);
   let canonical = canonicalRequest(request);
-  const verdict = await runner.services.governance.beforeModelCall(s, { model: request.model, inputTokens: estimateInputTokens(canonical), maxTokens: request.maxTokens });
+  // A request offering web_search to a model that searches on its own servers may search: the run's search budget applies.
+  const maxSearches = model.serverSearchesPerCall && request.tools.some((t) => t.name === "web_search") ? model.serverSearchesPerCall : undefined;
+  const verdict = await runner.services.governance.beforeModelCall(s, { model: request.model, inputTokens: estimateInputTokens(canonical), maxTokens: request.maxTokens, ...(maxSearches && { maxSearches }) });
   if (!verdict.ok) return runner.decided({ kind: "modelRefused", limit: verdict.limit, reason: verdict.reason, events: verdict.events });
   const raised = withRaisedReminders(turn, verdict.events);
   if (raised !== turn) {
@@ -42,7 +45,7 @@ export async function performTurn(runner: RunnerPort, ctx: RequestContext, model
   let response: ModelResponse;
   runner.inFlight.set("model", { kind: "model" });
   try {
-    response = await runner.abortable(model.complete(request, { signal: runner.signal, deadline: verdict.deadline }));
+    response = await runner.abortable(model.complete(request, { signal: runner.signal, deadline: verdict.deadline, ...(verdict.searches !== undefined && { maxSearches: verdict.searches }) }));
   } catch (error) {
     const settlement = await runner.services.governance.afterModelCall(s, verdict.reservation, null);
     await runner.recordFact({ kind: "modelFailed", governed: verdict.events, settlement, error, cancelled: runner.cancelling });
@@ -57,10 +60,12 @@ export async function performTurn(runner: RunnerPort, ctx: RequestContext, model
     return;
   }
   const latencyMs = Math.round((performance.now() - started) * 1000) / 1000;
+  // Searches Anthropic ran inside the call: their result lists stored as sources, recorded with the turn (one append).
+  const searches = await storeServerSearches(response.content, runner.services.blobs, runner.services.clock.now());
   const decisions = decide(s, { kind: "callsChecked", turn: s.turn + 1, calls: await checkCalls(runner.services, runner.role, s, toolUsesOf(response)) }, runner.role);
   const settlement = await runner.services.governance.afterModelCall(s, verdict.reservation, response.usage);
   const { deliveries } = turn;
-  await runner.recordFact({ kind: "modelAnswered", governed: verdict.events, deliveries, request, digest, response, provider: model.provider, latencyMs, decisions, settlement });
+  await runner.recordFact({ kind: "modelAnswered", governed: verdict.events, deliveries, request, digest, response, provider: model.provider, latencyMs, decisions, settlement, searches });
 }
 
 /**

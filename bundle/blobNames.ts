@@ -7,6 +7,15 @@ export function namedBlobs(events: readonly RecordedEvent[]): Map<string, { even
     if (!named.has(sha256)) named.set(sha256, { event, what });
   };
   for (const e of events) {
+    if (e.type === "turn") {
+      // Server-side searches' result lists (ARIADNE_SEARCH=anthropic), stored with the turn.
+      for (const { source: s } of e.data.searches ?? []) {
+        if (!s) continue;
+        name(s.rawSha256, e, `the raw bytes of source ${s.url}`);
+        name(s.textSha256, e, `the extracted text of source ${s.url}`);
+      }
+      continue;
+    }
     if (e.type !== "tool_completed") continue;
     for (const s of e.data.sources ?? []) {
       name(s.rawSha256, e, `the raw bytes of source ${s.url}`);

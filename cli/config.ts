@@ -39,7 +39,7 @@ export interface AriadneConfig {
   corpusDir: string | undefined;
   /** ARIADNE_MODEL=baseline: questions are answered by the scripted baseline researcher, not the configured model (as --model baseline). */
   researcher: string | undefined;
-  /** ARIADNE_SEARCH, ARIADNE_SEARXNG_URL, BRAVE_SEARCH_API_KEY, ARIADNE_BRAVE_URL: where web_search looks (searchChoice picks one). */
+  /** ARIADNE_SEARCH, ARIADNE_SEARXNG_URL, BRAVE_SEARCH_API_KEY, ARIADNE_BRAVE_URL, ARIADNE_ANTHROPIC_SEARCH_*: where web_search looks (searchChoice picks one). */
   search: SearchSettings;
   /** How the web tools reach the web. */
   web: WebSettings;
@@ -141,6 +141,11 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
       ARIADNE_SEARXNG_URL: set("ARIADNE_SEARXNG_URL"),
       BRAVE_SEARCH_API_KEY: set("BRAVE_SEARCH_API_KEY"),
       ARIADNE_BRAVE_URL: set("ARIADNE_BRAVE_URL"),
+      ARIADNE_ANTHROPIC_SEARCH_MAX_USES: set("ARIADNE_ANTHROPIC_SEARCH_MAX_USES"),
+      ARIADNE_ANTHROPIC_SEARCH_ALLOWED_DOMAINS: set("ARIADNE_ANTHROPIC_SEARCH_ALLOWED_DOMAINS"),
+      ARIADNE_ANTHROPIC_SEARCH_BLOCKED_DOMAINS: set("ARIADNE_ANTHROPIC_SEARCH_BLOCKED_DOMAINS"),
+      ARIADNE_ANTHROPIC_SEARCH_LOCATION: set("ARIADNE_ANTHROPIC_SEARCH_LOCATION"),
+      anthropicKeySet: !!set("ANTHROPIC_API_KEY"),
     },
     web: {
       contact: set("ARIADNE_CONTACT"),

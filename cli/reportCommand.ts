@@ -25,6 +25,8 @@ export function renderReport(r: RunReport): string[] {
     `  limits left: run tokens ${left(r.limits.tokens, count)} · cost ${left(r.limits.costMicros, usd)} · wall clock ${left(r.limits.wallClockMs, seconds)} · delegation depth ${left(r.limits.depth, count)}`,
     `  fetch budget left: pages ${left(r.limits.fetches, count)} · bytes ${left(r.limits.fetchBytes, bytes)}`,
   );
+  // Only a run whose model searched server-side (ARIADNE_SEARCH=anthropic) has searches to show.
+  if (r.run.webSearches > 0) lines.push(`  web searches: ${count(r.run.webSearches)} server-side (in the cost, 10 USD per 1,000) · search budget left: ${left(r.limits.searches, count)}`);
   const i = r.isolation;
   lines.push(
     `  isolation: Main's context ${count(i.mainContextTokens)} tokens (its largest request) · its ${i.children} Children read ${count(i.childrenInputTokens)} tokens${i.ratio === null ? "" : ` (${i.ratio}x Main's context)`}`,

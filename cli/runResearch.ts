@@ -78,8 +78,8 @@ export async function runResearch(options: RunOptions): Promise<number> {
     log(`run ${runId}`);
     if (choice.kind === "scenario") console.error(scenarioNote(choice, configured));
     if (choice.kind === "baseline") log("model: the baseline researcher (scripted, not a language model; tokens estimated)");
-    // With no provider configured, the baseline researcher searches the corpus's local index (runs/host/runtimeFactory.ts).
-    if (search) log(choice.kind === "baseline" && search.provider === null ? "web search: the local index of the corpus (pages, PDFs, data), served on loopback (ARIADNE_CORPUS_DIR)" : search.says);
+    // With no provider configured (or Anthropic's, which runs only in a model's calls), the baseline researcher searches the corpus's local index (runs/host/runtimeFactory.ts).
+    if (search) log(choice.kind === "baseline" && (search.provider === null || search.provider === "anthropic") ? "web search: the local index of the corpus (pages, PDFs, data), served on loopback (ARIADNE_CORPUS_DIR)" : search.says);
     const missingSandbox = choice.kind === "scenario" ? sandboxNote(findScenario(choice.scenario)) : null;
     if (missingSandbox) console.error(missingSandbox);
     log(`store: ${database.location}`);

@@ -1,3 +1,4 @@
+import { searchResultSummary } from "../models/searchResultSummary.ts";
 import { type TranscriptTurn, versionNote } from "../actors/index.ts";
 import { type OpenOptions } from "../db/index.ts";
 import { openStore } from "../events/openStore.ts";
@@ -58,5 +59,14 @@ function renderMessage(m: Message): string[] {
 }
 
 function renderBlock(b: AssistantBlock): string {
-  return b.type === "text" ? b.text : `tool_use ${b.id} ${b.name} ${JSON.stringify(b.input)}`;
+  switch (b.type) {
+    case "text":
+      return b.text;
+    case "tool_use":
+      return `tool_use ${b.id} ${b.name} ${JSON.stringify(b.input)}`;
+    case "server_tool_use":
+      return `server_tool_use ${b.id} ${b.name} ${JSON.stringify(b.input)} (run by Anthropic)`;
+    case "web_search_tool_result":
+      return `web_search_tool_result for ${b.tool_use_id}: ${searchResultSummary(b)}`;
+  }
 }

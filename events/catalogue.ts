@@ -25,7 +25,15 @@ export type TaskSpec = z.infer<typeof TaskSpec>;
 
 const TextBlock = z.object({ type: z.literal("text"), text: z.string() });
 const ToolUseBlock = z.object({ type: z.literal("tool_use"), id: Id, name: z.string().min(1), input: z.unknown() });
-export const AssistantBlock = z.discriminatedUnion("type", [TextBlock, ToolUseBlock]);
+/** Anthropic's server-side web search (ARIADNE_SEARCH=anthropic), kept whole so a rebuilt request sends it back as it came. */
+const ServerToolUseBlock = z.object({ type: z.literal("server_tool_use"), id: Id, name: z.literal("web_search"), input: z.unknown() });
+const WebSearchResult = z.object({ type: z.literal("web_search_result"), url: z.string(), title: z.string(), encrypted_content: z.string(), page_age: z.string().nullable() });
+const WebSearchToolResultBlock = z.object({
+  type: z.literal("web_search_tool_result"),
+  tool_use_id: Id,
+  content: z.union([z.array(WebSearchResult), z.object({ type: z.literal("web_search_tool_result_error"), error_code: z.string() })]),
+});
+export const AssistantBlock = z.discriminatedUnion("type", [TextBlock, ToolUseBlock, ServerToolUseBlock, WebSearchToolResultBlock]);
 
 const Usage = z.object({
   inputTokens: z.number().int().nonnegative(),
@@ -33,6 +41,8 @@ const Usage = z.object({
   /** Prompt cache tokens, when the provider reported them (optional: turns recorded before caching fold as they are). */
   cacheCreationInputTokens: z.number().int().nonnegative().optional(),
   cacheReadInputTokens: z.number().int().nonnegative().optional(),
+  /** Server-side web searches the call ran, billed per search (absent: none, or a turn recorded before they were kept). */
+  webSearchRequests: z.number().int().nonnegative().optional(),
 });
 const Amount = z.object({
   tokens: z.number().int().nonnegative().optional(),
@@ -57,6 +67,7 @@ const LimitName = z.enum([
   "delegation_fan_out",
   "run_fetches",
   "run_fetch_bytes",
+  "run_searches",
 ]);
 
 const Limits = z.object({
@@ -161,6 +172,22 @@ export const payloadSchemas = {
       latencyMs: z.number().nonnegative(),
       /** What the model adapter replaced because the log cannot hold it, e.g. "U+0000 x2 in content[0].text". */
       sanitized: z.array(z.string()).optional(),
+      /**
+       * The server-side searches of the response (its web_search_tool_result blocks), each result list
+       * stored as an untrusted `search_results` source: discovery only, never cited.
+       */
+      searches: z
+        .array(
+          z.object({
+            toolUseId: Id,
+            query: z.string(),
+            /** The stored result list; absent when the search failed. */
+            source: SourceRecord.optional(),
+            /** A failed search: its error code and what it means, as the run reports it. */
+            error: z.object({ code: z.string(), note: z.string() }).optional(),
+          }),
+        )
+        .optional(),
     }),
   },
   turn_failed: {

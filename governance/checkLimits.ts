@@ -120,6 +120,18 @@ export function fetchStop(used: FetchUsage, calls: readonly Pick<ToolCallRequest
   return null;
 }
 
+/**
+ * The run's search budget, before a model call that may run server-side
+ * searches (its max_uses): how many it may run, lowered to what is left of
+ * the budget, or the stop once none is left (the executor finishes with what
+ * it has, as at the fetch budget). Pure.
+ */
+export function searchAllowance(used: number, maxSearches: number, caps: Caps): { searches: number; stop: null } | { searches: 0; stop: Stop } {
+  const left = caps.search.maxSearches - used;
+  if (left <= 0) return { searches: 0, stop: { limit: "run_searches", reason: `run search budget of ${n(caps.search.maxSearches)} web searches used (${n(used)} run)` } };
+  return { searches: Math.min(maxSearches, left), stop: null };
+}
+
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /**

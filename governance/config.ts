@@ -49,6 +49,8 @@ export const Caps = z.object({
       maxBytes: Count,
     })
     .default({ maxFetches: 200, maxBytes: 200 * 1024 * 1024 }),
+  /** The run's search budget: web searches Anthropic runs inside model calls (ARIADNE_SEARCH=anthropic), billed per search (absent in caps recorded before it: the default). */
+  search: z.object({ maxSearches: Count }).default({ maxSearches: 50 }),
 });
 export type Caps = z.infer<typeof Caps>;
 
@@ -62,6 +64,7 @@ export const CONFIGURED_CAPS: Caps = Object.freeze({
   investigate: { maxTurns: 15, maxToolCalls: 25, maxTokens: 60_000, wallClockMs: 90_000 },
   delegation: { maxDepth: 2, maxFanOut: 8 },
   fetch: { maxFetches: 200, maxBytes: 200 * 1024 * 1024 },
+  search: { maxSearches: 50 },
 }) as Caps;
 
 /** Profiles whose Children explore and answer a question briefly: the investigate-style budget. */

@@ -1,14 +1,15 @@
 import { type Clock, type IdGenerator, randomId, systemClock } from "../core/clock.ts";
 import type { Database } from "../db/openDatabase.ts";
 import type { RecordedEvent } from "../events/index.ts";
-import { type Clocks, type Stop, WEB_FETCH, clockStop, fetchStop, reservationStop, turnStop, turnToolStop } from "./checkLimits.ts";
+import { type Clocks, type Stop, WEB_FETCH, clockStop, fetchStop, reservationStop, searchAllowance, turnStop, turnToolStop } from "./checkLimits.ts";
 import { fetchUsage } from "../db/fetchUsage.ts";
 import { downtimeBetween } from "./hostedTime.ts";
 import { type Caps, CONFIGURED_CAPS, INVESTIGATE_PROFILES, REMIND_THRESHOLDS, executorCapsFor } from "./config.ts";
 import { type RunBudget, openRunBudget } from "./openRunBudget.ts";
 import type { ExecutorView, ToolCallRequest } from "./executorView.ts";
 import type { Draft, Governance, ModelCallPlan, Reservation, Verdict } from "./port.ts";
-import { PRICES, type PriceTable, type PricedUsage, allInputTokens, costMicros, priceOf, usageCostMicros } from "./prices.ts";
+import { PRICES, type PriceTable, type PricedUsage, WEB_SEARCH_MICROS, allInputTokens, costMicros, priceOf, usageCostMicros } from "./prices.ts";
+import { searchUsage } from "../db/searchUsage.ts";
 import { type Post, raiseReminders } from "./raiseReminders.ts";
 import { type Reminder, budgetReminders, childLimitReminder, childReminders, timeReminders } from "./remindRules.ts";
 import { reserveBudget } from "./reserveBudget.ts";
@@ -116,12 +117,17 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
 
       const stop = clockStop(run.caps, executor, clocks) ?? turnStop(state, executor);
       if (stop) return refuse(state, run, "model", stop, {}, reminders);
+      // A call that may search server-side: the run's search budget, read from the log only then.
+      const allowance = plan.maxSearches ? searchAllowance(await searchUsage(db, state.runId), plan.maxSearches, run.caps) : null;
+      if (allowance?.stop) return refuse(state, run, "model", allowance.stop, {}, reminders);
+      const searches = allowance?.searches ?? 0;
 
       // The reminders raised here go into this call's request: their text is reserved with it.
       const inputTokens = plan.inputTokens + reminderTokens(reminders);
       const amount = {
         tokens: inputTokens + plan.maxTokens,
-        costMicros: costMicros(priceOf(plan.model, prices), inputTokens, plan.maxTokens),
+        // The worst case: every token and every search the call may run.
+        costMicros: costMicros(priceOf(plan.model, prices), inputTokens, plan.maxTokens) + searches * WEB_SEARCH_MICROS,
       };
       const reservationId = newId();
       const result = await reserveBudget(db, {
@@ -143,7 +149,7 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
         run.openedAt.getTime() + (clocks.runDownMs ?? 0) + run.caps.run.wallClockMs,
         clocks.executorAdmittedAt.getTime() + (clocks.executorDownMs ?? 0) + executor.wallClockMs,
       );
-      return { ok: true, reservation, deadline, events: reminders };
+      return { ok: true, reservation, deadline, events: reminders, ...(allowance && { searches }) };
     },
 
     async afterModelCall(state: ExecutorView, reservation: Reservation | null, usage: PricedUsage | null) {

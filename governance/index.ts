@@ -10,12 +10,12 @@ export {
   parseCaps,
   resolveCaps,
 } from "./config.ts";
-export { PRICES, type Price, type PriceTable, type PricedUsage, allInputTokens, costMicros, priceOf, usageCostMicros } from "./prices.ts";
+export { PRICES, type Price, type PriceTable, type PricedUsage, WEB_SEARCH_MICROS, allInputTokens, costMicros, priceOf, usageCostMicros } from "./prices.ts";
 export type { BudgetTotals } from "./budgetTotals.ts";
 export { type RunBudget, openRunBudget, readRunBudget } from "./openRunBudget.ts";
 export { type ReserveRequest, type ReserveResult, reserveBudget } from "./reserveBudget.ts";
 export { type SettleRequest, settleBudget } from "./settleBudget.ts";
-export { type Clocks, type FetchUsage, type Stop, clockStop, fetchStop, reservationStop, toolStop, turnStop, turnToolStop } from "./checkLimits.ts";
+export { type Clocks, type FetchUsage, type Stop, clockStop, fetchStop, reservationStop, searchAllowance, toolStop, turnStop, turnToolStop } from "./checkLimits.ts";
 export { type Downtime, downtimeBetween, downtimesOf } from "./hostedTime.ts";
 export { type ChildrenView, type Reminder, budgetReminders, childLimitReminder, childReminders, thresholdKey, timeReminders } from "./remindRules.ts";
 export {

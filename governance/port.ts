@@ -13,6 +13,8 @@ export interface ModelCallPlan {
   inputTokens: number;
   /** The request's max_tokens: the worst case for output. */
   maxTokens: number;
+  /** Server-side web searches the call may run (its max_uses; absent: it offers none). */
+  maxSearches?: number;
 }
 
 /** A reservation taken against the run before a model call; settled after it. */
@@ -35,7 +37,8 @@ export type LimitName =
   | "delegation_depth"
   | "delegation_fan_out"
   | "run_fetches"
-  | "run_fetch_bytes";
+  | "run_fetch_bytes"
+  | "run_searches";
 
 export type Verdict<T = unknown> =
   | ({ ok: true; events: Draft[] } & T)
@@ -52,8 +55,10 @@ export interface Governance {
   /**
    * `deadline` (epoch ms), when given, is when the executor's or the run's wall
    * clock runs out: the model call, its retries and the waits between them stop there.
+   * `searches`, when the plan may search, is how many server-side searches the
+   * call may run: its max_uses, lowered to what is left of the run's search budget.
    */
-  beforeModelCall(executor: ExecutorView, plan: ModelCallPlan): Promise<Verdict<{ reservation: Reservation | null; deadline?: number }>>;
+  beforeModelCall(executor: ExecutorView, plan: ModelCallPlan): Promise<Verdict<{ reservation: Reservation | null; deadline?: number; searches?: number }>>;
   /** Settles the real usage (null when the call failed and spent nothing measurable) and releases the rest. */
   afterModelCall(
     executor: ExecutorView,

@@ -22,7 +22,15 @@ export interface PricedUsage {
   outputTokens: number;
   cacheCreationInputTokens?: number;
   cacheReadInputTokens?: number;
+  /** Server-side web searches the call ran (ARIADNE_SEARCH=anthropic), billed per search. */
+  webSearchRequests?: number;
 }
+
+/**
+ * Anthropic's server-side web search: 10 USD per 1,000 searches, whatever the
+ * model (its published price), on top of the call's tokens. In millionths of a USD.
+ */
+export const WEB_SEARCH_MICROS = 10_000;
 
 export interface PriceTable {
   models: Readonly<Record<string, Price>>;
@@ -87,9 +95,9 @@ export function costMicros(p: Price, inputTokens: number, outputTokens: number, 
   return Math.ceil(thousandths / 1000);
 }
 
-/** A call's cost by its usage, cache tokens at the cache's rates (absent counts are none). */
+/** A call's cost by its usage, cache tokens at the cache's rates, server-side searches per search (absent counts are none). */
 export const usageCostMicros = (p: Price, u: PricedUsage): number =>
-  costMicros(p, u.inputTokens, u.outputTokens, u.cacheCreationInputTokens ?? 0, u.cacheReadInputTokens ?? 0);
+  costMicros(p, u.inputTokens, u.outputTokens, u.cacheCreationInputTokens ?? 0, u.cacheReadInputTokens ?? 0) + (u.webSearchRequests ?? 0) * WEB_SEARCH_MICROS;
 
 /** Every input token of a call, cached or not (what a context holds). */
 export const allInputTokens = (u: PricedUsage): number => u.inputTokens + (u.cacheCreationInputTokens ?? 0) + (u.cacheReadInputTokens ?? 0);

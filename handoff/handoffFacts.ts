@@ -17,6 +17,8 @@ export interface HandoffFacts {
   quotable?: ReadonlyMap<string, readonly QuotableBlob[]>;
   /** tool_use ids of searches (web_search): discovery only, so a finding resting on them alone is refused. */
   discoveryOnly?: ReadonlySet<string>;
+  /** Ids of the searches Anthropic ran inside the executor's model calls (server_tool_use): no tool result of ours, discovery only. */
+  serverSearches?: ReadonlySet<string>;
   /** The text of those blobs, read by the runner for the quotes of the handoff being checked; a blob absent here cannot be checked. */
   blobTexts?: ReadonlyMap<string, string>;
 }

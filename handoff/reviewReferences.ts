@@ -24,7 +24,14 @@ export function reviewReferences(candidate: unknown, facts: HandoffFacts): { iss
         const path = ["findings", i, "evidence", field, j];
         const verdict = classifyReference(ref, field, facts);
         if (verdict.kind === "valid") kept.push({ path, ref });
-        else issues.push({ path, ref, kind: kindOf(verdict), message: explain(ref, verdict, i) });
+        else if (verdict.kind === "unknown_tool_result" && facts.serverSearches?.has(ref)) {
+          issues.push({
+            path,
+            ref,
+            kind: "discovery_only",
+            message: `"${ref}" is a web search Anthropic ran for you: its results are discovery, never evidence. Fetch the page with web_fetch (or read it with document_read) and cite that call, or drop this one reference.`,
+          });
+        } else issues.push({ path, ref, kind: kindOf(verdict), message: explain(ref, verdict, i) });
       });
     }
     const refs = asArray(evidence.toolResults).filter((r): r is string => typeof r === "string").map((r) => r.trim());

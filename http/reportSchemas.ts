@@ -33,6 +33,7 @@ const figures = {
   wallTimeMs: z.number().nullable().openapi({ description: "From the first to the last event" }),
   hostedTimeMs: z.number().nullable().openapi({ description: "Wall time less the time the run had no host" }),
   fetches: Fetches,
+  webSearches: Count.openapi({ description: "Server-side web searches the model calls ran (ARIADNE_SEARCH=anthropic), billed per search and in the cost" }),
 };
 
 const Figures = z.object(figures).openapi("ReportFigures");
@@ -58,7 +59,7 @@ export const RunReportSchema = z
     mainExecutorId: z.string().nullable(),
     singleAgent: z.boolean().openapi({ description: "Made as a single agent (singleAgent / --single-agent): one executor, no Children" }),
     run: Figures,
-    limits: z.object({ tokens: LimitLeft, costMicros: LimitLeft, wallClockMs: LimitLeft, depth: LimitLeft, fetches: LimitLeft, fetchBytes: LimitLeft }),
+    limits: z.object({ tokens: LimitLeft, costMicros: LimitLeft, wallClockMs: LimitLeft, depth: LimitLeft, fetches: LimitLeft, fetchBytes: LimitLeft, searches: LimitLeft }),
     isolation: z
       .object({ mainContextTokens: Count, childrenInputTokens: Count, children: Count, ratio: z.number().nullable() })
       .openapi({ description: "Main's context (its largest request's input tokens) against the sum of its Children's input tokens" }),

@@ -1,12 +1,12 @@
 import process from "node:process";
 import type Anthropic from "@anthropic-ai/sdk";
 import { ConfigError } from "../core/errors.ts";
-import { deadlineError, type ModelCallError } from "./modelCallError.ts";
+import { deadlineError, type ModelCallError, withLostSearches } from "./modelCallError.ts";
 import { fromAnthropicMessage } from "./fromAnthropicMessage.ts";
 import { idleTimeoutFetch } from "./idleTimeoutFetch.ts";
 import { toAnthropicParams, type AnthropicParams } from "./toAnthropicParams.ts";
 import { loadAnthropicSdk, toModelCallError } from "./toModelCallError.ts";
-import type { CallOptions, Model, ModelRequest, ModelResponse } from "./types.ts";
+import type { CallOptions, Model, ModelRequest, ModelResponse, ServerWebSearch } from "./types.ts";
 import { withRetries, type RetryPolicy } from "./withRetries.ts";
 
 export interface AnthropicModelConfig {
@@ -28,6 +28,8 @@ export interface AnthropicModelConfig {
   defaultModel?: string;
   /** Jitter source; pass a fixed one for reproducible delays. */
   random?: () => number;
+  /** ARIADNE_SEARCH=anthropic: a request's web_search goes out as Anthropic's server-side search tool. */
+  webSearch?: ServerWebSearch;
 }
 
 /**
@@ -51,6 +53,8 @@ export class AnthropicModel implements Model {
   private readonly client: Promise<Anthropic>;
   private readonly retry: RetryPolicy;
   private readonly defaultModel?: string;
+  private readonly webSearch?: ServerWebSearch;
+  readonly serverSearchesPerCall?: number;
   /** Silence on an open stream after which it counts as dead. */
   readonly idleTimeoutMs: number;
 
@@ -77,12 +81,16 @@ export class AnthropicModel implements Model {
       random: config.random ?? Math.random,
     };
     this.defaultModel = config.defaultModel;
+    this.webSearch = config.webSearch;
+    this.serverSearchesPerCall = config.webSearch?.max_uses;
   }
 
   async complete(request: ModelRequest, options: CallOptions = {}): Promise<ModelResponse> {
     const model = request.model || this.defaultModel;
     if (!model) throw new ConfigError("the request names no model and AnthropicModel has no defaultModel");
-    const params = toAnthropicParams(request, model);
+    // The run's search budget may leave fewer searches than max_uses for this call.
+    const webSearch = this.webSearch && options.maxSearches !== undefined ? { ...this.webSearch, max_uses: Math.min(this.webSearch.max_uses, options.maxSearches) } : this.webSearch;
+    const params = toAnthropicParams(request, model, webSearch);
     const { deadline } = options;
     if (deadline === undefined) return withRetries(() => this.streamOnce(params, options.signal, options.onDelta), this.retry, options.signal);
     if (Date.now() >= deadline) throw deadlineError(deadline);
@@ -105,8 +113,14 @@ export class AnthropicModel implements Model {
 
   private async streamOnce(params: AnthropicParams, signal?: AbortSignal, onDelta?: CallOptions["onDelta"]): Promise<ModelResponse> {
     const client = await this.client;
+    let searches = 0;
     try {
       const stream = client.messages.stream(params, { signal });
+      if (this.webSearch) {
+        stream.on("streamEvent", (event) => {
+          if (event.type === "content_block_start" && event.content_block.type === "server_tool_use") searches++;
+        });
+      }
       if (onDelta) {
         // The SDK's own stream events: text as it is written, a tool call's input JSON as it is written (named by its block).
         const tools = new Map<number, string>();
@@ -121,7 +135,7 @@ export class AnthropicModel implements Model {
       const message = await stream.finalMessage();
       return fromAnthropicMessage(message);
     } catch (e) {
-      throw await toModelCallError(e, signal);
+      throw withLostSearches(await toModelCallError(e, signal), searches);
     }
   }
 }

@@ -1,5 +1,6 @@
 import { ConfigError } from "../core/errors.ts";
 import { AnthropicModel } from "./anthropicModel.ts";
+import type { ServerWebSearch } from "./types.ts";
 
 export type ModelRole = "main" | "child" | "reviewer" | "checker";
 /**
@@ -45,6 +46,8 @@ export function resolveModels(env: Env, overrides: Partial<Record<ModelRole, str
 export interface CreateModelOptions {
   /** Wins over ARIADNE_MODEL_IDLE_TIMEOUT_MS (the CLI's --model-idle-timeout). */
   idleTimeoutMs?: number;
+  /** ARIADNE_SEARCH=anthropic: web_search is Anthropic's server tool, with these options (tools/web/anthropicSearch.ts). */
+  webSearch?: ServerWebSearch;
 }
 
 /** The real model when an API key is set; otherwise null, and the caller decides on a scripted fallback. */
@@ -56,6 +59,7 @@ export function createModel(env: Env, options: CreateModelOptions = {}): Anthrop
     baseURL: env.ANTHROPIC_BASE_URL || undefined,
     defaultModel: resolveModels(env).main,
     idleTimeoutMs: options.idleTimeoutMs ?? idleTimeoutFromEnv(env),
+    ...(options.webSearch && { webSearch: options.webSearch }),
   });
 }
 

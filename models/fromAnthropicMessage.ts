@@ -43,14 +43,31 @@ export function fromAnthropicMessage(message: Anthropic.Message): ModelResponse 
   };
 }
 
+/**
+ * A text block's citations are left out: with server search they point into
+ * encrypted result content, and a claim cites only bytes web_fetch or
+ * document_read stored. Server search blocks are kept whole (their results
+ * go back to the API as they came).
+ */
 function toAssistantBlock(block: Anthropic.ContentBlock): AssistantBlock {
   if (block.type === "text") return { type: "text", text: block.text };
   if (block.type === "tool_use") return { type: "tool_use", id: block.id, name: block.name, input: block.input };
-  // Ariadne enables neither thinking nor server tools, so these mean a request went out wrong.
+  if (block.type === "server_tool_use" && block.name === "web_search") return { type: "server_tool_use", id: block.id, name: "web_search", input: block.input };
+  if (block.type === "web_search_tool_result") {
+    const { content } = block;
+    return {
+      type: "web_search_tool_result",
+      tool_use_id: block.tool_use_id,
+      content: Array.isArray(content)
+        ? content.map((r) => ({ type: "web_search_result", url: r.url, title: r.title, encrypted_content: r.encrypted_content, page_age: r.page_age ?? null }))
+        : { type: "web_search_tool_result_error", error_code: content.error_code },
+    };
+  }
+  // Ariadne enables neither thinking nor other server tools, so these mean a request went out wrong.
   throw new ModelCallError({
     kind: "api_error",
     retryable: false,
-    message: `the model returned a ${block.type} block; Ariadne only handles text and tool_use`,
+    message: `the model returned a ${block.type === "server_tool_use" ? `server_tool_use ${block.name}` : block.type} block; Ariadne only handles text, tool_use and server-side web_search`,
   });
 }
 
@@ -58,10 +75,12 @@ function toAssistantBlock(block: Anthropic.ContentBlock): AssistantBlock {
 export function usageOf(usage: Anthropic.Usage): ModelResponse["usage"] {
   const write = usage.cache_creation_input_tokens;
   const read = usage.cache_read_input_tokens;
+  const searches = usage.server_tool_use?.web_search_requests;
   return {
     inputTokens: usage.input_tokens,
     outputTokens: usage.output_tokens,
     ...(typeof write === "number" ? { cacheCreationInputTokens: write } : {}),
     ...(typeof read === "number" ? { cacheReadInputTokens: read } : {}),
+    ...(typeof searches === "number" && searches > 0 ? { webSearchRequests: searches } : {}),
   };
 }

@@ -24,6 +24,8 @@ export interface ModelCallErrorInit {
   requestId?: string;
   /** How long the provider asked us to wait before trying again. */
   retryAfterMs?: number;
+  /** Server-side web searches the failed reply had started: billed, their results lost with it (never retried unseen). */
+  searchesLost?: number;
   cause?: unknown;
 }
 
@@ -44,6 +46,7 @@ export class ModelCallError extends AriadneError {
   readonly providerStatus?: number;
   readonly requestId?: string;
   readonly retryAfterMs?: number;
+  readonly searchesLost?: number;
   /** Attempts made, retries included; the retry loop sets it on the error it gives up with. */
   attempts = 1;
 
@@ -54,6 +57,7 @@ export class ModelCallError extends AriadneError {
     this.providerStatus = init.providerStatus;
     this.requestId = init.requestId;
     this.retryAfterMs = init.retryAfterMs;
+    this.searchesLost = init.searchesLost;
   }
 }
 
@@ -72,3 +76,23 @@ export const deadlineError = (deadline: number, cause?: unknown): ModelCallError
       (cause instanceof Error ? ` after: ${cause.message}` : ""),
     cause,
   });
+
+/**
+ * A reply that broke after Anthropic had started web searches for it: the
+ * searches ran (and are billed) but their results are lost. Said in the error,
+ * which the turn_failed event records, and never retried inside the call, so a
+ * search whose outcome is unknown is not repeated unseen.
+ */
+export function withLostSearches(e: ModelCallError, searches: number): ModelCallError {
+  if (searches === 0 || e.kind === "aborted" || e.kind === "deadline") return e;
+  return new ModelCallError({
+    kind: e.kind,
+    retryable: e.retryable,
+    message: `${e.message} (the lost reply had started ${searches} web search${searches === 1 ? "" : "es"} on Anthropic's servers: billed, results lost; the next turn may search again)`,
+    providerStatus: e.providerStatus,
+    requestId: e.requestId,
+    retryAfterMs: e.retryAfterMs,
+    searchesLost: searches,
+    cause: e,
+  });
+}

@@ -99,7 +99,8 @@ export class ScriptedModel implements Model {
     const { value: content, notes } = sanitizeText(reply.content.map((block, i) => this.toAssistantBlock(block, request, i)), "content");
     // A script has no stream: each block is one piece (the response and its listeners say scripted).
     for (const block of onDelta ? content : []) {
-      onDelta!(block.type === "text" ? { type: "text", text: block.text } : { type: "tool_input", tool: block.name, partialJson: JSON.stringify(block.input) });
+      if (block.type === "text") onDelta!({ type: "text", text: block.text });
+      else if (block.type === "tool_use") onDelta!({ type: "tool_input", tool: block.name, partialJson: JSON.stringify(block.input) });
     }
     return {
       content,

@@ -1,5 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import type { AssistantBlock, Message, ModelRequest, ToolSpec, UserBlock } from "./types.ts";
+import type { AssistantBlock, Message, ModelRequest, ServerWebSearch, ToolSpec, UserBlock } from "./types.ts";
 
 export type AnthropicParams = Anthropic.MessageCreateParamsNonStreaming;
 
@@ -13,8 +13,10 @@ export const CACHE_BREAKPOINT = { type: "ephemeral" } as const;
  * last tool spec, the system prompt, and the last block of the conversation,
  * so the next turn of the same executor reads its whole prefix from the cache.
  * The request's digest is of the ModelRequest, so the markers never change it.
+ * With `webSearch` (ARIADNE_SEARCH=anthropic), the web_search tool a request
+ * offers goes out as Anthropic's server tool of that name instead.
  */
-export function toAnthropicParams(request: ModelRequest, model: string): AnthropicParams {
+export function toAnthropicParams(request: ModelRequest, model: string, webSearch?: ServerWebSearch): AnthropicParams {
   const messages = request.messages.map(toMessageParam);
   markLastBlock(messages);
   return {
@@ -23,7 +25,7 @@ export function toAnthropicParams(request: ModelRequest, model: string): Anthrop
     messages,
     // An empty system prompt or tool list is left out rather than sent empty.
     ...(request.system ? { system: [{ type: "text" as const, text: request.system, cache_control: CACHE_BREAKPOINT }] } : {}),
-    ...(request.tools.length ? { tools: request.tools.map((t, i, all) => (i === all.length - 1 ? { ...toTool(t), cache_control: CACHE_BREAKPOINT } : toTool(t))) } : {}),
+    ...(request.tools.length ? { tools: request.tools.map((t, i, all) => (i === all.length - 1 ? { ...toTool(t, webSearch), cache_control: CACHE_BREAKPOINT } : toTool(t, webSearch))) } : {}),
   };
 }
 
@@ -42,10 +44,24 @@ function toMessageParam(message: Message): Anthropic.MessageParam {
   return { role: "user", content };
 }
 
+/** A server search and its results go back exactly as they came (encrypted_content included), so the model sees the history it made. */
 function toAssistantBlock(block: AssistantBlock): Anthropic.ContentBlockParam {
-  return block.type === "text"
-    ? { type: "text", text: block.text }
-    : { type: "tool_use", id: block.id, name: block.name, input: block.input };
+  switch (block.type) {
+    case "text":
+      return { type: "text", text: block.text };
+    case "tool_use":
+      return { type: "tool_use", id: block.id, name: block.name, input: block.input };
+    case "server_tool_use":
+      return { type: "server_tool_use", id: block.id, name: "web_search", input: block.input };
+    case "web_search_tool_result":
+      return {
+        type: "web_search_tool_result",
+        tool_use_id: block.tool_use_id,
+        content: Array.isArray(block.content)
+          ? block.content.map((r) => ({ type: "web_search_result" as const, url: r.url, title: r.title, encrypted_content: r.encrypted_content, page_age: r.page_age }))
+          : { type: "web_search_tool_result_error", error_code: block.content.error_code as Anthropic.WebSearchToolResultErrorCode },
+      };
+  }
 }
 
 function toUserBlock(block: UserBlock): Anthropic.ContentBlockParam {
@@ -58,7 +74,11 @@ function toUserBlock(block: UserBlock): Anthropic.ContentBlockParam {
   };
 }
 
-function toTool(tool: ToolSpec): Anthropic.Tool {
+function toTool(tool: ToolSpec, webSearch: ServerWebSearch | undefined): Anthropic.ToolUnion {
+  if (webSearch && tool.name === "web_search") {
+    const server: Anthropic.WebSearchTool20250305 = { name: "web_search", ...webSearch };
+    return server;
+  }
   return {
     name: tool.name,
     description: tool.description,

@@ -23,7 +23,40 @@ export interface ToolResultBlock {
   is_error?: boolean;
 }
 
-export type AssistantBlock = TextBlock | ToolUseBlock;
+/**
+ * A search Anthropic ran on its own servers within the call (ARIADNE_SEARCH=anthropic):
+ * only web_search is ever offered as a server tool, so only it is read back.
+ */
+export interface ServerToolUseBlock {
+  type: "server_tool_use";
+  id: string;
+  name: "web_search";
+  input: unknown;
+}
+
+/** One hit of a server-side search; `encrypted_content` is opaque and only goes back to the API. */
+export interface WebSearchResult {
+  type: "web_search_result";
+  url: string;
+  title: string;
+  encrypted_content: string;
+  page_age: string | null;
+}
+
+/** A server-side search failed (max_uses_exceeded, too_many_requests, unavailable, ...): the call itself succeeded. */
+export interface WebSearchError {
+  type: "web_search_tool_result_error";
+  error_code: string;
+}
+
+/** What a server-side search returned, in the assistant's own message (no tool_result of ours answers it). */
+export interface WebSearchToolResultBlock {
+  type: "web_search_tool_result";
+  tool_use_id: string;
+  content: WebSearchResult[] | WebSearchError;
+}
+
+export type AssistantBlock = TextBlock | ToolUseBlock | ServerToolUseBlock | WebSearchToolResultBlock;
 export type UserBlock = TextBlock | ToolResultBlock;
 
 export type Message =
@@ -53,6 +86,22 @@ export interface Usage {
   cacheCreationInputTokens?: number;
   /** Input tokens read from the prompt cache (cache_read_input_tokens); absent when not reported. */
   cacheReadInputTokens?: number;
+  /** Searches Anthropic ran and bills per search (usage.server_tool_use.web_search_requests); absent when none were. */
+  webSearchRequests?: number;
+}
+
+/**
+ * Anthropic's server-side web search, offered in place of the client web_search
+ * tool (ARIADNE_SEARCH=anthropic); options as the API names them.
+ */
+export interface ServerWebSearch {
+  /** The tool version sent (the installed SDK's `WebSearchTool20250305`). */
+  type: "web_search_20250305";
+  /** Searches one model call may run; past it a search answers max_uses_exceeded. */
+  max_uses: number;
+  allowed_domains?: string[];
+  blocked_domains?: string[];
+  user_location?: { type: "approximate"; city?: string; region?: string; country?: string; timezone?: string };
 }
 
 export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "stop_sequence" | "refusal" | "pause_turn";
@@ -89,11 +138,15 @@ export interface CallOptions {
    * on the model counts against the caller's wall-clock budget.
    */
   deadline?: number;
+  /** Server-side searches this call may run, when fewer than the model's own max_uses (what is left of the run's search budget). */
+  maxSearches?: number;
 }
 
 export interface Model {
   /** Provider label used in logs and events, e.g. "anthropic" or "scripted". */
   readonly provider: string;
   readonly scripted: boolean;
+  /** Searches one call may run on the provider's servers when a request offers web_search (ARIADNE_SEARCH=anthropic); absent: web_search is the host's own tool. */
+  readonly serverSearchesPerCall?: number;
   complete(request: ModelRequest, options?: CallOptions): Promise<ModelResponse>;
 }

@@ -15,10 +15,11 @@ export interface RetryPolicy {
 /**
  * Retried here: failures before the answer was under way (overload, rate
  * limit, transient 5xx or connection failure). A stream that broke mid-message
- * is surfaced instead, so the caller sees and records the lost, billed turn.
+ * is surfaced instead, so the caller sees and records the lost, billed turn;
+ * so is one that had started server-side searches.
  */
 export function isAutoRetried(e: ModelCallError): boolean {
-  return e.retryable && (e.kind === "overloaded" || e.kind === "rate_limited" || e.kind === "api_error");
+  return e.retryable && !e.searchesLost && (e.kind === "overloaded" || e.kind === "rate_limited" || e.kind === "api_error");
 }
 
 /** Exponential backoff with jitter in [delay/2, delay], so concurrent callers spread out. */

@@ -36,6 +36,8 @@ export interface ExecutorTally {
    * did. The catalogue's turn usage holds neither yet (models/fromAnthropicMessage.ts keeps input and output only).
    */
   cacheReadTokens: number | null;
+  /** Server-side web searches its turns ran (usage.webSearchRequests). */
+  webSearches: number;
   cacheWriteTokens: number | null;
   /** Its largest request's input tokens: the context it worked in at its widest. */
   peakInputTokens: number;
@@ -78,6 +80,7 @@ const emptyTally = (): ExecutorTally => ({
   inputTokens: 0,
   outputTokens: 0,
   cacheReadTokens: null,
+  webSearches: 0,
   cacheWriteTokens: null,
   peakInputTokens: 0,
   costMicros: 0,
@@ -155,6 +158,7 @@ function tallyOf(t: ExecutorTally, event: RecordedEvent, d: Record<string, unkno
         outputTokens: t.outputTokens + usage.outputTokens,
         cacheReadTokens: addCache(t.cacheReadTokens, usage.cacheReadInputTokens),
         cacheWriteTokens: addCache(t.cacheWriteTokens, usage.cacheCreationInputTokens),
+        webSearches: t.webSearches + numberOr(usage.webSearchRequests, 0),
         peakInputTokens: Math.max(t.peakInputTokens, usage.inputTokens),
         costMicros: t.costMicros + usageCostMicros(priceOf(turn.model), usage),
         modelLatencyMs: t.modelLatencyMs + turn.latencyMs,

@@ -39,6 +39,8 @@ export interface Figures {
   wallTimeMs: number | null;
   hostedTimeMs: number | null;
   fetches: FetchFigures;
+  /** Server-side web searches the model calls ran (ARIADNE_SEARCH=anthropic); in the cost at 10 USD per 1,000. */
+  webSearches: number;
 }
 
 export interface ExecutorReport extends Figures {
@@ -60,7 +62,7 @@ export interface RunReport {
   /** One executor with every tool but delegate (`--single-agent`), as the log records it: no Children, nothing isolated. */
   singleAgent: boolean;
   run: Figures;
-  limits: { tokens: LimitLeft; costMicros: LimitLeft; wallClockMs: LimitLeft; depth: LimitLeft; fetches: LimitLeft; fetchBytes: LimitLeft };
+  limits: { tokens: LimitLeft; costMicros: LimitLeft; wallClockMs: LimitLeft; depth: LimitLeft; fetches: LimitLeft; fetchBytes: LimitLeft; searches: LimitLeft };
   /**
    * Main's context (its largest request's input tokens) against what its
    * Children read (the sum of their input tokens): what delegation kept out of Main.
@@ -105,6 +107,8 @@ export function runReportOf(runId: string, state: RunReportState): RunReport {
       // The run's fetch budget (governance/checkLimits.ts fetchStop): pages read from the network and their bytes.
       fetches: limit(capOf(state.caps?.fetch as CapGroup, "maxFetches"), run.fetches.network),
       fetchBytes: limit(capOf(state.caps?.fetch as CapGroup, "maxBytes"), run.fetches.networkBytes),
+      // The run's search budget (governance/checkLimits.ts searchAllowance); caps recorded before it have none.
+      searches: limit(capOf(state.caps?.search as CapGroup, "maxSearches"), run.webSearches),
     },
     isolation: { mainContextTokens: mainContext, childrenInputTokens: childrenInput, children: children.length, ratio: mainContext > 0 ? round2(childrenInput / mainContext) : null },
     executors,
@@ -159,6 +163,7 @@ function figuresOf(tallies: ExecutorTally[], firstAt: number | null, lastAt: num
     toolCalls: sum((t) => t.toolCalls),
     tokens: { input: sum((t) => t.inputTokens), output: sum((t) => t.outputTokens), cacheRead: sumNullable((t) => t.cacheReadTokens), cacheWrite: sumNullable((t) => t.cacheWriteTokens), estimated },
     cost: { micros: sum((t) => t.costMicros), estimated },
+    webSearches: sum((t) => t.webSearches),
     modelLatencyMs: round2(sum((t) => t.modelLatencyMs)),
     wallTimeMs: wall,
     hostedTimeMs: wall === null ? null : wall - downtimeBetween(state.downtimes, firstAt!, lastAt!),

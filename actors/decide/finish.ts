@@ -18,6 +18,7 @@ export function handoffFacts(s: ExecutorState, blobTexts: ReadonlyMap<string, st
     citationsSeen: new Set(s.citationsSeen),
     quotable: new Map(Object.entries(s.toolResults).map(([id, r]) => [id, r.quotable ?? []])),
     discoveryOnly: new Set(Object.entries(s.toolResults).flatMap(([id, r]) => (r.tool === "web_search" ? [id] : []))),
+    serverSearches: new Set(s.messages.flatMap((m) => (m.role === "assistant" ? m.content.flatMap((b) => (b.type === "server_tool_use" ? [b.id] : [])) : []))),
     blobTexts,
   };
 }

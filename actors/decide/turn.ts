@@ -1,6 +1,7 @@
 import type { Draft } from "../../events/index.ts";
 import { isModelCallError } from "../../models/modelCallError.ts";
 import type { ModelRequest, ModelResponse } from "../../models/types.ts";
+import type { ServerSearch } from "../../tools/index.ts";
 import { type Call, type ExecutorState, type Outcome, deliverReminder, deliverReview, raiseReminder } from "../fold/executorState.ts";
 import { renderReview } from "./review.ts";
 import { renderAdviceBlock, renderReminderBlock } from "../request/renderTexts.ts";
@@ -81,6 +82,8 @@ export interface Answered {
   decisions: readonly Draft[];
   /** Governance's settlement of the call's usage. */
   settlement: readonly Draft[];
+  /** The server-side searches the response holds, their result lists stored (tools/web/serverSearches.ts). */
+  searches?: readonly ServerSearch[];
 }
 
 /**
@@ -106,6 +109,7 @@ export function turnRecorded(s: ExecutorState, a: Answered): Draft[] {
         scripted: response.scripted,
         latencyMs: a.latencyMs,
         ...(response.sanitized && { sanitized: response.sanitized }),
+        ...(a.searches?.length && { searches: [...a.searches] }),
       },
     },
     ...a.decisions,

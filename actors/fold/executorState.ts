@@ -229,6 +229,10 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
         effect: undefined,
         result: undefined,
       }));
+      // A server-side search's hits are URLs the executor has seen (discovery only: it fetches before it cites).
+      for (const b of content) if (b.type === "web_search_tool_result" && Array.isArray(b.content)) s.reachable = [...s.reachable, ...b.content.map((r) => r.url)];
+      // Anthropic paused a long server-side turn: the assistant message goes back as it is and the model carries on.
+      if (uses.length === 0 && d.response.stopReason === "pause_turn") return s;
       if (uses.length === 0) {
         // Finishing without the terminal tool is a repair attempt; the nudge recorded at admission follows it.
         // Waiting for background Children is not: the runner waits for the next handoff instead.

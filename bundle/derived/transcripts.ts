@@ -1,3 +1,4 @@
+import { searchResultSummary } from "../../models/searchResultSummary.ts";
 import type { RecordedEvent } from "../../events/types.ts";
 import { type BundleRun, type DerivedFile, byExecutor, fenced, profileLabel, safeName, stableJson, textFile } from "../bundleRun.ts";
 
@@ -36,7 +37,15 @@ function renderEvent(e: RecordedEvent): string[] {
         `## Turn ${e.data.turn} (${at})`,
         "",
         `Model ${e.data.model} (${e.data.provider}${e.data.scripted ? ", scripted" : ""}); ${e.data.usage.inputTokens}+${e.data.usage.outputTokens} tokens; request digest ${e.data.request.digest}; stop ${e.data.response.stopReason}`,
-        ...e.data.response.content.flatMap((b) => (b.type === "text" ? ["", fenced(b.text, "text")] : ["", `Tool call ${b.name} (${b.id}):`, "", fenced(stableJson(b.input, 2), "json")])),
+        ...e.data.response.content.flatMap((b) => {
+          if (b.type === "text") return ["", fenced(b.text, "text")];
+          if (b.type === "tool_use") return ["", `Tool call ${b.name} (${b.id}):`, "", fenced(stableJson(b.input, 2), "json")];
+          if (b.type === "server_tool_use") return ["", `Server-side ${b.name} (${b.id}), run by Anthropic:`, "", fenced(stableJson(b.input, 2), "json")];
+          return ["", `Server-side search result (${b.tool_use_id}): ${searchResultSummary(b)}`];
+        }),
+        ...(e.data.searches ?? []).map(({ toolUseId, source: s, error }) =>
+          s ? `- search results of ${toolUseId}: ${s.url} retrieved at ${s.fetchedAt}, raw sha256 ${s.rawSha256}` : `- search ${toolUseId}: ${error?.note ?? "not stored"}`,
+        ),
       ];
     case "tool_completed":
       return [

@@ -83,7 +83,7 @@ succeeded, 1 when it failed (its message is what the model would be told), 2 on 
           name: "corpus",
           type: "string",
           arg: "DIR",
-          help: "serve the corpus in DIR (the repository's is corpus/) on a local server and map its hosts to it (pages.corpus.test, docs.corpus.test, data.corpus.test and the scenario corpora); web_search then searches a local index of its pages. Without it, web_fetch uses the network and web_search the configured provider (ARIADNE_SEARXNG_URL, BRAVE_SEARCH_API_KEY; ARIADNE_SEARCH picks one)",
+          help: "serve the corpus in DIR (the repository's is corpus/) on a local server and map its hosts to it (pages.corpus.test, docs.corpus.test, data.corpus.test and the scenario corpora); web_search then searches a local index of its pages. Without it, web_fetch uses the network and web_search the configured provider (ARIADNE_SEARXNG_URL, BRAVE_SEARCH_API_KEY; ARIADNE_SEARCH picks one; ARIADNE_SEARCH=anthropic searches only inside a model's calls, so here web_search says so)",
         },
         { name: "allow-loopback", type: "boolean", help: "let web_fetch fetch from this machine (127.0.0.1, ::1, localhost); refused by default" },
         { name: "allow-private", type: "boolean", help: "let web_fetch fetch from private networks (10/8, 172.16/12, 192.168/16, …); refused by default" },

@@ -82,6 +82,10 @@ export async function startAnthropicWireServer(options: WireServerOptions = {}):
       if (!behaviour) {
         return fail(400, "invalid_request_error", `wire server has no behaviour for request #${index + 1}; enqueue one or set a handler`);
       }
+      // Scripted search blocks are only sent where Anthropic would send real ones: to a request offering its search tool.
+      if ("reply" in behaviour && behaviour.reply.content.some((b) => b.type === "server_tool_use") && !offersServerSearch(body)) {
+        return fail(400, "invalid_request_error", `wire server: the scripted reply to request #${index + 1} searches server-side, but the request offers no web_search_* server tool`);
+      }
       await perform(res, behaviour, body, index + 1, requestId);
     } catch (e) {
       // A throwing handler is a bug in the test: say so on the wire rather than crash the process.
@@ -175,6 +179,20 @@ function validate(body: WireRequestBody | undefined): string | undefined {
   if (typeof body.model !== "string" || !body.model) return "model: Field required";
   if (typeof body.max_tokens !== "number" || body.max_tokens < 1) return "max_tokens: Field required";
   if (!Array.isArray(body.messages) || body.messages.length === 0) return "messages: at least one message is required";
+  return unansweredSearch(body.messages);
+}
+
+const offersServerSearch = (body: WireRequestBody) => (body.tools ?? []).some((t) => /^web_search_\d+$/.test(String((t as { type?: unknown }).type)));
+
+/** As Anthropic checks: a server_tool_use sent back needs its web_search_tool_result in the same assistant message. */
+function unansweredSearch(messages: unknown[]): string | undefined {
+  for (const [i, m] of messages.entries()) {
+    const content = (m as { role?: string; content?: unknown }).content;
+    if ((m as { role?: string }).role !== "assistant" || !Array.isArray(content)) continue;
+    const answered = new Set(content.filter((b) => b?.type === "web_search_tool_result").map((b) => b.tool_use_id));
+    const open = content.find((b) => b?.type === "server_tool_use" && !answered.has(b.id));
+    if (open) return `messages.${i}: server_tool_use ${open.id} has no web_search_tool_result block after it`;
+  }
   return undefined;
 }
 

@@ -18,6 +18,6 @@ export {
   times,
   type WireBehaviour,
 } from "./wireBehaviours.ts";
-export type { SseEvent, WireBlock, WireReply } from "./wireEvents.ts";
+export { type SseEvent, type WireBlock, type WireReply, type WireSearchResult, scriptedSearchResult } from "./wireEvents.ts";
 export { followSchema, type FollowOptions, type JsonSchema } from "./followSchema.ts";
 export { plainBody, systemTextOf } from "./plainBody.ts";

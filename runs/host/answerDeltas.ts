@@ -55,6 +55,7 @@ export function publishingMainDeltas(model: Model, to: AnswerDeltas, run: { runI
   return {
     provider: model.provider,
     scripted: model.scripted,
+    ...(model.serverSearchesPerCall !== undefined && { serverSearchesPerCall: model.serverSearchesPerCall }),
     complete(request, options = {}) {
       const call = ++calls;
       const onDelta = (d: ModelDelta) => {

@@ -47,7 +47,10 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
   const build: BuildRuntime = async (store, lease) => {
     const { mode, caps, limits, reviewer, modelIdleTimeoutMs, allowedProfiles, models, singleAgent } = lease.options;
     const baseline = mode === "baseline";
-    const real = options.model?.() ?? (mode === "model" ? createModel(env, { idleTimeoutMs: modelIdleTimeoutMs }) : null);
+    // ARIADNE_SEARCH=anthropic: the model's web_search is Anthropic's server tool, run inside its calls.
+    const search = chooseSearchProvider(settings.search ?? {});
+    const webSearch = search.provider === "anthropic" ? search.tool : undefined;
+    const real = options.model?.() ?? (mode === "model" ? createModel(env, { idleTimeoutMs: modelIdleTimeoutMs, webSearch }) : null);
     if (mode === "model" && !real) {
       throw new ConfigError(`run ${lease.runId} asks for the configured model: set ANTHROPIC_API_KEY to run it`);
     }
@@ -108,11 +111,12 @@ export function runtimeFactory(settings: HostSettings = {}, options: RuntimeFact
 
 /**
  * What the baseline researcher searches and fetches: with no search provider
- * configured (or ARIADNE_SEARCH=corpus), the corpus folder, served on loopback
+ * configured (or ARIADNE_SEARCH=corpus, or anthropic, whose search runs only
+ * inside an Anthropic model's calls), the corpus folder, served on loopback
  * and searched over its pages, PDFs and data files; with SearXNG or Brave
  * configured, null, and the run gets the real web tools as a model's would.
  */
 async function baselineCorpus(settings: HostSettings, corpusDir: string | undefined) {
   const provider = chooseSearchProvider(settings.search ?? {}).provider;
-  return provider === null || provider === "corpus" ? researchCorpus(corpusDir ?? settings.corpusDir) : null;
+  return provider === null || provider === "corpus" || provider === "anthropic" ? researchCorpus(corpusDir ?? settings.corpusDir) : null;
 }

@@ -163,7 +163,7 @@ export function textsOf(request: ModelRequest): string[] {
     ...request.messages.flatMap((m): string[] => {
       if (typeof m.content === "string") return [m.content];
       return m.content.map((b) =>
-        b.type === "text" ? b.text : b.type === "tool_use" ? JSON.stringify(b.input) : b.content,
+        b.type === "text" ? b.text : b.type === "tool_use" || b.type === "server_tool_use" ? JSON.stringify(b.input) : b.type === "tool_result" ? b.content : JSON.stringify(b.content),
       );
     }),
   ];

@@ -186,6 +186,6 @@ describe("ariadne run on the real web: a SearXNG-shaped provider, pages on loopb
 test("ARIADNE_SEARCH naming no provider refuses the run before it starts: exit 2, one line", async () => {
   const refused = await ariadne(["run", QUESTION], { ANTHROPIC_API_KEY: "sk-test", ARIADNE_SEARCH: "google" });
   assert.equal(refused.code, 2);
-  assert.equal(refused.stderr.trim(), "ariadne: ARIADNE_SEARCH=google names no search provider; use one of searxng, brave, corpus");
+  assert.equal(refused.stderr.trim(), "ariadne: ARIADNE_SEARCH=google names no search provider; use one of searxng, brave, anthropic, corpus");
   assert.equal(refused.stdout, "");
 });

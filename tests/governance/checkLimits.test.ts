@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { CONFIGURED_CAPS, clockStop, fetchStop, parseCaps, reservationStop, resolveCaps, toolStop, turnStop, turnToolStop } from "../../governance/index.ts";
+import { CONFIGURED_CAPS, clockStop, fetchStop, parseCaps, reservationStop, resolveCaps, searchAllowance, toolStop, turnStop, turnToolStop } from "../../governance/index.ts";
 
 const caps = resolveCaps({ delegation: { maxDepth: 2, maxFanOut: 3 } });
 const limits = { maxTurns: 12, maxToolCalls: 40, maxHandoffRepairs: 2, maxFailedModelCalls: 3 };
@@ -76,5 +76,22 @@ describe("fetchStop: the run's fetch budget", () => {
   it("caps recorded before the fetch budget parse with its defaults", () => {
     const { fetch: _, ...older } = CONFIGURED_CAPS;
     assert.deepEqual(parseCaps(older).fetch, { maxFetches: 200, maxBytes: 200 * 1024 * 1024 });
+  });
+});
+
+describe("searchAllowance: the run's search budget (server-side searches)", () => {
+  const caps = { ...CONFIGURED_CAPS, search: { maxSearches: 10 } };
+
+  it("a call may run its max_uses while they fit, then what is left, then none: a stop naming the budget", () => {
+    assert.deepEqual(searchAllowance(0, 5, caps), { searches: 5, stop: null });
+    assert.deepEqual(searchAllowance(8, 5, caps), { searches: 2, stop: null });
+    const spent = searchAllowance(10, 5, caps);
+    assert.equal(spent.stop?.limit, "run_searches");
+    assert.equal(spent.stop?.reason, "run search budget of 10 web searches used (10 run)");
+  });
+
+  it("caps recorded before the search budget parse with its default", () => {
+    const { search: _, ...older } = CONFIGURED_CAPS;
+    assert.deepEqual(parseCaps(older).search, { maxSearches: 50 });
   });
 });

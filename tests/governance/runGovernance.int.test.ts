@@ -10,12 +10,29 @@ import {
   readRunBudget,
   resolveCaps,
 } from "../../governance/index.ts";
+import type { Draft } from "../../events/index.ts";
+import { WEB_SEARCH_MICROS } from "../../governance/index.ts";
 import { releaseOpenReservations } from "../../db/releaseOpenReservations.ts";
 import { claimReminderKeys } from "../../db/runReminders.ts";
 import { forEachEngine, uniqueId } from "../support/forEachEngine.ts";
 import { admit, poster, record } from "./fixtures.ts";
 
 const SONNET = "claude-sonnet-4-5";
+
+/** A turn whose model call ran `searches` server-side searches, as the runner records it. */
+const searchedTurn = (s: ExecutorState, searches: number): Draft => ({
+  type: "turn",
+  data: {
+    turn: s.turn + 1,
+    request: { model: SONNET, messageCount: 1, toolNames: ["web_search"], digest: "0".repeat(64) },
+    response: { content: [{ type: "text", text: "searched" }], stopReason: "end_turn" },
+    usage: { inputTokens: 10, outputTokens: 10, webSearchRequests: searches },
+    model: SONNET,
+    provider: "anthropic",
+    scripted: false,
+    latencyMs: 1,
+  },
+});
 
 forEachEngine("run governance", (ctx) => {
   const clock = manualClock();
@@ -229,5 +246,27 @@ forEachEngine("run governance", (ctx) => {
     assert.deepEqual(after.executorSpent, { [c.executorId]: 1300 });
     assert.deepEqual([...(await claimReminderKeys(ctx.db.database, runId, ["run_tokens@50"]))], ["run_tokens@50"], "the unrecorded key is free again");
     assert.deepEqual(await typesIn(c), ["executor_admitted", "budget_reserved", "budget_settled"]);
+  });
+  it("a call that may search server-side reserves its searches, settles them at 10 USD per 1,000, and the run's search budget lowers, then stops, them", async () => {
+    const { governance, main } = await setup({ search: { maxSearches: 4 } });
+    let c = await child(main);
+    const plan = { model: SONNET, inputTokens: 1000, maxTokens: 500, maxSearches: 3 };
+    const first = await governance.beforeModelCall(c, plan);
+    assert.ok(first.ok && first.reservation);
+    assert.equal(first.searches, 3);
+    assert.equal(first.reservation.costMicros, 1000 * 3 + 500 * 15 + 3 * WEB_SEARCH_MICROS);
+    const settled = await governance.afterModelCall(c, first.reservation, { inputTokens: 800, outputTokens: 200, webSearchRequests: 3 });
+    assert.equal((settled[1]!.data as { actual: { costMicros: number } }).actual.costMicros, 800 * 3 + 200 * 15 + 3 * WEB_SEARCH_MICROS);
+    // The searches are read from the log's turns: three of four run.
+    c = await record(store, c, [...settled, searchedTurn(c, 3)]);
+    const second = await governance.beforeModelCall(c, plan);
+    assert.ok(second.ok);
+    assert.equal(second.searches, 1, "lowered to what is left");
+    c = await record(store, c, [...(await governance.afterModelCall(c, second.reservation, { inputTokens: 10, outputTokens: 10, webSearchRequests: 1 })), searchedTurn(c, 1)]);
+    const spent = refused(await governance.beforeModelCall(c, plan));
+    assert.equal(spent.limit, "run_searches");
+    assert.match(spent.reason, /run search budget of 4 web searches used \(4 run\)/);
+    // A call that offers no server-side search is not held to it.
+    assert.equal((await governance.beforeModelCall(c, { ...plan, maxSearches: undefined })).ok, true);
   });
 });

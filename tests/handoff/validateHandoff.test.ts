@@ -139,3 +139,12 @@ test("a finding resting only on web_search results is refused: search is discove
   assert.deepEqual(verdict.issues.map((i) => [i.kind, i.path]), [["discovery_only", ["findings", 0, "evidence", "toolResults"]]]);
   assert.match(verdict.issues[0]!.message, /discovery, never evidence\. Fetch the page with web_fetch/);
 });
+
+test("a finding citing a search Anthropic ran server-side is refused as discovery, not as an unknown id", () => {
+  const c = validCandidate();
+  c.findings[0]!.evidence.toolResults = [...c.findings[0]!.evidence.toolResults, "srvtoolu_1"];
+  const verdict = validateHandoff(c, { ...facts, serverSearches: new Set(["srvtoolu_1"]) });
+  if (verdict.ok) assert.fail("a server search is never evidence");
+  assert.deepEqual(verdict.issues.map((i) => [i.kind, i.ref]), [["discovery_only", "srvtoolu_1"]]);
+  assert.match(verdict.issues[0]!.message, /^"srvtoolu_1" is a web search Anthropic ran for you: its results are discovery, never evidence\. Fetch the page with web_fetch/);
+});

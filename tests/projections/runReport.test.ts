@@ -118,6 +118,8 @@ describe("the run report", () => {
       // The fetch budget counts pages read over the network (A's one, B's two) and their bytes.
       fetches: { cap: 200, used: 3, left: 197 },
       fetchBytes: { cap: 200 * 1024 * 1024, used: 30, left: 200 * 1024 * 1024 - 30 },
+      // No model call searched server-side: the search budget (parseCaps' default) is whole.
+      searches: { cap: 50, used: 0, left: 50 },
     });
     // Main's largest request was 3,000 tokens; its Children read 1,200 + 400.
     assert.deepEqual(r.isolation, { mainContextTokens: 3000, childrenInputTokens: 1600, children: 2, ratio: 0.53 });

@@ -31,6 +31,20 @@ test("a database that does not answer is missing, named with its cause and the f
   assert.match(out.at(-1)!, /^\d+ missing \(npm run setup installs the system packages on Debian and Ubuntu\)$/);
 });
 
+test("doctor says which web search a real question would use, and a search configuration a run would refuse is a problem: exit 1", async () => {
+  const anthropic = await doctor(["--json", "--data-dir", "memory://"], { ARIADNE_SEARCH: "anthropic", ANTHROPIC_API_KEY: "sk-test", ARIADNE_ANTHROPIC_SEARCH_MAX_USES: "2" });
+  assert.deepEqual(JSON.parse(anthropic.out.join("\n")).search, {
+    provider: "anthropic",
+    says: "web search: Anthropic's server-side web search (ARIADNE_SEARCH=anthropic; at most 2 searches per model call; billed per search)",
+  });
+  const refused = await doctor(["--data-dir", "memory://"], { ARIADNE_SEARCH: "anthropic" });
+  assert.equal(refused.code, 1);
+  assert.ok(
+    refused.out.includes("PROBLEM  web search: ARIADNE_SEARCH=anthropic needs ANTHROPIC_API_KEY: Anthropic's web search runs inside the Anthropic model's calls; a run with a real question is refused until it is fixed"),
+    refused.out.join("\n"),
+  );
+});
+
 test("doctor takes no arguments: exit 2 naming the one given", async () => {
   assert.equal((await doctor(["now"])).code, 2);
 });

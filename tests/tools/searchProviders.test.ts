@@ -2,7 +2,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createMemoryBlobStore } from "../../sources/index.ts";
-import { type SearchBackend, braveSearchBackend, chooseSearchProvider, createWebSearchTool, retryAfterMs, searxngSearchBackend } from "../../tools/index.ts";
+import { type SearchBackend, braveSearchBackend, chooseSearchProvider, createWebSearchTool, retryAfterMs, searchBackendOf, searxngSearchBackend } from "../../tools/index.ts";
 import { type ProviderAnswer, type SearchProviderServer, startSearchProviderServer } from "../support/searchProviderServer.ts";
 
 // Answers written from the providers' public documentation of their JSON (SearXNG's /search?format=json, Brave's /res/v1/web/search).
@@ -108,7 +108,45 @@ test("the provider is chosen once: ARIADNE_SEARCH picks among the configured, a 
   assert.match(both.says, /also configured: brave; ARIADNE_SEARCH picks one/);
   assert.equal(chooseSearchProvider({ BRAVE_SEARCH_API_KEY: "k", ARIADNE_SEARXNG_URL: "http://s", ARIADNE_SEARCH: "brave" }).provider, "brave");
   assert.equal(chooseSearchProvider({ ARIADNE_SEARCH: "corpus" }).provider, "corpus");
-  assert.match((chooseSearchProvider({ ARIADNE_SEARCH: "google" }) as { problem: string }).problem, /ARIADNE_SEARCH=google names no search provider; use one of searxng, brave, corpus/);
+  assert.match((chooseSearchProvider({ ARIADNE_SEARCH: "google" }) as { problem: string }).problem, /ARIADNE_SEARCH=google names no search provider; use one of searxng, brave, anthropic, corpus/);
   assert.match((chooseSearchProvider({ ARIADNE_SEARCH: "searxng" }) as { problem: string }).problem, /needs ARIADNE_SEARXNG_URL/);
-  assert.match((chooseSearchProvider({ ARIADNE_SEARCH: "anthropic" }) as { problem: string }).problem, /not supported yet/);
+});
+
+test("ARIADNE_SEARCH=anthropic: Anthropic's server tool with the options of ARIADNE_ANTHROPIC_SEARCH_*, or a problem naming the variable", () => {
+  const problem = (s: Parameters<typeof chooseSearchProvider>[0]) => (chooseSearchProvider(s) as { problem?: string }).problem;
+  assert.equal(problem({ ARIADNE_SEARCH: "anthropic" }), "ARIADNE_SEARCH=anthropic needs ANTHROPIC_API_KEY: Anthropic's web search runs inside the Anthropic model's calls");
+  const chosen = chooseSearchProvider({ ARIADNE_SEARCH: "anthropic", anthropicKeySet: true });
+  assert.deepEqual(chosen, {
+    provider: "anthropic",
+    tool: { type: "web_search_20250305", max_uses: 5 },
+    says: "web search: Anthropic's server-side web search (ARIADNE_SEARCH=anthropic; at most 5 searches per model call; billed per search)",
+  });
+  const scoped = chooseSearchProvider({
+    ARIADNE_SEARCH: "anthropic",
+    anthropicKeySet: true,
+    ARIADNE_ANTHROPIC_SEARCH_MAX_USES: "3",
+    ARIADNE_ANTHROPIC_SEARCH_ALLOWED_DOMAINS: "vanguard.co.uk, ft.com",
+    ARIADNE_ANTHROPIC_SEARCH_LOCATION: "country=GB,city=London,timezone=Europe/London",
+  });
+  assert.deepEqual((scoped as { tool: unknown }).tool, {
+    type: "web_search_20250305",
+    max_uses: 3,
+    allowed_domains: ["vanguard.co.uk", "ft.com"],
+    user_location: { type: "approximate", country: "GB", city: "London", timezone: "Europe/London" },
+  });
+  assert.match(scoped.says, /at most 3 searches per model call, only vanguard\.co\.uk, ft\.com/);
+  // Searches are never chosen without being asked for: a key alone keeps the other providers' order.
+  assert.equal(chooseSearchProvider({ anthropicKeySet: true }).provider, null);
+  const key = { ARIADNE_SEARCH: "anthropic", anthropicKeySet: true };
+  assert.match(problem({ ...key, ARIADNE_ANTHROPIC_SEARCH_MAX_USES: "0" })!, /^ARIADNE_ANTHROPIC_SEARCH_MAX_USES must be a whole number from 1 to 50/);
+  assert.match(problem({ ...key, ARIADNE_ANTHROPIC_SEARCH_ALLOWED_DOMAINS: "a.com", ARIADNE_ANTHROPIC_SEARCH_BLOCKED_DOMAINS: "b.com" })!, /cannot both be set/);
+  assert.match(problem({ ...key, ARIADNE_ANTHROPIC_SEARCH_BLOCKED_DOMAINS: "https://b.com" })!, /"https:\/\/b\.com" is not a domain/);
+  assert.match(problem({ ...key, ARIADNE_ANTHROPIC_SEARCH_LOCATION: "planet=Mars" })!, /^ARIADNE_ANTHROPIC_SEARCH_LOCATION: "planet=Mars" is not one of city=…/);
+  assert.match(problem({ ...key, ARIADNE_ANTHROPIC_SEARCH_LOCATION: "country=Britain" })!, /two-letter ISO code/);
+});
+
+test("with ARIADNE_SEARCH=anthropic the host's own web_search says the search runs only inside an Anthropic model call", async () => {
+  const choice = chooseSearchProvider({ ARIADNE_SEARCH: "anthropic", anthropicKeySet: true });
+  const backend = searchBackendOf(choice, {}, loopback)!;
+  await assert.rejects(createWebSearchTool(backend).run({ query: "ongoing charge" }, context()), /Anthropic's server-side search on this host \(ARIADNE_SEARCH=anthropic\): it runs only inside a call to an Anthropic model/);
 });

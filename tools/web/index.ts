@@ -34,3 +34,5 @@ export { searxngSearchBackend } from "./searxngSearch.ts";
 export { SEARCH_PROVIDERS, type SearchChoice, type SearchProviderName, type SearchSettings, chooseSearchProvider, searchBackendOf } from "./searchProvider.ts";
 export { NO_SEARCH_PROVIDER } from "./webSearchTool.ts";
 export { userAgentOf } from "./fetchLimited.ts";
+export { type AnthropicSearchSettings, DEFAULT_SEARCH_MAX_USES, anthropicSearchOf } from "./anthropicSearch.ts";
+export { type ServerSearch, storeServerSearches } from "./serverSearches.ts";

@@ -5,7 +5,7 @@ import type { SourceRecord } from "../../sources/types.ts";
 import type { SearchBackend } from "./searchBackend.ts";
 
 /** What web_search says when no provider is configured: which variables configure one (tools/web/searchProvider.ts). */
-export const NO_SEARCH_PROVIDER = "set ARIADNE_SEARXNG_URL to a SearXNG instance, or BRAVE_SEARCH_API_KEY for the Brave Search API";
+export const NO_SEARCH_PROVIDER = "set ARIADNE_SEARXNG_URL to a SearXNG instance, or BRAVE_SEARCH_API_KEY for the Brave Search API, or ARIADNE_SEARCH=anthropic for Anthropic's server-side search";
 
 /**
  * web_search(query): titles, URLs and snippets from the configured backend.
