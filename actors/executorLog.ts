@@ -17,7 +17,8 @@ const MAX_CONFLICTS = 50;
 export class ExecutorLog {
   /** The live executor: an XState actor of the executor machine, sent each event once it is recorded. */
   readonly fold: ExecutorActor;
-  private writes: Promise<unknown> = Promise.resolve();
+  /** The write queue's tail: settles with nothing, so it keeps no append's events (the last append's would stay reachable while the executor waits). */
+  private writes: Promise<void> = Promise.resolve();
   /**
    * Outcomes of read-only calls, folded ahead and appended first in this
    * executor's next append, whatever it records: a call that may run again
@@ -78,7 +79,7 @@ export class ExecutorLog {
   /** Another writer appended to this executor's stream: fold it now, so a cancel request aborts what is in flight at once. */
   poke(): Promise<void> {
     const next = this.writes.then(() => this.catchUp());
-    this.writes = next.catch(() => {});
+    this.writes = next.then(settled, settled);
     return next;
   }
 
@@ -115,7 +116,7 @@ export class ExecutorLog {
       }
       return appended?.events ?? null;
     });
-    this.writes = next.catch(() => {});
+    this.writes = next.then(settled, settled);
     return next;
   }
 
@@ -130,6 +131,8 @@ export class ExecutorLog {
     this.absorbed(events);
   }
 }
+
+const settled = (): void => {};
 
 /** A draft as this executor appends it: its run and executor, caused by `cause` unless it names its own. */
 export function asEvent(s: ExecutorState, d: Draft, cause: string | null): NewEvent {

@@ -29,8 +29,6 @@ import type { RuntimeServices } from "./runtimeServices.ts";
 export class ExecutorRunner implements RunnerPort {
   private readonly log: ExecutorLog;
   private readonly abort = new AbortController();
-  readonly interrupted: Promise<null>;
-  private interrupt!: () => void;
   private finished: Promise<Outcome> | null = null;
   /** Intents this process has started; any other recorded intent without an outcome is from before a rebuild. */
   private readonly started = new Set<string>();
@@ -54,7 +52,6 @@ export class ExecutorRunner implements RunnerPort {
       recorded.forEach((e) => services.emit(e));
       if (!this.fold.done && this.fold.state.cancelRequest) this.trip();
     });
-    this.interrupted = new Promise((resolve) => (this.interrupt = () => resolve(null)));
   }
 
   /** The live executor: an XState actor of the executor machine, sent each event once it is recorded. */
@@ -138,7 +135,41 @@ export class ExecutorRunner implements RunnerPort {
     if (this.abort.signal.aborted) return;
     this.inFlightAtCancel = [...this.inFlight.values()];
     this.abort.abort(new Error(this.state.cancelRequest?.reason ?? "cancelled"));
-    this.interrupt();
+  }
+
+  untilInterrupted<T>(effect: Promise<T>): Promise<T | null> {
+    return this.raceTrip(effect, () => null);
+  }
+
+  /**
+   * `effect`, or `tripped()` once a cancel trips the runner first. The abort
+   * listener goes when either settles: a race against one promise that lives as
+   * long as the executor (as this was) kept every turn's model reply and tool
+   * output reachable from it until the executor ended.
+   */
+  private raceTrip<T, U>(effect: Promise<T>, tripped: () => U): Promise<T | U> {
+    const signal = this.abort.signal;
+    if (signal.aborted) return Promise.resolve().then(tripped);
+    return new Promise<T | U>((resolve, reject) => {
+      const onTrip = () => {
+        try {
+          resolve(tripped());
+        } catch (error) {
+          reject(error);
+        }
+      };
+      signal.addEventListener("abort", onTrip, { once: true });
+      effect.then(
+        (value) => {
+          signal.removeEventListener("abort", onTrip);
+          resolve(value);
+        },
+        (error) => {
+          signal.removeEventListener("abort", onTrip);
+          reject(error);
+        },
+      );
+    });
   }
 
   /** Runs a long effect, counted as a wait. */
@@ -156,10 +187,11 @@ export class ExecutorRunner implements RunnerPort {
   /** A model call or tool run that a cancel ends even if it ignores its AbortSignal; its outcome is then reported as unknown where it matters. */
   abortable<T>(effect: Promise<T>): Promise<T> {
     effect.catch(() => {});
-    const aborted = this.interrupted.then((): never => {
-      throw this.abort.signal.reason ?? new Error("cancelled");
-    });
-    return this.during(Promise.race([effect, aborted]));
+    return this.during(
+      this.raceTrip(effect, (): never => {
+        throw this.abort.signal.reason ?? new Error("cancelled");
+      }),
+    );
   }
 
   private async loop(): Promise<Outcome> {

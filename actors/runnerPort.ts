@@ -15,8 +15,8 @@ export interface RunnerPort {
   readonly services: RuntimeServices;
   readonly signal: AbortSignal;
   readonly cancelling: boolean;
-  /** Resolves with null when a cancel request trips the runner. */
-  readonly interrupted: Promise<null>;
+  /** The effect's value, or null as soon as a cancel request trips the runner. */
+  untilInterrupted<T>(effect: Promise<T>): Promise<T | null>;
   /** Effects under way, by key, so a cancel can name them. */
   readonly inFlight: Map<string, InFlight>;
   record(drafts: readonly Draft[]): Promise<RecordedEvent[]>;
