@@ -4,6 +4,7 @@ import { checkedAhead } from "../events/validateEvents.ts";
 import { ExecutorActor, type ExecutorActorOptions } from "./fold/executorActor.ts";
 import { type ExecutorStatus, type Folded, admitted, foldEvent } from "./fold/executorMachine.ts";
 import type { ExecutorState } from "./fold/executorState.ts";
+import { isHeldIntent, isOutcomeOf, withHeldOutcome } from "./heldCalls.ts";
 
 /** Appends retried after a version conflict before giving up (each retry first folds what the other writer wrote). */
 const MAX_CONFLICTS = 50;
@@ -25,6 +26,8 @@ export class ExecutorLog {
    * without an outcome). Each carries the id it will be stored with.
    */
   private held: readonly NewEvent[] = [];
+  /** The held events the append under way is sending: an outcome is no longer merged into an intent among them. */
+  private sending: readonly NewEvent[] = [];
   /** The fold with the held outcomes applied, for the snapshot and held list it was made from. */
   private ahead: { from: Folded; held: readonly NewEvent[]; folded: Folded } | null = null;
 
@@ -65,14 +68,20 @@ export class ExecutorLog {
 
   /**
    * Holds the outcome of a read-only call: folded now, appended with this
-   * executor's next append. Invalid drafts throw here, as an append would.
+   * executor's next append, as one row with its intent when that is still
+   * held (heldCalls.ts). Invalid drafts throw here, as an append would.
    */
   hold(drafts: readonly Draft[]): void {
     const s = this.state;
-    // The store's kind of id (a UUID), whatever ids this runtime gives executors.
-    const events = drafts.map((d) => ({ ...asEvent(s, d, s.lastEventId), eventId: randomId() }) as NewEvent);
+    let held = this.held;
     // Held as stored (the fold sees the payload its append will write), and validated once.
-    this.held = [...this.held, ...checkedAhead(events)];
+    for (const outcome of this.asHeld(s, drafts, s.lastEventId)) held = withHeldOutcome(held, outcome, this.sending);
+    this.held = held;
+  }
+
+  /** Drafts as held events: each named now with the store's kind of id (a UUID), whatever ids this runtime gives executors. */
+  private asHeld(s: ExecutorState, drafts: readonly Draft[], cause: string | null): NewEvent[] {
+    return drafts.map((d) => ({ ...asEvent(s, d, cause), eventId: randomId() }) as NewEvent);
   }
 
   /** Another writer appended to this executor's stream: fold it now, so a cancel request aborts what is in flight at once. */
@@ -89,31 +98,48 @@ export class ExecutorLog {
    */
   append(drafts: readonly Draft[], onConflict: "retry" | "redecide"): Promise<RecordedEvent[] | null> {
     const next = this.writes.then(async () => {
+      // Read-only intents are held after what is appended, to ride with their outcomes; an outcome
+      // committed now whose intent is still held goes out with it, as one row (heldCalls.ts).
+      const later = drafts.filter(isHeldIntent);
+      const merged = this.held.length ? drafts.filter((d) => isOutcomeOf(this.held, d)) : [];
+      const now = later.length || merged.length ? drafts.filter((d) => !isHeldIntent(d) && !merged.includes(d)) : drafts;
+      if (merged.length) this.hold(merged);
+      else if (now.length === 0) {
+        this.hold(later);
+        return [];
+      }
       let sent: readonly NewEvent[] = [];
-      const appended = await appendWithRetry(
-        this.store,
-        this.state.streamId,
-        async (attempt) => {
-          // Someone else wrote first (an inbox fact): fold it, then record on top what happened
-          // (an effect's result), or, for a pure decision, write nothing and decide again.
-          if (attempt > 1) {
-            await this.catchUp();
-            if (onConflict === "redecide") return null;
-          }
-          const s = this.fold.state;
-          // Held outcomes go first, as if each had been appended when it was held.
-          sent = this.held;
-          const after = sent.at(-1)?.eventId ?? s.lastEventId;
-          const events = drafts.map((d) => asEvent(s, d, after));
-          return { expectedVersion: s.version, events: [...sent, ...events] };
-        },
-        { maxAttempts: MAX_CONFLICTS + 1 },
-      );
+      let appended;
+      try {
+        appended = await appendWithRetry(
+          this.store,
+          this.state.streamId,
+          async (attempt) => {
+            // Someone else wrote first (an inbox fact): fold it, then record on top what happened
+            // (an effect's result), or, for a pure decision, write nothing and decide again.
+            if (attempt > 1) {
+              await this.catchUp();
+              if (onConflict === "redecide") return null;
+            }
+            const s = this.fold.state;
+            // Held outcomes go first, as if each had been appended when it was held.
+            sent = this.sending = this.held;
+            const after = sent.at(-1)?.eventId ?? s.lastEventId;
+            const events = now.map((d) => asEvent(s, d, after));
+            return { expectedVersion: s.version, events: [...sent, ...events] };
+          },
+          { maxAttempts: MAX_CONFLICTS + 1 },
+        );
+      } finally {
+        this.sending = [];
+      }
       if (appended) {
         this.held = this.held.filter((e) => !sent.includes(e));
         this.absorb(appended.events);
+        if (later.length) this.held = [...checkedAhead(this.asHeld(this.fold.state, later, appended.events.at(-1)!.eventId)), ...this.held];
       }
-      return appended?.events ?? null;
+      // What was asked for: the held events sent first are not the caller's.
+      return appended?.events.slice(sent.length) ?? null;
     });
     this.writes = next.catch(() => {});
     return next;
