@@ -4,7 +4,7 @@ import { checkedAhead } from "../events/validateEvents.ts";
 import { ExecutorActor, type ExecutorActorOptions } from "./fold/executorActor.ts";
 import { type ExecutorStatus, type Folded, admitted, foldEvent } from "./fold/executorMachine.ts";
 import type { ExecutorState } from "./fold/executorState.ts";
-import { isHeldIntent, isOutcomeOf, withHeldOutcome } from "./heldCalls.ts";
+import { sortDrafts, withHeldOutcome } from "./heldCalls.ts";
 
 /** Appends retried after a version conflict before giving up (each retry first folds what the other writer wrote). */
 const MAX_CONFLICTS = 50;
@@ -98,13 +98,10 @@ export class ExecutorLog {
    */
   append(drafts: readonly Draft[], onConflict: "retry" | "redecide"): Promise<RecordedEvent[] | null> {
     const next = this.writes.then(async () => {
-      // Read-only intents are held after what is appended, to ride with their outcomes; an outcome
-      // committed now whose intent is still held goes out with it, as one row (heldCalls.ts).
-      const later = drafts.filter(isHeldIntent);
-      const merged = this.held.length ? drafts.filter((d) => isOutcomeOf(this.held, d)) : [];
-      const now = later.length || merged.length ? drafts.filter((d) => !isHeldIntent(d) && !merged.includes(d)) : drafts;
-      if (merged.length) this.hold(merged);
+      const { now, later, joining } = sortDrafts(this.held, drafts);
+      if (joining.length) this.hold(joining);
       else if (now.length === 0) {
+        // Nothing else to append (a turn's calls decided again after a rebuild, all read-only): no round trip.
         this.hold(later);
         return [];
       }

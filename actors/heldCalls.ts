@@ -31,6 +31,19 @@ export function withHeldOutcome(held: readonly NewEvent[], outcome: NewEvent, se
   return [...held.slice(0, at), ...checkedAhead([merged]), ...held.slice(at + 1)];
 }
 
+/**
+ * A batch of drafts as the executor appends it: read-only intents held to
+ * ride with their outcomes (`later`, held after what is appended now), outcomes
+ * that join an intent still held (`joining`: committed now, as one row with
+ * it), and the rest, appended now.
+ */
+export function sortDrafts(held: readonly NewEvent[], drafts: readonly Draft[]): { now: readonly Draft[]; later: Draft[]; joining: Draft[] } {
+  const later = drafts.filter(isHeldIntent);
+  const joining = held.length ? drafts.filter((d) => isOutcomeOf(held, d)) : [];
+  if (later.length === 0 && joining.length === 0) return { now: drafts, later, joining };
+  return { now: drafts.filter((d) => !later.includes(d) && !joining.includes(d)), later, joining };
+}
+
 /** An outcome whose read-only intent is among the held events: it can still ride with it. */
 export function isOutcomeOf(held: readonly NewEvent[], d: Draft): boolean {
   return (d.type === "tool_completed" || d.type === "tool_failed") && held.some((e) => e.type === "tool_called" && e.data.toolUseId === d.data.toolUseId);

@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import type { Draft, NewEvent } from "../../events/index.ts";
-import { isHeldIntent, isOutcomeOf, withHeldOutcome } from "../../actors/heldCalls.ts";
+import { isHeldIntent, isOutcomeOf, sortDrafts, withHeldOutcome } from "../../actors/heldCalls.ts";
 
 const metadata = (causationId: string | null) => ({ runId: "run-1", executorId: "exec-1", causationId });
 const intentDraft = (effect: "read_only" | "idempotent" | "effectful", extra = {}): Draft => ({
@@ -50,5 +50,16 @@ describe("one row per read-only call: what is held and how an outcome joins its 
   test("an outcome with no held intent (committed before) is held as it is", () => {
     const rows = withHeldOutcome([], completed("intent-committed-earlier"), []);
     assert.deepEqual(rows.map((e) => [e.type, (e.data as { intent?: unknown }).intent]), [["tool_completed", undefined]]);
+  });
+
+  test("a batch: a read-only intent waits for its outcome, one that may change something is appended now, an outcome joins its held intent", () => {
+    const other: Draft = { type: "settled", data: { outcome: "handed_off" } };
+    const readOnly = intentDraft("read_only");
+    const write = { ...intentDraft("idempotent"), data: { ...intentDraft("idempotent").data, toolUseId: "toolu_b" } } as Draft;
+    assert.deepEqual(sortDrafts([], [other, readOnly, write]), { now: [other, write], later: [readOnly], joining: [] });
+    const outcome = { type: "tool_failed", data: { toolUseId: "toolu_a", tool: "lookup_price", reason: "cancelled", message: "stopped" } } as Draft;
+    const intent = held(readOnly, "turn-event");
+    assert.deepEqual(sortDrafts([intent], [outcome, other]), { now: [other], later: [], joining: [outcome] });
+    assert.deepEqual(sortDrafts([], [outcome]), { now: [outcome], later: [], joining: [] });
   });
 });
