@@ -11,7 +11,7 @@ const MAX_CONFLICTS = 50;
 
 /**
  * One executor's side of the log: its live fold, its one write queue, and the
- * outcomes it holds. Appends go through the queue one at a time and are folded
+ * read-only calls it holds (their intents and outcomes, heldCalls.ts). Appends go through the queue one at a time and are folded
  * once written; a version conflict folds what the other writer wrote (an inbox
  * fact) first. `absorbed` is told of every event folded, its own or another's.
  */
@@ -20,10 +20,10 @@ export class ExecutorLog {
   readonly fold: ExecutorActor;
   private writes: Promise<unknown> = Promise.resolve();
   /**
-   * Outcomes of read-only calls, folded ahead and appended first in this
-   * executor's next append, whatever it records: a call that may run again
-   * after a crash needs no commit of its own (recovery re-runs an intent
-   * without an outcome). Each carries the id it will be stored with.
+   * Intents and outcomes of read-only calls, folded ahead and appended first
+   * in this executor's next append, whatever it records (an intent whose
+   * outcome came first as one row with it): a call that may run again after a
+   * crash needs no commit of its own. Each carries the id it will be stored with.
    */
   private held: readonly NewEvent[] = [];
   /** The held events the append under way is sending: an outcome is no longer merged into an intent among them. */
