@@ -8,25 +8,39 @@ import { openBenchPostgres } from "./overheadEngines.ts";
 import { f, table } from "./overheadReport.ts";
 import { TURNS_PER_RUN } from "./overheadScenario.ts";
 import { RSS_PREFIX, type RssReport } from "./rssChild.ts";
+import { median, outputOf, scratchDataDir, timeCommand, type Usage } from "./rssShipped.ts";
 
 /**
- * Peak RSS of a worker's work, each figure in a fresh process (bench/rssChild.ts)
- * so nothing else inflates it, on one scratch PostgreSQL database:
+ * Memory and start-up as shipped (issue 34): the command line built as `npm ci`
+ * builds it (build/prepare.ts) and run as a user runs it, then a worker's work
+ * in fresh processes. Every figure is the median of --repeat runs (default 3).
+ *
+ * The command line (bench/rssShipped.ts: `/usr/bin/time`, the peak RSS of the
+ * largest process in the tree, CPU user + system):
+ *
+ *   ariadne --help, ariadne tools list      CPU at start (aim < 0.3 s)
+ *   ariadne status RUN (PostgreSQL)         a command that opens the store, for comparison
+ *   ariadne run, embedded store             the default scenario on a fresh data directory (aim <= 300 MB)
+ *   ariadne run, PostgreSQL                 the default scenario (aim <= 120 MB)
+ *
+ * A worker's work, each in a fresh process (bench/rssChild.ts) on one scratch
+ * PostgreSQL database, bundled as the command line is (--tsx: under the tsx
+ * loader instead, as before issue 34):
  *
  *   scenario  50 runs of the overhead scenario one after another (Main + 4 Children x 10 turns, zero-latency
- *             scripted model keeping no requests), as bench/overhead's sequential row (aim, issue 19: <= 120 MB)
+ *             scripted model keeping no requests), as bench/overhead's sequential row (aim: <= 120 MB)
  *   floor     the baseline: as many sequential single-row INSERT commits of a turn-sized jsonb payload as the
  *             scenario takes turns, through pg alone
  *   imports   the runtime's modules imported (one group at a time) and the store opened, no run
- *   empty     node and the loader alone
- *
- * Every child runs as the CLI does (node --import tsx) unless --bundled, which runs
- * one esbuild bundle of the child with plain node (packages external, as tests/build.ts).
+ *   empty     node (and the loader) alone
  *
  *   npm run bench -- rss
- *   npm run bench -- rss --runs=50 --bundled --node-flags="--max-semi-space-size=1"
+ *   npm run bench -- rss --runs=50 --repeat=3 --tsx --node-flags="--optimize-for-size"
  */
 const AIM_MB = 120;
+const AIM_RUN_EMBEDDED_MB = 300;
+const AIM_RUN_POSTGRES_MB = 120;
+const AIM_START_CPU_S = 0.3;
 const PAYLOAD_BYTES = 1200;
 
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
@@ -34,16 +48,20 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   const runs = Number(flag("runs") ?? 50);
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`rss: --runs must be a positive integer, not "${flag("runs")}"`);
   const nodeFlags = flag("node-flags")?.split(" ").filter(Boolean) ?? [];
-  const bundled = argv.includes("--bundled");
+  const bundled = !argv.includes("--tsx");
+  const repeat = Number(flag("repeat") ?? 3);
+  if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`rss: --repeat must be a positive integer, not "${flag("repeat")}"`);
   const started = performance.now();
   const cpus = availableParallelism();
   progress(`rss bench: peak RSS of fresh processes; ${runs} runs of the overhead scenario against ${runs * TURNS_PER_RUN} raw INSERT commits`);
-  progress(`machine: ${cpus} CPUs, load average ${loadavg()[0].toFixed(2)}; node ${process.version}${nodeFlags.length ? `, flags ${nodeFlags.join(" ")}` : ""}; ${bundled ? "bundled (esbuild), plain node" : "node --import tsx, as the CLI runs"}`);
+  progress(`machine: ${cpus} CPUs, load average ${loadavg()[0].toFixed(2)}; node ${process.version}${nodeFlags.length ? `, flags ${nodeFlags.join(" ")}` : ""}; ${bundled ? "bundled (esbuild), plain node" : "node --import tsx (the CLI before its build)"}`);
   const bench = await openBenchPostgres();
-  const built = bundled ? await bundle() : null;
+  const built = bundled ? await bundleChild() : null;
   const reports: Record<string, RssReport> = {};
+  let shipped: ShippedRow[] = [];
   try {
     progress(`postgres: ${bench.describe}`);
+    shipped = await measureShipped(bench.url!, repeat);
     const script = built?.script ?? fileURLToPath(new URL("./rssChild.ts", import.meta.url));
     const node = [...nodeFlags, ...(built ? [] : ["--import", "tsx"]), script, `--url=${bench.url}`];
     for (const [mode, extra] of [
@@ -52,8 +70,11 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       ["floor", [`--steps=${runs * TURNS_PER_RUN}`, `--payload-bytes=${PAYLOAD_BYTES}`]],
       ["scenario", [`--runs=${runs}`]],
     ] as const) {
-      progress(`${mode}: a fresh process`);
-      reports[mode] = await runChild([...node, `--mode=${mode}`, ...extra]);
+      progress(`${mode}: ${repeat} fresh processes`);
+      const taken: RssReport[] = [];
+      for (let i = 0; i < repeat; i++) taken.push(await runChild([...node, `--mode=${mode}`, ...extra]));
+      // The report whose peak is the median one.
+      reports[mode] = taken.sort((x, y) => x.maxRssKb - y.maxRssKb)[taken.length >> 1];
     }
   } finally {
     await bench.close();
@@ -61,8 +82,13 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   }
 
   const mb = (kb: number) => kb / 1024;
+  console.log(`\nThe command line as shipped (node cli/bin.mjs on its build, no loader): median of ${repeat}, /usr/bin/time (peak RSS of the largest process in the tree; CPU user + system)\n`);
+  table(
+    ["command", "peak RSS MB", "CPU s", "wall s", "aim"],
+    shipped.map((r) => [r.label, f(mb(r.usage.maxRssKb), 1), f(r.usage.cpuS, 2), f(r.usage.wallS, 2), r.aim ? `${r.aim.text}: ${r.aim.met(r.usage) ? "met" : "MISSED"}` : ""]),
+  );
   const floor = reports.floor.maxRssKb;
-  console.log(`\nPeak RSS (process.resourceUsage().maxRSS) of fresh processes, beside the raw floor's (aim: ${runs} runs <= ${AIM_MB} MB)`);
+  console.log(`\nA worker's work: peak RSS (process.resourceUsage().maxRSS) of fresh processes, ${bundled ? "bundled as shipped" : "under tsx"}, median of ${repeat}, beside the raw floor's (aim: ${runs} runs <= ${AIM_MB} MB)`);
   console.log("  heap used / external / arrayBuffers: process.memoryUsage() at the 10 ms sample with the highest RSS\n");
   table(
     ["process", "does", "peak RSS MB", "÷ floor", "heap used MB", "heap total MB", "external MB", "arrayBuffers MB", "aim"],
@@ -102,6 +128,53 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   console.log(`  total bench time ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
+interface ShippedRow {
+  label: string;
+  usage: Usage;
+  aim?: { text: string; met: (u: Usage) => boolean };
+}
+
+/** Builds the command line as npm ci does, then times each command `repeat` times (medians of each figure). */
+async function measureShipped(url: string, repeat: number): Promise<ShippedRow[]> {
+  const [{ buildCli }, { pgliteTemplate }, { PGLITE_SETTINGS }, { PGlite }] = await Promise.all([
+    import("../build/cli.ts"),
+    import("../db/pgliteTemplate.ts"),
+    import("../db/openDatabase.ts"),
+    import("@electric-sql/pglite"),
+  ]);
+  progress("the command line built and the embedded store's template made, as npm ci does (build/prepare.ts)");
+  await buildCli();
+  await pgliteTemplate([...PGlite.defaultStartParams, ...PGLITE_SETTINGS]);
+  const onPostgres = { DATABASE_URL: url };
+  const embedded = { DATABASE_URL: undefined };
+  const runId = (JSON.parse(await outputOf(["run", "--json"], onPostgres)) as { runId: string }).runId;
+  const mb = (limit: number) => (u: Usage) => u.maxRssKb / 1024 <= limit;
+  const cpu = (u: Usage) => u.cpuS < AIM_START_CPU_S;
+  const commands: { label: string; args: string[]; env: Record<string, string | undefined>; aim?: ShippedRow["aim"]; store?: boolean }[] = [
+    { label: "ariadne --help", args: ["--help"], env: embedded, aim: { text: `CPU < ${AIM_START_CPU_S} s`, met: cpu } },
+    { label: "ariadne tools list", args: ["tools", "list"], env: embedded, aim: { text: `CPU < ${AIM_START_CPU_S} s`, met: cpu } },
+    { label: "ariadne status RUN (PostgreSQL)", args: ["status", runId], env: onPostgres },
+    { label: "ariadne run, embedded, fresh store", args: ["run"], env: embedded, store: true, aim: { text: `<= ${AIM_RUN_EMBEDDED_MB} MB`, met: mb(AIM_RUN_EMBEDDED_MB) } },
+    { label: "ariadne run, PostgreSQL", args: ["run"], env: onPostgres, aim: { text: `<= ${AIM_RUN_POSTGRES_MB} MB`, met: mb(AIM_RUN_POSTGRES_MB) } },
+  ];
+  const rows: ShippedRow[] = [];
+  for (const c of commands) {
+    progress(`${c.label}: ${repeat} times`);
+    const taken: Usage[] = [];
+    for (let i = 0; i < repeat; i++) {
+      const scratch = c.store ? scratchDataDir() : null;
+      try {
+        taken.push(await timeCommand(scratch ? [...c.args, "--data-dir", scratch.dataDir] : c.args, c.env));
+      } finally {
+        scratch?.remove();
+      }
+    }
+    const usage = { maxRssKb: median(taken.map((u) => u.maxRssKb)), cpuS: median(taken.map((u) => u.cpuS)), wallS: median(taken.map((u) => u.wallS)) };
+    rows.push({ label: c.label, usage, aim: c.aim });
+  }
+  return rows;
+}
+
 function runChild(args: string[]): Promise<RssReport> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
@@ -115,31 +188,13 @@ function runChild(args: string[]): Promise<RssReport> {
   });
 }
 
-/** One esbuild bundle of rssChild.ts, packages external, as tests/build.ts bundles what tests spawn. */
-async function bundle(): Promise<{ dir: string; script: string }> {
-  const [{ build }, { ownImportMetaUrl }] = await Promise.all([import("esbuild"), import("../tests/support/ownImportMetaUrl.ts")]);
-  const root = fileURLToPath(new URL("../", import.meta.url));
-  // Under node_modules/.cache so the bundle's bare imports resolve to the project's packages.
-  const cache = join(root, "node_modules", ".cache");
+/** rssChild.ts bundled as the command line is (build/bundle.ts, packages bundled), under node_modules/.cache so the packages left out resolve. */
+async function bundleChild(): Promise<{ dir: string; script: string }> {
+  const { bundle, ROOT } = await import("../build/bundle.ts");
+  const cache = join(ROOT, "node_modules", ".cache");
   mkdirSync(cache, { recursive: true });
   const dir = mkdtempSync(join(cache, "ariadne-rss-"));
-  await build({
-    absWorkingDir: root,
-    entryPoints: ["bench/rssChild.ts"],
-    outdir: dir,
-    outbase: root,
-    outExtension: { ".js": ".mjs" },
-    bundle: true,
-    // Split, so each mode's dynamic imports load their own chunks (and packages) only when the mode asks.
-    splitting: true,
-    chunkNames: "chunks/[name]-[hash]",
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    packages: "external",
-    logLevel: "warning",
-    plugins: [ownImportMetaUrl],
-  });
+  await bundle(["bench/rssChild.ts"], dir, { packages: "bundled" });
   return { dir, script: join(dir, "bench", "rssChild.mjs") };
 }
 

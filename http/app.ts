@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
 import { isConnectionError, isDatabaseUnavailable } from "../core/connectionLoss.ts";
 import { formatIssues, fromZodIssues, isAriadneError, isValidationError } from "../core/errors.ts";
+import { DamagedRunError } from "../db/quarantine.ts";
 import { createAuthenticator } from "./auth/authenticate.ts";
 import type { AppDeps, AppEnv, Guards } from "./deps.ts";
 import { openStreams } from "./live/openStreams.ts";
@@ -121,6 +122,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       return problemResponse(c, problemBody(503, "DATABASE_UNAVAILABLE", detail), { "Retry-After": String(DATABASE_RETRY_SECONDS) });
     }
     if (isAriadneError(error) && error.status === 503) return problemResponse(c, problemBody(503, error.code, error.message));
+    // A quarantined run (its log lost rows): named, with its stream and version, as `ariadne status` names it.
+    if (error instanceof DamagedRunError) return problemResponse(c, problemBody(500, error.code, error.message));
     // Unexpected: the log gets the error, the caller only the request id to quote.
     const requestId = c.get("requestId");
     log(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: "unhandled error", requestId, error: String((error as Error)?.stack ?? error) }));

@@ -16,6 +16,7 @@ import * as runMetadata from "./0015_run_metadata.ts";
 import * as runKeyedStreams from "./0016_run_keyed_streams.ts";
 import * as checkpointLeases from "./0017_checkpoint_leases.ts";
 import * as compactEvents from "./0018_compact_events.ts";
+import * as runSummaries from "./0019_run_summaries.ts";
 
 /**
  * Migrations are listed in code rather than read from disk, so the same
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   "0016_run_keyed_streams": runKeyedStreams,
   "0017_checkpoint_leases": checkpointLeases,
   "0018_compact_events": compactEvents,
+  "0019_run_summaries": runSummaries,
 };
 
 export const migrationProvider: MigrationProvider = {

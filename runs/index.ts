@@ -20,7 +20,8 @@ export { type ExecutorNode, type LeaseStatus, type RunState, type RunStatus, run
 export { type SubmittedRun, submitRun } from "./submitRun.ts";
 export { type PlanContext, type RunPlan, type RunSubmission, planRun } from "./planRun.ts";
 export { type AskedCaps, type RoleLimits, resolveRunCaps, runLimitsOf } from "./runCaps.ts";
-export { type ListedRun, type ListedState, type ListQuery, type RunCursor, type RunRowStatus, listRuns, readListedRun } from "./listRuns.ts";
+export { type ListedRun, type ListedState, type ListQuery, type PagedRun, type RunCursor, type RunRowStatus, listRuns, readListedRun, readRunTenant } from "./listRuns.ts";
+export { type RunSummary, SUMMARY_STATUSES, storeRunSummaries } from "./storeRunSummaries.ts";
 export { METADATA_BOUNDS, METADATA_KEY, RunMetadata } from "./runMetadata.ts";
 export { type TakeLeaseOptions, takeLease } from "./lease/takeLease.ts";
 export { RunDamagedError, verifyRun } from "./verifyRun.ts";

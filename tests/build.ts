@@ -9,12 +9,9 @@
  */
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
-import { ownImportMetaUrl } from "./support/ownImportMetaUrl.ts";
+import { bundle, ROOT } from "../build/bundle.ts";
 
-const ROOT = fileURLToPath(new URL("../", import.meta.url));
-const OUT = join(ROOT, ".test-build");
+const OUT = ".test-build";
 const SPAWNED = ["cli/start.ts", "tests/faults/faultProcess.ts", "tests/faults/appendCrash.ts"];
 
 const testFiles = readdirSync(join(ROOT, "tests"), { withFileTypes: true })
@@ -22,21 +19,6 @@ const testFiles = readdirSync(join(ROOT, "tests"), { withFileTypes: true })
   .flatMap((d) => readdirSync(join(ROOT, "tests", d.name)).filter((f) => f.endsWith(".test.ts")).map((f) => `tests/${d.name}/${f}`));
 
 const started = performance.now();
-rmSync(OUT, { recursive: true, force: true });
-await build({
-  absWorkingDir: ROOT,
-  entryPoints: [...testFiles, ...SPAWNED],
-  outdir: OUT,
-  outbase: ROOT,
-  outExtension: { ".js": ".mjs" },
-  chunkNames: "chunks/[name]-[hash]",
-  bundle: true,
-  splitting: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  packages: "external",
-  logLevel: "warning",
-  plugins: [ownImportMetaUrl],
-});
+rmSync(join(ROOT, OUT), { recursive: true, force: true });
+await bundle([...testFiles, ...SPAWNED], OUT);
 console.log(`test build: ${testFiles.length} test files and ${SPAWNED.length} spawned scripts bundled into .test-build/ in ${Math.round(performance.now() - started)} ms`);

@@ -14,7 +14,7 @@ const auditPage = createRoute({
   request: { params: RunIdParams },
   responses: {
     200: { content: { "text/html": { schema: z.string() } }, description: "One self-contained HTML page (the bundle's audit.html), server-rendered" },
-    ...errors(400, 401, 404, 429),
+    ...errors(400, 401, 404, 500, 429),
   },
 });
 

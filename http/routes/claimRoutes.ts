@@ -13,7 +13,7 @@ const listClaims = createRoute({
   tags: ["audit"],
   summary: "Every claim of the run's answer followed to its finding, the model turn that wrote it, its quotes, tool calls and sources",
   request: { params: RunIdParams },
-  responses: { 200: json(RunClaimsSchema, "The claims in the answer's order (none while the run has no answer)"), ...errors(400, 401, 404, 429) },
+  responses: { 200: json(RunClaimsSchema, "The claims in the answer's order (none while the run has no answer)"), ...errors(400, 401, 404, 500, 429) },
 });
 
 const getClaim = createRoute({
@@ -23,7 +23,7 @@ const getClaim = createRoute({
   tags: ["audit"],
   summary: "One claim (c1, c2, … in the answer's order) with its whole provenance chain",
   request: { params: ClaimParams },
-  responses: { 200: json(OneClaimSchema, "The claim and its chain"), ...errors(400, 401, 404, 429) },
+  responses: { 200: json(OneClaimSchema, "The claim and its chain"), ...errors(400, 401, 404, 500, 429) },
 });
 
 export function claimRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>): void {

@@ -28,7 +28,7 @@ const runEvents = createRoute({
       description: "Events in log order",
       content: { "application/json": { schema: EventPageSchema }, "text/event-stream": { schema: z.string() } },
     },
-    ...errors(400, 401, 404, 422, 429),
+    ...errors(400, 401, 404, 500, 422, 429),
   },
 });
 // 429 on an SSE request also when the key or tenant holds too many live streams (the problem names the cap).

@@ -14,7 +14,7 @@ const transcript = createRoute({
   tags: ["executors", "audit"],
   summary: "Every request the executor sent, rebuilt from the log and checked against the recorded digests",
   request: { params: ExecutorParams },
-  responses: { 200: json(TranscriptSchema, "The transcript"), ...errors(400, 401, 404, 429) },
+  responses: { 200: json(TranscriptSchema, "The transcript"), ...errors(400, 401, 404, 500, 429) },
 });
 
 const handoff = createRoute({
@@ -24,7 +24,7 @@ const handoff = createRoute({
   tags: ["executors", "audit"],
   summary: "The handoff a Child committed (findings, evidence, gaps, confidence)",
   request: { params: ExecutorParams },
-  responses: { 200: json(HandoffSchemaOut, "The committed handoff"), ...errors(400, 401, 404, 409, 429) },
+  responses: { 200: json(HandoffSchemaOut, "The committed handoff"), ...errors(400, 401, 404, 500, 409, 429) },
 });
 
 export function executorRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>): void {

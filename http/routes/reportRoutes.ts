@@ -12,7 +12,7 @@ const getReport = createRoute({
   tags: ["audit"],
   summary: "What the run spent, per run and per executor: turns, tool calls, tokens, cost, time, fetches, what each limit left, Main's context against its Children's",
   request: { params: RunIdParams },
-  responses: { 200: json(RunReportSchema, "The run report, folded from the run's events"), ...errors(400, 401, 404, 429) },
+  responses: { 200: json(RunReportSchema, "The run report, folded from the run's events"), ...errors(400, 401, 404, 500, 429) },
 });
 
 export function reportRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>): void {

@@ -14,6 +14,7 @@ const DESCRIPTIONS: Record<number, string> = {
   415: "The body is not application/json",
   422: "Well-formed but not acceptable (caps above the defaults, unknown profiles or scenario, a question with no model configured, a question and a scenario at once)",
   429: "Rate limited; retry after `Retry-After` seconds",
+  500: "A stored run is damaged (`DAMAGED_RUN`: the detail names the run, its stream and the first version that cannot be read; the run is quarantined, other runs are unaffected), or the server failed (`INTERNAL`: quote the request id)",
   503: "Not ready (database unreachable, migrations pending)",
 };
 

@@ -56,7 +56,7 @@ const getRun = createRoute({
   tags: ["runs"],
   summary: "A run: state, budget, executor tree, answer once settled",
   request: { params: RunIdParams, query: WaitQuery },
-  responses: { 200: json(RunSchema, "The run"), ...errors(400, 401, 404, 429) },
+  responses: { 200: json(RunSchema, "The run"), ...errors(400, 401, 404, 500, 429) },
 });
 
 const cancelRun = createRoute({
@@ -66,7 +66,7 @@ const cancelRun = createRoute({
   tags: ["runs"],
   summary: "Ask a run to stop (Main and, through it, its Children)",
   request: { params: RunIdParams },
-  responses: { 202: json(RunSchema, "Cancellation requested"), ...errors(400, 401, 403, 404, 409, 413, 429) },
+  responses: { 202: json(RunSchema, "Cancellation requested"), ...errors(400, 401, 403, 404, 500, 409, 413, 429) },
 });
 
 const cancelExecutor = createRoute({
@@ -76,7 +76,7 @@ const cancelExecutor = createRoute({
   tags: ["executors"],
   summary: "Ask one executor of a run to stop",
   request: { params: ExecutorParams },
-  responses: { 202: json(RunSchema, "Cancellation requested"), ...errors(400, 401, 403, 404, 409, 413, 429) },
+  responses: { 202: json(RunSchema, "Cancellation requested"), ...errors(400, 401, 403, 404, 500, 409, 413, 429) },
 });
 
 const verifyRun = createRoute({
@@ -86,7 +86,7 @@ const verifyRun = createRoute({
   tags: ["audit"],
   summary: "Verify the run: every stream's hash chain, the references between streams, and the seal (root hash)",
   request: { params: RunIdParams },
-  responses: { 200: json(VerifySchema, "Per-stream results; `ok` only when every chain holds"), ...errors(400, 401, 404, 429) },
+  responses: { 200: json(VerifySchema, "Per-stream results; `ok` only when every chain holds"), ...errors(400, 401, 404, 500, 429) },
 });
 
 export function runRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>, guards: Guards): void {

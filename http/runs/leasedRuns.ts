@@ -1,12 +1,12 @@
 import type { KeyObject } from "node:crypto";
-import { AriadneError, NotFoundError, isAriadneError, isValidationError } from "../../core/errors.ts";
+import { AriadneError, isAriadneError, isValidationError } from "../../core/errors.ts";
 import type { EventStore } from "../../events/index.ts";
 import type { Caps } from "../../governance/index.ts";
 import type { Env } from "../../models/index.ts";
-import { foldRun, projectRun, runView } from "../../projections/index.ts";
-import { type AskedCaps, type RunCursor, type RunPlan, cancelRun, listRuns, planRun, readListedRun, submitRun } from "../../runs/index.ts";
+import { type AskedCaps, type PagedRun, type RunCursor, type RunPlan, cancelRun, listRuns, planRun, readListedRun, readRunTenant, storeRunSummaries, submitRun } from "../../runs/index.ts";
+import { damageOfRun } from "../../db/quarantine.ts";
+import { VIEW_VERSION, pagedViews } from "./pagedViews.ts";
 import { HttpProblem } from "../problem.ts";
-import { type RunRow, runViewOf } from "./runViewOf.ts";
 import { FINAL_STATES, type CancelOutcome, type RunView, type RunsPort, type SubmitRunInput } from "./runsPort.ts";
 
 export interface LeasedRunsOptions {
@@ -25,7 +25,8 @@ export interface LeasedRunsOptions {
 /**
  * The RunsPort over runs/: a submission is a row in ariadne_runs (with its
  * tenant) and a run_submitted fact, executed by whichever worker takes its
- * lease; views are the row plus the run projection; a cancel is runs/cancelRun
+ * lease; a view is the row plus its kept summary, or the run projection folded
+ * from the events read with the row (pagedViews.ts); a cancel is runs/cancelRun
  * (a request to the live host, or a takeover when there is none).
  */
 export function createLeasedRuns(options: LeasedRunsOptions): RunsPort {
@@ -33,34 +34,34 @@ export function createLeasedRuns(options: LeasedRunsOptions): RunsPort {
   const database = store.database;
   const env = options.env ?? {};
   const cancel = cancelRun({ database, store, sealKey: options.sealKey });
-  // A finished run's row and view never change again: kept (bounded), so reading one is neither a
-  // query nor a projection.
-  const finished = new Map<string, { tenant: string | null; view: RunView }>();
 
-  async function view(row: RunRow): Promise<RunView> {
-    const cached = finished.get(row.runId);
-    if (cached) return cached.view;
-    return keep(row, runViewOf(row, await projectRun(store, row.runId, { ownerLive: row.ownerLive })));
-  }
+  // A finished run's view never changes again: kept in memory too (bounded), so reading one alone,
+  // as a client polling it does, is not even a query.
+  const finished = new Map<string, { tenant: string; view: RunView }>();
 
-  function keep(row: RunRow, v: RunView): RunView {
-    if (row.state === "finished" && FINAL_STATES.includes(v.state)) remember(finished, row.runId, { tenant: row.tenant, view: v });
-    return v;
+  /** The page's views, built from the one query that read it; views a later read may reuse are kept. */
+  async function viewsOf(runs: readonly PagedRun[], damaged: "list" | "refuse"): Promise<RunView[]> {
+    const { views, keep } = pagedViews(database, runs, damaged);
+    // The kept views are a cache: a write that fails (a full disk, a read-only replica) costs a later read a
+    // fold, never this answer.
+    await storeRunSummaries(database, keep, VIEW_VERSION).catch(() => undefined);
+    runs.forEach((row, i) => {
+      if (row.state === "finished" && FINAL_STATES.includes(views[i]!.state) && !damageOfRun(database, row.runId)) remember(finished, row.runId, { tenant: row.tenant, view: views[i]! });
+    });
+    return views;
   }
 
   async function get(scope: string | null, runId: string): Promise<RunView | null> {
     const known = finished.get(runId);
     if (known) return scope === null || known.tenant === scope ? known.view : null;
-    const row = await readListedRun(database, runId, scope);
-    return row ? view(row) : null;
+    const row = await readListedRun(database, runId, scope, VIEW_VERSION);
+    return row ? (await viewsOf([row], "refuse"))[0]! : null;
   }
 
   return {
     get,
     async owner(runId) {
-      const known = finished.get(runId);
-      if (known) return known.tenant;
-      return (await readListedRun(database, runId, null))?.tenant ?? null;
+      return finished.get(runId)?.tenant ?? readRunTenant(database, runId);
     },
     async submit(input, tenant, keyId) {
       // A question without a configured model is refused, never answered by a scripted scenario.
@@ -71,18 +72,9 @@ export function createLeasedRuns(options: LeasedRunsOptions): RunsPort {
     async list(scope, query) {
       const { cursor, ...filters } = query;
       const after = cursor ? decodeCursor(cursor) : undefined;
-      const listed = await listRuns(database, { scope, ...filters, after });
-      // A page costs two queries whatever its size: the rows, then every uncached run's events at
-      // once, each folded in memory (a query per run made a cold page of 200 cost seconds).
-      const uncached = listed.runs.filter((row) => !finished.has(row.runId)).map((row) => row.runId);
-      const events = await store.readRuns(uncached);
-      const runs = listed.runs.map((row) => {
-        const cached = finished.get(row.runId);
-        if (cached) return cached.view;
-        const folded = events.get(row.runId) ?? [];
-        if (folded.length === 0) throw new NotFoundError(`run ${row.runId} has no events in this store; check the id (ariadne prints it when a run starts)`);
-        return keep(row, runViewOf(row, runView(foldRun(folded), { ownerLive: row.ownerLive })));
-      });
+      // One query: each run's kept view, or its events to fold when it has none still true (runs/listRuns.ts).
+      const listed = await listRuns(database, { scope, ...filters, after, summaryVersion: VIEW_VERSION });
+      const runs = await viewsOf(listed.runs, "list");
       return { runs, next: listed.next ? encodeCursor(listed.next) : null };
     },
     async cancel(scope, runId, executorId): Promise<CancelOutcome> {
@@ -141,11 +133,6 @@ function findNode(node: RunView["executors"], id: string): RunView["executors"] 
   return null;
 }
 
-function remember<V>(map: Map<string, V>, key: string, value: V): void {
-  if (map.size >= 2000) map.delete(map.keys().next().value!);
-  map.set(key, value);
-}
-
 const encodeCursor = (c: RunCursor) => Buffer.from(JSON.stringify([c.us, c.id])).toString("base64url");
 
 function decodeCursor(text: string): RunCursor {
@@ -154,4 +141,9 @@ function decodeCursor(text: string): RunCursor {
     if (typeof us === "string" && /^\d{1,18}$/.test(us) && typeof id === "string" && id.length <= 128) return { us, id };
   } catch {}
   throw new AriadneError("VALIDATION", 400, "cursor is not one this API returned; pass `next_cursor` from the previous page");
+}
+
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  if (map.size >= 2000) map.delete(map.keys().next().value!);
+  map.set(key, value);
 }

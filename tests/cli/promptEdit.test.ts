@@ -18,7 +18,7 @@ import { scratchDir } from "../bundle/exportedRun.ts";
  * edited copy. The copy's request version differs and every command says so.
  */
 /** Everything of the checkout but its dependencies, history, tests and scratch folders. */
-const SKIP = new Set(["node_modules", ".git", "tests", "docs", "bench", ".test-build", ".ariadne", ".scratch"]);
+const SKIP = new Set(["node_modules", ".git", "tests", "docs", "bench", ".test-build", "dist", ".ariadne", ".scratch"]);
 const KEY = join(ROOT, "tests/fixtures/recorded-before-28/seal.key");
 const PUB = join(ROOT, "tests/fixtures/recorded-before-28/seal.pub");
 const EDIT = "EDITED";

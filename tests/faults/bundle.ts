@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "../runs/processes.ts";
-import { ownImportMetaUrl } from "../support/ownImportMetaUrl.ts";
+import { ownImportMetaUrl } from "../../build/ownImportMetaUrl.ts";
 import { builtEntry } from "../support/testBuild.ts";
 
 /**

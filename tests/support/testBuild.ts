@@ -18,6 +18,7 @@ export function builtEntry(entry: string): string | undefined {
 /**
  * The script that runs the CLI in a test's child process: the bundled CLI in
  * the test build (it starts in about a third of the CPU time), else cli/bin.mjs,
- * which compiles the sources through tsx as a user's install does.
+ * the `ariadne` command: its build (dist/) when no source is newer, else the
+ * sources through tsx.
  */
 export const CLI_SCRIPT = builtEntry("cli/start.ts") ?? join(ROOT, "cli/bin.mjs");
