@@ -3,14 +3,11 @@ import type { InFlight } from "./decide/index.ts";
 /**
  * An executor's long effects (a model call, a tool run, waiting for Children)
  * and how a cancel reaches them: the effects under way, the AbortSignal they
- * are given, the promise that wakes every wait, and the count of waits the
- * inbox watch keeps an eye on. The runner trips it when a cancel request is
- * folded.
+ * are given (which also wakes every wait), and the count of waits the inbox
+ * watch keeps an eye on. The runner trips it when a cancel request is folded.
  */
 export class EffectWaits {
   private readonly abort = new AbortController();
-  readonly interrupted: Promise<null>;
-  private interrupt!: () => void;
   /** Effects under way in this process, so a cancel can name them. */
   readonly inFlight = new Map<string, InFlight>();
   /** What was in flight when the cancel tripped it. */
@@ -25,9 +22,7 @@ export class EffectWaits {
     private readonly folded: () => number,
     /** Folds what other writers appended since. */
     private readonly catchUp: () => Promise<void>,
-  ) {
-    this.interrupted = new Promise((resolve) => (this.interrupt = () => resolve(null)));
-  }
+  ) {}
 
   get signal(): AbortSignal {
     return this.abort.signal;
@@ -52,7 +47,11 @@ export class EffectWaits {
     if (this.abort.signal.aborted) return;
     this.inFlightAtCancel = [...this.inFlight.values()];
     this.abort.abort(new Error(reason));
-    this.interrupt();
+  }
+
+  /** The effect's value, or null as soon as a cancel trips the runner. */
+  untilInterrupted<T>(effect: Promise<T>): Promise<T | null> {
+    return this.raceTrip(effect, () => null);
   }
 
   /** Runs a long effect, counted as a wait. */
@@ -70,9 +69,41 @@ export class EffectWaits {
   /** A model call or tool run that a cancel ends even if it ignores its AbortSignal; its outcome is then reported as unknown where it matters. */
   abortable<T>(effect: Promise<T>): Promise<T> {
     effect.catch(() => {});
-    const aborted = this.interrupted.then((): never => {
-      throw this.abort.signal.reason ?? new Error("cancelled");
+    return this.during(
+      this.raceTrip(effect, (): never => {
+        throw this.abort.signal.reason ?? new Error("cancelled");
+      }),
+    );
+  }
+
+  /**
+   * `effect`, or `tripped()` once a cancel trips the runner first. The abort
+   * listener goes when either settles: a race against one promise that lives as
+   * long as the executor (as this was) kept every turn's model reply and tool
+   * output reachable from it until the executor ended.
+   */
+  private raceTrip<T, U>(effect: Promise<T>, tripped: () => U): Promise<T | U> {
+    const signal = this.abort.signal;
+    if (signal.aborted) return Promise.resolve().then(tripped);
+    return new Promise<T | U>((resolve, reject) => {
+      const onTrip = () => {
+        try {
+          resolve(tripped());
+        } catch (error) {
+          reject(error);
+        }
+      };
+      signal.addEventListener("abort", onTrip, { once: true });
+      effect.then(
+        (value) => {
+          signal.removeEventListener("abort", onTrip);
+          resolve(value);
+        },
+        (error) => {
+          signal.removeEventListener("abort", onTrip);
+          reject(error);
+        },
+      );
     });
-    return this.during(Promise.race([effect, aborted]));
   }
 }

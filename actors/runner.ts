@@ -35,7 +35,6 @@ export class ExecutorRunner implements RunnerPort {
     () => this.poke(),
   );
   readonly signal = this.waits.signal;
-  readonly interrupted = this.waits.interrupted;
   readonly inFlight = this.waits.inFlight;
   private finished: Promise<Outcome> | null = null;
   /** Intents this process has started; any other recorded intent without an outcome is from before a rebuild. */
@@ -127,6 +126,10 @@ export class ExecutorRunner implements RunnerPort {
   /** Aborts every effect in flight (tools see the signal) and wakes any wait. */
   private trip(): void {
     this.waits.trip(this.state.cancelRequest?.reason ?? "cancelled");
+  }
+
+  untilInterrupted<T>(effect: Promise<T>): Promise<T | null> {
+    return this.waits.untilInterrupted(effect);
   }
 
   during<T>(effect: Promise<T>): Promise<T> {

@@ -95,6 +95,38 @@ const SourceRecord = z.object({
 /** sources/types.ts ArtifactRecord: a file a tool produced, its bytes a blob. */
 const ArtifactRecord = z.object({ id: Id, path: z.string(), sha256: Sha256, bytes: z.number().int().nonnegative() });
 
+/** tool_completed v2: what the result was built from (sources, each stored as blobs), artifacts with their size, and the URLs it showed. */
+const ToolCompletedV2 = z.object({
+  toolUseId: Id,
+  tool: z.string(),
+  output: z.string(),
+  artifacts: z.array(ArtifactRecord).default([]),
+  sources: z.array(SourceRecord).default([]),
+  /** URLs the result showed the model (search hits, a page's links): the executor may fetch them next. */
+  links: z.array(z.string()).optional(),
+  /** What the tool layer replaced in `output` because the log cannot hold it, e.g. "U+0000 x1 in output". */
+  sanitized: z.array(z.string()).optional(),
+});
+
+const ToolFailedV1 = z.object({
+  toolUseId: Id,
+  tool: z.string(),
+  /** not_reachable: a fetch of a URL the executor has not seen (not in its task, a search result or a page's links). */
+  reason: z.enum(["not_granted", "invalid_input", "error", "governance", "rejected_result", "cancelled", "not_reachable"]),
+  message: z.string(),
+  /** For a governance refusal: the limit that stopped the call (the executor then finishes with what it has). */
+  limit: z.string().optional(),
+});
+
+/**
+ * The intent of a read-only call, recorded in its outcome's event instead of a
+ * tool_called of its own (actors/heldCalls.ts): the outcome was known before
+ * anything else had to be appended. The outcome's event id is the intent's.
+ * Only read-only calls: one that may change something keeps its intent before
+ * its effect.
+ */
+const CallIntent = z.object({ turn: z.number().int().positive(), input: z.unknown(), effect: z.literal("read_only") });
+
 const ExecutorAdmittedV1 = z.object({
       role: Role,
       parentExecutorId: Id.nullable(),
@@ -235,28 +267,14 @@ export const payloadSchemas = {
       sanitized: z.array(z.string()).optional(),
     }),
     /** v2: what the result was built from (sources, each stored as blobs), artifacts with their size, and the URLs it showed. */
-    2: z.object({
-      toolUseId: Id,
-      tool: z.string(),
-      output: z.string(),
-      artifacts: z.array(ArtifactRecord).default([]),
-      sources: z.array(SourceRecord).default([]),
-      /** URLs the result showed the model (search hits, a page's links): the executor may fetch them next. */
-      links: z.array(z.string()).optional(),
-      /** What the tool layer replaced in `output` because the log cannot hold it, e.g. "U+0000 x1 in output". */
-      sanitized: z.array(z.string()).optional(),
-    }),
+    2: ToolCompletedV2,
+    /** v3: a read-only call's intent may ride with its outcome (one row, no tool_called before it). */
+    3: ToolCompletedV2.extend({ intent: CallIntent.optional() }),
   },
   tool_failed: {
-    1: z.object({
-      toolUseId: Id,
-      tool: z.string(),
-      /** not_reachable: a fetch of a URL the executor has not seen (not in its task, a search result or a page's links). */
-      reason: z.enum(["not_granted", "invalid_input", "error", "governance", "rejected_result", "cancelled", "not_reachable"]),
-      message: z.string(),
-      /** For a governance refusal: the limit that stopped the call (the executor then finishes with what it has). */
-      limit: z.string().optional(),
-    }),
+    1: ToolFailedV1,
+    /** v2: a read-only call's intent may ride with its outcome (one row, no tool_called before it). */
+    2: ToolFailedV1.extend({ intent: CallIntent.optional() }),
   },
   effect_unknown: {
     1: z.object({ toolUseId: Id, tool: z.string(), effect: Effect, note: z.string() }),
