@@ -5,10 +5,12 @@ import { type Capability, DELEGATE_TOOL, type ToolEffect, computeGrant } from ".
 import { type ExecutorState } from "./fold/executorState.ts";
 import { type Limits, OWNED_TOOLS, ROLES, type Role, roleOf } from "./request/roles.ts";
 import { renderAdmission } from "./request/renderTexts.ts";
+import { type ServerTool, putOnce, recordOffered } from "./request/offeredSpecs.ts";
+import { type RequestContextOptions, offeredAt } from "./request/requestContext.ts";
 import { executorStreamId } from "../events/index.ts";
 
 /** What admission needs of the runtime: the store, the tools a run may grant, and the role settings frozen into each executor. */
-export interface AdmissionOptions {
+export interface AdmissionOptions extends Pick<RequestContextOptions, "tools" | "allowedProfiles"> {
   store: EventStore;
   /** Every tool of the host (and delegate), with its effect class. */
   catalog: Record<string, ToolEffect>;
@@ -20,6 +22,8 @@ export interface AdmissionOptions {
   profilesDir?: string;
   limitsFor(role: Role, singleAgent?: boolean): Limits;
   modelNameFor(role: Role): string;
+  /** The server tools the role's model sends in place of offered specs (Anthropic's web_search), recorded as offered. */
+  serverToolsFor(role: Role): ServerTool[];
   emit(event: RecordedEvent): void;
 }
 
@@ -76,6 +80,13 @@ export async function admit(options: AdmissionOptions, a: Admission): Promise<Re
   const streamId = executorStreamId(a.executorId);
   const runId = parent?.runId ?? a.runId;
   if (!runId) throw new Error(`admitting ${a.executorId}: Main needs a run id`);
+  const singleAgent = !!a.singleAgent && !parent;
+  const grantedTools = grantedFor(role.ownTools, parent ? grant.granted.filter((t) => !TERMINALS.has(t)) : grant.granted, options.catalog);
+  // What its model is offered is stored before the admission names it, so the log never names bytes it lacks.
+  const [offered] = await Promise.all([
+    offeredAt({ role: a.role, singleAgent, grantedTools }, profile?.content ?? null, options, options.serverToolsFor(a.role)).then((o) => recordOffered(options.store.blobs, o)),
+    profile && putOnce(options.store.blobs, profile.bytes, profile.sha256),
+  ]);
   const admitted = await options.store.append(streamId, 0, [
     {
       type: "executor_admitted",
@@ -86,12 +97,13 @@ export async function admit(options: AdmissionOptions, a: Admission): Promise<Re
         depth,
         task: a.task,
         profile: profile ? profileBinding(profile) : null,
-        grantedTools: grantedFor(role.ownTools, parent ? grant.granted.filter((t) => !TERMINALS.has(t)) : grant.granted, options.catalog),
+        grantedTools,
         refusedTools: grant.refused.map((r) => ({ name: r.name, reason: r.detail })),
         model: options.modelNameFor(a.role),
-        limits: options.limitsFor(a.role, a.singleAgent && !parent),
-        ...(a.singleAgent && !parent ? { singleAgent: true as const } : {}),
-        ...renderAdmission({ role: a.role, singleAgent: a.singleAgent && !parent, task: a.task }),
+        limits: options.limitsFor(a.role, singleAgent),
+        ...(singleAgent ? { singleAgent: true as const } : {}),
+        ...renderAdmission({ role: a.role, singleAgent, task: a.task }),
+        offered,
       },
       metadata: { runId, executorId: a.executorId, ...(a.causationId && { causationId: a.causationId }) },
     },

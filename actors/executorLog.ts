@@ -4,27 +4,31 @@ import { checkedAhead } from "../events/validateEvents.ts";
 import { ExecutorActor, type ExecutorActorOptions } from "./fold/executorActor.ts";
 import { type ExecutorStatus, type Folded, admitted, foldEvent } from "./fold/executorMachine.ts";
 import type { ExecutorState } from "./fold/executorState.ts";
+import { sortDrafts, withHeldOutcome } from "./heldCalls.ts";
 
 /** Appends retried after a version conflict before giving up (each retry first folds what the other writer wrote). */
 const MAX_CONFLICTS = 50;
 
 /**
  * One executor's side of the log: its live fold, its one write queue, and the
- * outcomes it holds. Appends go through the queue one at a time and are folded
+ * read-only calls it holds (their intents and outcomes, heldCalls.ts). Appends go through the queue one at a time and are folded
  * once written; a version conflict folds what the other writer wrote (an inbox
  * fact) first. `absorbed` is told of every event folded, its own or another's.
  */
 export class ExecutorLog {
   /** The live executor: an XState actor of the executor machine, sent each event once it is recorded. */
   readonly fold: ExecutorActor;
-  private writes: Promise<unknown> = Promise.resolve();
+  /** The write queue's tail: settles with nothing, so it keeps no append's events (the last append's would stay reachable while the executor waits). */
+  private writes: Promise<void> = Promise.resolve();
   /**
-   * Outcomes of read-only calls, folded ahead and appended first in this
-   * executor's next append, whatever it records: a call that may run again
-   * after a crash needs no commit of its own (recovery re-runs an intent
-   * without an outcome). Each carries the id it will be stored with.
+   * Intents and outcomes of read-only calls, folded ahead and appended first
+   * in this executor's next append, whatever it records (an intent whose
+   * outcome came first as one row with it): a call that may run again after a
+   * crash needs no commit of its own. Each carries the id it will be stored with.
    */
   private held: readonly NewEvent[] = [];
+  /** The held events the append under way is sending: an outcome is no longer merged into an intent among them. */
+  private sending: readonly NewEvent[] = [];
   /** The fold with the held outcomes applied, for the snapshot and held list it was made from. */
   private ahead: { from: Folded; held: readonly NewEvent[]; folded: Folded } | null = null;
 
@@ -65,20 +69,26 @@ export class ExecutorLog {
 
   /**
    * Holds the outcome of a read-only call: folded now, appended with this
-   * executor's next append. Invalid drafts throw here, as an append would.
+   * executor's next append, as one row with its intent when that is still
+   * held (heldCalls.ts). Invalid drafts throw here, as an append would.
    */
   hold(drafts: readonly Draft[]): void {
     const s = this.state;
-    // The store's kind of id (a UUID), whatever ids this runtime gives executors.
-    const events = drafts.map((d) => ({ ...asEvent(s, d, s.lastEventId), eventId: randomId() }) as NewEvent);
+    let held = this.held;
     // Held as stored (the fold sees the payload its append will write), and validated once.
-    this.held = [...this.held, ...checkedAhead(events)];
+    for (const outcome of this.asHeld(s, drafts, s.lastEventId)) held = withHeldOutcome(held, outcome, this.sending);
+    this.held = held;
+  }
+
+  /** Drafts as held events: each named now with the store's kind of id (a UUID), whatever ids this runtime gives executors. */
+  private asHeld(s: ExecutorState, drafts: readonly Draft[], cause: string | null): NewEvent[] {
+    return drafts.map((d) => ({ ...asEvent(s, d, cause), eventId: randomId() }) as NewEvent);
   }
 
   /** Another writer appended to this executor's stream: fold it now, so a cancel request aborts what is in flight at once. */
   poke(): Promise<void> {
     const next = this.writes.then(() => this.catchUp());
-    this.writes = next.catch(() => {});
+    this.writes = next.then(settled, settled);
     return next;
   }
 
@@ -89,33 +99,47 @@ export class ExecutorLog {
    */
   append(drafts: readonly Draft[], onConflict: "retry" | "redecide"): Promise<RecordedEvent[] | null> {
     const next = this.writes.then(async () => {
+      const { now, later, joining } = sortDrafts(this.held, drafts);
+      if (joining.length) this.hold(joining);
+      else if (now.length === 0) {
+        // Nothing else to append (a turn's calls decided again after a rebuild, all read-only): no round trip.
+        this.hold(later);
+        return [];
+      }
       let sent: readonly NewEvent[] = [];
-      const appended = await appendWithRetry(
-        this.store,
-        this.state.streamId,
-        async (attempt) => {
-          // Someone else wrote first (an inbox fact): fold it, then record on top what happened
-          // (an effect's result), or, for a pure decision, write nothing and decide again.
-          if (attempt > 1) {
-            await this.catchUp();
-            if (onConflict === "redecide") return null;
-          }
-          const s = this.fold.state;
-          // Held outcomes go first, as if each had been appended when it was held.
-          sent = this.held;
-          const after = sent.at(-1)?.eventId ?? s.lastEventId;
-          const events = drafts.map((d) => asEvent(s, d, after));
-          return { expectedVersion: s.version, events: [...sent, ...events] };
-        },
-        { maxAttempts: MAX_CONFLICTS + 1 },
-      );
+      let appended;
+      try {
+        appended = await appendWithRetry(
+          this.store,
+          this.state.streamId,
+          async (attempt) => {
+            // Someone else wrote first (an inbox fact): fold it, then record on top what happened
+            // (an effect's result), or, for a pure decision, write nothing and decide again.
+            if (attempt > 1) {
+              await this.catchUp();
+              if (onConflict === "redecide") return null;
+            }
+            const s = this.fold.state;
+            // Held outcomes go first, as if each had been appended when it was held.
+            sent = this.sending = this.held;
+            const after = sent.at(-1)?.eventId ?? s.lastEventId;
+            const events = now.map((d) => asEvent(s, d, after));
+            return { expectedVersion: s.version, events: [...sent, ...events] };
+          },
+          { maxAttempts: MAX_CONFLICTS + 1 },
+        );
+      } finally {
+        this.sending = [];
+      }
       if (appended) {
         this.held = this.held.filter((e) => !sent.includes(e));
         this.absorb(appended.events);
+        if (later.length) this.held = [...checkedAhead(this.asHeld(this.fold.state, later, appended.events.at(-1)!.eventId)), ...this.held];
       }
-      return appended?.events ?? null;
+      // What was asked for: the held events sent first are not the caller's.
+      return appended?.events.slice(sent.length) ?? null;
     });
-    this.writes = next.catch(() => {});
+    this.writes = next.then(settled, settled);
     return next;
   }
 
@@ -130,6 +154,8 @@ export class ExecutorLog {
     this.absorbed(events);
   }
 }
+
+const settled = (): void => {};
 
 /** A draft as this executor appends it: its run and executor, caused by `cause` unless it names its own. */
 export function asEvent(s: ExecutorState, d: Draft, cause: string | null): NewEvent {

@@ -15,7 +15,7 @@ export async function startChild(runner: RunnerPort, call: Call): Promise<void> 
 /** Waits for the next foreground Child to finish (or for a cancel request) and records what came back. */
 export async function awaitChildren(runner: RunnerPort, calls: readonly Call[]): Promise<void> {
   const waits = calls.map((c) => childResult(c.childExecutorId!, c.toolUseId, c.intentEventId!, runner.services.childResult(c.childExecutorId!)));
-  const result = await runner.during(Promise.race([runner.interrupted, ...waits]));
+  const result = await runner.during(runner.untilInterrupted(Promise.race(waits)));
   if (result) await runner.recordFact({ kind: "childrenEnded", results: [result] });
 }
 
@@ -31,7 +31,7 @@ export async function collectChildren(runner: RunnerPort, children: readonly Bac
   const polled = await Promise.all(children.map((c) => resultOf(c, runner.services.childFinished(c.childExecutorId))));
   const finished = polled.filter((r) => r.outcome || r.error !== undefined);
   if (finished.length === 0 && wait) {
-    const next = await runner.during(Promise.race([runner.interrupted, ...children.map((c) => resultOf(c, runner.services.childResult(c.childExecutorId)))]));
+    const next = await runner.during(runner.untilInterrupted(Promise.race(children.map((c) => resultOf(c, runner.services.childResult(c.childExecutorId))))));
     if (!next) return true;
     finished.push(next);
   }

@@ -9,11 +9,13 @@ import type { RunnerPort } from "./runnerPort.ts";
 import { workspaceDirOf } from "./runtimeServices.ts";
 
 /**
- * Runs a tool whose intent is recorded, and records its outcome (a refusal
- * keeps its reason). A read-only call's outcome is held for the executor's next
- * append rather than committed alone: a crash before then runs it again, which
- * a read-only call allows. Any other call's outcome is committed before the
- * executor goes on, and so is every outcome once a cancel is under way.
+ * Runs a tool whose intent is decided (recorded, or held when read-only), and
+ * records its outcome (a refusal keeps its reason). A read-only call's outcome
+ * is held for the executor's next append rather than committed alone, as one
+ * row with its intent when that is still held (heldCalls.ts): a crash before
+ * then runs it again, which a read-only call allows. Any other call's outcome
+ * is committed before the executor goes on, and so is every outcome once a
+ * cancel is under way.
  */
 export async function performTool(runner: RunnerPort, call: Call): Promise<void> {
   const tool = runner.services.tools.get(call.name)!;

@@ -80,7 +80,7 @@ async function awaitAdvice(runner: RunnerPort): Promise<void> {
   const bound = new Promise<null>((resolve) => (timer = setTimeout(resolve, ADVICE_WAIT_MS, null)));
   const reviewed = Promise.all(pending.map((r) => runner.services.childResult(r.reviewerExecutorId).catch(() => null)));
   try {
-    await runner.during(Promise.race([runner.interrupted, bound, reviewed]));
+    await runner.during(runner.untilInterrupted(Promise.race([bound, reviewed])));
   } finally {
     clearTimeout(timer);
   }

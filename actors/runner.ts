@@ -7,8 +7,9 @@ import { DELEGATE_TOOL } from "../tools/index.ts";
 import type { RequestContext } from "./request/buildRequest.ts";
 import { checkCalls } from "./checkCalls.ts";
 import { awaitChildren, collectChildren, startChild } from "./performChildren.ts";
-import { type Fact, type InFlight, decide, decideNext, intentKey, lastHandoffAttempt, liveChildrenOf } from "./decide/index.ts";
+import { type Fact, decide, decideNext, intentKey, lastHandoffAttempt, liveChildrenOf } from "./decide/index.ts";
 import type { ExecutorActor, ExecutorActorOptions } from "./fold/executorActor.ts";
+import { EffectWaits } from "./effectWaits.ts";
 import { ExecutorLog } from "./executorLog.ts";
 import type { ExecutorStatus } from "./fold/executorMachine.ts";
 import type { ExecutorState, Outcome } from "./fold/executorState.ts";
@@ -28,19 +29,16 @@ import type { RuntimeServices } from "./runtimeServices.ts";
  */
 export class ExecutorRunner implements RunnerPort {
   private readonly log: ExecutorLog;
-  private readonly abort = new AbortController();
-  readonly interrupted: Promise<null>;
-  private interrupt!: () => void;
+  /** Its long effects and how a cancel reaches them: the signal they are given, the wake-up of every wait, what is in flight. */
+  private readonly waits = new EffectWaits(
+    () => this.fold.state.version,
+    () => this.poke(),
+  );
+  readonly signal = this.waits.signal;
+  readonly inFlight = this.waits.inFlight;
   private finished: Promise<Outcome> | null = null;
   /** Intents this process has started; any other recorded intent without an outcome is from before a rebuild. */
   private readonly started = new Set<string>();
-  /** Effects under way in this process, so a cancel can name them. */
-  readonly inFlight = new Map<string, InFlight>();
-  private inFlightAtCancel: InFlight[] = [];
-  /** Long effects under way (model call, tool, waiting for Children): a cancel from another process must reach them. */
-  private waits = 0;
-  /** The newest version of its stream the inbox watch heard of while this runner was busy between waits (Infinity: unknown). */
-  private heard = 0;
 
   constructor(
     readonly services: RuntimeServices,
@@ -54,7 +52,6 @@ export class ExecutorRunner implements RunnerPort {
       recorded.forEach((e) => services.emit(e));
       if (!this.fold.done && this.fold.state.cancelRequest) this.trip();
     });
-    this.interrupted = new Promise((resolve) => (this.interrupt = () => resolve(null)));
   }
 
   /** The live executor: an XState actor of the executor machine, sent each event once it is recorded. */
@@ -84,15 +81,11 @@ export class ExecutorRunner implements RunnerPort {
 
   /** True while the runner waits on an effect that may be long; the runtime then watches its inbox for it. */
   get waiting(): boolean {
-    return this.waits > 0 && !this.fold.done;
-  }
-
-  get signal(): AbortSignal {
-    return this.abort.signal;
+    return this.waits.waiting && !this.fold.done;
   }
 
   get cancelling(): boolean {
-    return this.abort.signal.aborted;
+    return this.waits.tripped;
   }
 
   /** Runs to a final state (once; later calls share the result). */
@@ -103,9 +96,8 @@ export class ExecutorRunner implements RunnerPort {
 
   /** The inbox watch heard its stream reach `version` while it was busy: it reads its stream before its next long wait if it is behind. */
   noticed(version: number): void {
-    this.heard = Math.max(this.heard, version);
+    this.waits.noticed(version);
   }
-
 
   /**
    * Appends through this executor's one write queue, then folds what was written.
@@ -131,35 +123,21 @@ export class ExecutorRunner implements RunnerPort {
     await this.log.append(decide(this.state, fact, this.role), "redecide");
   }
 
-
-
   /** Aborts every effect in flight (tools see the signal) and wakes any wait. */
   private trip(): void {
-    if (this.abort.signal.aborted) return;
-    this.inFlightAtCancel = [...this.inFlight.values()];
-    this.abort.abort(new Error(this.state.cancelRequest?.reason ?? "cancelled"));
-    this.interrupt();
+    this.waits.trip(this.state.cancelRequest?.reason ?? "cancelled");
   }
 
-  /** Runs a long effect, counted as a wait. */
-  async during<T>(effect: Promise<T>): Promise<T> {
-    if (this.heard > this.fold.state.version) void this.poke().catch(() => {});
-    this.heard = 0;
-    this.waits++;
-    try {
-      return await effect;
-    } finally {
-      this.waits--;
-    }
+  untilInterrupted<T>(effect: Promise<T>): Promise<T | null> {
+    return this.waits.untilInterrupted(effect);
   }
 
-  /** A model call or tool run that a cancel ends even if it ignores its AbortSignal; its outcome is then reported as unknown where it matters. */
+  during<T>(effect: Promise<T>): Promise<T> {
+    return this.waits.during(effect);
+  }
+
   abortable<T>(effect: Promise<T>): Promise<T> {
-    effect.catch(() => {});
-    const aborted = this.interrupted.then((): never => {
-      throw this.abort.signal.reason ?? new Error("cancelled");
-    });
-    return this.during(Promise.race([effect, aborted]));
+    return this.waits.abortable(effect);
   }
 
   private async loop(): Promise<Outcome> {
@@ -196,7 +174,7 @@ export class ExecutorRunner implements RunnerPort {
         // What was in flight has been aborted; Children are asked to stop and waited for; then `cancelled`.
         this.trip();
         await this.services.stopExecutors(liveChildrenOf(this.state), this.state.cancelRequest!.reason, "parent");
-        await this.recordFact({ kind: "cancelStopped", inFlight: this.inFlightAtCancel });
+        await this.recordFact({ kind: "cancelStopped", inFlight: this.waits.inFlightAtCancel });
         return;
       case "exhaust":
         return this.decided({ kind: "stopped", stop: next.stop, blobTexts: await quotedTexts(this.role, this.services.blobs, this.state, lastHandoffAttempt(this.state)) });

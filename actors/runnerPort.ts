@@ -15,12 +15,12 @@ export interface RunnerPort {
   readonly services: RuntimeServices;
   readonly signal: AbortSignal;
   readonly cancelling: boolean;
-  /** Resolves with null when a cancel request trips the runner. */
-  readonly interrupted: Promise<null>;
+  /** The effect's value, or null as soon as a cancel request trips the runner. */
+  untilInterrupted<T>(effect: Promise<T>): Promise<T | null>;
   /** Effects under way, by key, so a cancel can name them. */
   readonly inFlight: Map<string, InFlight>;
   record(drafts: readonly Draft[]): Promise<RecordedEvent[]>;
-  /** Folds a read-only call's outcome now and appends it with the executor's next append (a crash before then runs the call again). */
+  /** Folds a read-only call's outcome now and appends it with the executor's next append, one row with its intent if that is still held (a crash before then runs the call again). */
   hold(drafts: readonly Draft[]): void;
   /** Records what `decide` makes of a fact; on a conflict it folds and records on top. */
   recordFact(fact: Fact): Promise<RecordedEvent[]>;

@@ -119,16 +119,23 @@ export class Runtime {
       rootAllowed: options.rootAllowed ?? Object.keys(this.catalog),
       maxDepth: options.maxDepth,
       profilesDir: options.profilesDir,
+      tools: options.tools,
+      allowedProfiles: options.allowedProfiles,
       limitsFor: (role, singleAgent) => ({ ...roleFor({ role, singleAgent }).defaultLimits, ...options.limits?.[role] }),
       modelNameFor: (role) => this.modelFor(role).name,
+      serverToolsFor: (role) => {
+        const search = this.modelFor(role).model.webSearch;
+        return search ? [{ name: "web_search", ...search }] : [];
+      },
       emit: (e) => this.emit(e),
     };
     this.supervision = new Supervision({
       store: this.store,
       post: this.post,
       newRunner: async (events) => {
-        const admitted = (events[0] as RecordedEvent<"executor_admitted">).data;
-        const ctx = await requestContextOf(admitted, options);
+        const admission = events[0] as RecordedEvent<"executor_admitted">;
+        const admitted = admission.data;
+        const ctx = await requestContextOf(admission, this.store.blobs, options);
         return new ExecutorRunner(this.services, roleFor(admitted), ctx, this.modelFor(admitted.role).model, events, { inspect: options.inspect });
       },
     });

@@ -1,4 +1,5 @@
 import pg from "pg";
+import { type LatencySpec, drawLatency } from "./capacityLatency.ts";
 import { retainedHeap, retainedHeapWhen } from "./capacityMemory.ts";
 import { percentile } from "./overheadProbe.ts";
 import { CHILD_TURNS } from "./overheadScenario.ts";
@@ -12,14 +13,14 @@ export interface CapacityFloor {
 
 /**
  * The baseline a capacity step is set beside: as many bare "executors" as the
- * step has live Children, each taking CHILD_TURNS steps of a model wait
- * (`latencyMs`) then one single-row INSERT commit of a turn-sized payload,
+ * step has live executors, each taking CHILD_TURNS steps of a model wait
+ * (drawn as the step's are) then one single-row INSERT commit of a turn-sized payload,
  * through a pool of the same size as the store's. What is left above the
  * latency is the machine's and the database's, with no runtime at all.
  */
 export async function measureCapacityFloor(
   url: string,
-  { executors, latencyMs, payloadBytes = 1200, poolSize = 10 }: { executors: number; latencyMs: number; payloadBytes?: number; poolSize?: number },
+  { executors, latency, payloadBytes = 1200, poolSize = 10 }: { executors: number; latency: LatencySpec; payloadBytes?: number; poolSize?: number },
 ): Promise<CapacityFloor> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   try {
@@ -33,14 +34,13 @@ export async function measureCapacityFloor(
     }, 250);
     const overheads: number[] = [];
     const retained = retainedHeapWhen(() => overheads.length >= (executors * CHILD_TURNS) / 2);
+    const draw = drawLatency(latency);
     const executor = async (id: number) => {
-      let last = performance.now();
       for (let step = 0; step < CHILD_TURNS; step++) {
-        await new Promise((r) => setTimeout(r, latencyMs));
+        await new Promise((r) => setTimeout(r, draw()));
+        const replied = performance.now();
         await pool.query(`INSERT INTO bench_capacity_floor (executor, payload) VALUES ($1, $2::jsonb)`, [id, payload]);
-        const now = performance.now();
-        overheads.push(now - last - latencyMs);
-        last = now;
+        overheads.push(performance.now() - replied);
       }
     };
     try {

@@ -1,4 +1,4 @@
-import { setFlagsFromString } from "node:v8";
+import { setFlagsFromString, writeHeapSnapshot } from "node:v8";
 import { runInNewContext } from "node:vm";
 
 // A full collection on demand, without starting node with --expose-gc (npm run bench does not).
@@ -17,13 +17,18 @@ export function retainedHeap(): number {
 /**
  * Takes retainedHeap() once, the first time `ready()` is true when polled: the
  * moment a step's executors are all live and mid-way (one collection, one pause).
+ * With ARIADNE_BENCH_HEAP_SNAPSHOT=<dir> it also writes a heap snapshot there
+ * then (open it in Chrome's DevTools, Memory tab, to see what executors hold).
  */
-export function retainedHeapWhen(ready: () => boolean, pollMs = 100): { stop(): void; bytes(): number | null } {
+export function retainedHeapWhen(ready: () => boolean, taken: () => void = () => {}, pollMs = 100): { stop(): void; bytes(): number | null } {
   let bytes: number | null = null;
   const timer = setInterval(() => {
     if (bytes === null && ready()) {
+      taken();
       bytes = retainedHeap();
       clearInterval(timer);
+      const dir = process.env.ARIADNE_BENCH_HEAP_SNAPSHOT;
+      if (dir) console.log(`· heap snapshot: ${writeHeapSnapshot(`${dir}/capacity-${process.pid}-${Date.now()}.heapsnapshot`)}`);
     }
   }, pollMs);
   return { stop: () => clearInterval(timer), bytes: () => bytes };

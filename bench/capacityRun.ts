@@ -1,26 +1,36 @@
 import { sql } from "kysely";
 import { Runtime } from "../actors/index.ts";
 import type { Database } from "../db/index.ts";
-import type { EventStore } from "../events/index.ts";
+import type { EventStore, RecordedEvent } from "../events/index.ts";
 import { createRunGovernance } from "../governance/index.ts";
 import { ScriptedModel } from "../models/index.ts";
 import { type BuildRuntime, runWorker, submitRun } from "../runs/index.ts";
 import { ToolRegistry } from "../tools/index.ts";
+import { DrawnLatencyModel, type LatencySpec, drawLatency, logNormal } from "./capacityLatency.ts";
 import { retainedHeap, retainedHeapWhen } from "./capacityMemory.ts";
 import { percentile } from "./overheadProbe.ts";
-import { CHILDREN, CHILD_TURNS, TurnMarks, noopLookup, overheadPolicy } from "./overheadScenario.ts";
+import { CHILDREN, CHILD_TURNS, TurnMarks, executorKey, isMain, noopLookup, overheadPolicy } from "./overheadScenario.ts";
+
+/** Output tokens a reply reports: log-normal, median 400, p99 4,000 (what the run's budget is charged). */
+const OUTPUT_TOKENS = { median: 400, p99: 4000 };
 
 export interface CapacityStep {
   runs: number;
-  /** Children live at once at the peak (runs x CHILDREN): the executors waiting on the model together. */
+  /** Executors live at once at the peak (runs x (Main + CHILDREN)): Children waiting on the model, Mains on their Children. */
   liveExecutors: number;
-  /** Per Child turn: the gap between its model calls minus the model's latency (ms). */
+  /** Executors admitted and not ended when the heap was taken (what it is divided by). */
+  liveAtHeap: number;
+  /** Most model calls waiting on their latency at once. */
+  peakWaitingCalls: number;
+  /** Drawn model latencies (ms, scaled): p50 and p99 of what was waited. */
+  latencyMs: { p50: number; p99: number };
+  /** Per Child turn: from a model reply's return to the Child's next model call (ms). */
   overheadMs: { p50: number; p99: number; samples: number };
   /** Every Child turn's overhead (ms), for a caller that pools several processes' samples. */
   overheadSamplesMs: number[];
   /** Peak RSS over the step, less what the process held before it, per live executor (bytes). */
   rssPerExecutor: number;
-  /** Heap reachable after a full collection once every Child is live and mid-way, less before the step, per live executor (bytes). */
+  /** Heap reachable after a full collection once the Children are mid-way, less before the step, per executor live then (bytes). */
   heapPerExecutor: number;
   /** Most connections to the bench database at once (pg_stat_activity), sampled through the step. */
   connections: number;
@@ -31,20 +41,34 @@ export interface CapacityStep {
  * One capacity step: `runs` overhead-scenario runs (Main delegates CHILDREN
  * Children, each takes CHILD_TURNS turns) submitted at once and hosted by one
  * worker as `ariadne worker` hosts them (lease, heartbeat, fenced store, the
- * run governance), the scripted model answering after `latencyMs`. With
+ * run governance), the scripted model answering after a drawn latency. With
  * `submit: false` the runs are already submitted (by a parent that shares them
  * among worker processes) and this worker takes `runs` of them.
  */
 export async function runCapacityStep(
   database: Database,
   store: EventStore,
-  { runs, latencyMs, sampleMs = 250, submit = true }: { runs: number; latencyMs: number; sampleMs?: number; submit?: boolean },
+  { runs, latency, sampleMs = 250, submit = true }: { runs: number; latency: LatencySpec; sampleMs?: number; submit?: boolean },
 ): Promise<CapacityStep> {
-  const marks = new TurnMarks();
-  const model = new ScriptedModel({ name: "capacity-bench", policy: overheadPolicy(marks), latencyMs, keepRequests: false });
+  const outputTokens = logNormal({ ...OUTPUT_TOKENS, seed: latency.seed + 1 });
+  const scripted = new ScriptedModel({
+    name: "capacity-bench",
+    policy: overheadPolicy(new TurnMarks()),
+    keepRequests: false,
+    // Input tokens from the messages' plain JSON (estimateUsage would memoise every message's canonical text, which no real model does).
+    usage: (request) => ({ inputTokens: Math.ceil(JSON.stringify(request.messages).length / 4), outputTokens: Math.round(outputTokens()) }),
+  });
+  const model = new DrawnLatencyModel(scripted, drawLatency(latency), (request) => (isMain(request) ? null : executorKey(request)));
   const tools = new ToolRegistry().register(noopLookup);
+  // Executors admitted and not yet ended, as the log says: the heap is divided by those live when it is taken.
+  let live = 0;
+  const onEvent = (event: RecordedEvent) => {
+    if (event.type === "executor_admitted") live++;
+    else if (event.type === "settled" || event.type === "failed" || event.type === "cancelled") live--;
+  };
   const buildRuntime: BuildRuntime = (fenced, lease) =>
     new Runtime({
+      onEvent,
       store: fenced,
       models: { main: model, child: model },
       modelNames: { main: "bench-main", child: "bench-child" },
@@ -56,9 +80,9 @@ export async function runCapacityStep(
   const heapBefore = retainedHeap();
   const before = process.memoryUsage();
   let peak = { rss: before.rss };
-  // Every Child live and mid-way: on average half its turns taken.
-  const live = runs * CHILDREN;
-  const retained = retainedHeapWhen(() => marks.childGapsMs.length >= (live * (CHILD_TURNS - 1)) / 2);
+  // Executors live and mid-way: Children on average half their turns taken (Mains wait on them).
+  let liveAtHeap = 0;
+  const retained = retainedHeapWhen(() => model.overheadsMs.length >= (runs * CHILDREN * (CHILD_TURNS - 1)) / 2, () => (liveAtHeap = live));
   let connections = 0;
   const sampler = setInterval(() => {
     const m = process.memoryUsage();
@@ -75,14 +99,17 @@ export async function runCapacityStep(
     retained.stop();
   }
   const wallMs = performance.now() - started;
-  const overheads = marks.childGapsMs.map((gap) => gap - latencyMs);
+  const overheads = model.overheadsMs;
   return {
     runs,
-    liveExecutors: live,
+    liveExecutors: runs * (1 + CHILDREN),
+    liveAtHeap,
+    peakWaitingCalls: model.peakWaiting,
+    latencyMs: { p50: percentile(model.latenciesMs, 50), p99: percentile(model.latenciesMs, 99) },
     overheadMs: { p50: percentile(overheads, 50), p99: percentile(overheads, 99), samples: overheads.length },
     overheadSamplesMs: overheads,
-    rssPerExecutor: (peak.rss - before.rss) / live,
-    heapPerExecutor: ((retained.bytes() ?? Number.NaN) - heapBefore) / live,
+    rssPerExecutor: (peak.rss - before.rss) / (runs * (1 + CHILDREN)),
+    heapPerExecutor: ((retained.bytes() ?? Number.NaN) - heapBefore) / liveAtHeap,
     connections,
     wallMs,
   };

@@ -1,13 +1,14 @@
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 import { openStore } from "../events/openStore.ts";
+import { latencyOptions } from "./capacityLatency.ts";
 import { runCapacityStep } from "./capacityRun.ts";
 
 /**
  * One worker process of `npm run bench -- capacity --workers=K` (spawned by
  * bench/capacityWorkers.ts, not a bench itself: it exports no main()).
  *
- *   node --import tsx bench/capacityWorker.ts --url=postgres://... --runs=N --latency-ms=L
+ *   node --import tsx bench/capacityWorker.ts --url=postgres://... --runs=N --median-ms=M --p99-ms=P --time-scale=S --seed=K
  *
  * Opens the store on the parent's scratch database, says it is ready on
  * stdout, waits for "go" on stdin (the parent has submitted every process's
@@ -21,7 +22,7 @@ export const REPORT_PREFIX = "@capacity-worker ";
 export interface WorkerReport {
   pid: number;
   runs: number;
-  /** Every Child turn's overhead: gap between its model calls minus the latency (ms). */
+  /** Every Child turn's overhead: from a model reply to its next call (ms). */
   overheadSamplesMs: number[];
   heapPerExecutor: number;
   rssPerExecutor: number;
@@ -43,8 +44,8 @@ async function child(argv: readonly string[]): Promise<void> {
   const flag = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const url = flag("url");
   const runs = Number(flag("runs"));
-  const latencyMs = Number(flag("latency-ms"));
-  if (!url || !Number.isInteger(runs) || runs < 1 || !Number.isFinite(latencyMs)) throw new Error(`capacityWorker: needs --url, --runs and --latency-ms, got ${argv.join(" ")}`);
+  const latency = latencyOptions(argv);
+  if (!url || !Number.isInteger(runs) || runs < 1) throw new Error(`capacityWorker: needs --url and --runs, got ${argv.join(" ")}`);
   const { store, database, close } = await openStore({ url });
   try {
     const lines = createInterface({ input: process.stdin });
@@ -53,7 +54,7 @@ async function child(argv: readonly string[]): Promise<void> {
     await go;
     lines.close();
     const cpu = process.cpuUsage();
-    const step = await runCapacityStep(database, store, { runs, latencyMs, submit: false });
+    const step = await runCapacityStep(database, store, { runs, latency, submit: false });
     const used = process.cpuUsage(cpu);
     send({
       report: {

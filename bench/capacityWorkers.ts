@@ -5,6 +5,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { EventStore } from "../events/index.ts";
 import { submitRun } from "../runs/index.ts";
+import { type LatencySpec, describeLatency, latencyFlags } from "./capacityLatency.ts";
 import { REPORT_PREFIX, type WorkerMessage, type WorkerReport } from "./capacityWorker.ts";
 import { openBenchPostgres } from "./overheadEngines.ts";
 import { percentile } from "./overheadProbe.ts";
@@ -23,16 +24,16 @@ import { CHILDREN, CHILD_TURNS } from "./overheadScenario.ts";
  * and K workers have K. PostgreSQL is not pinned: its backends run on any core,
  * beside the workers. This parent submits the step's runs to the shared
  * scratch database, releases the workers together, and pools their per-Child-
- * turn overhead samples (gap between a Child's model calls minus the model
- * latency, as TurnMarks measures) into one p50/p99.
+ * turn overhead samples (from a model reply's return to the Child's next
+ * call, as DrawnLatencyModel measures) into one p50/p99.
  *
- * Capacity, for a configuration: the most live Children at once, among the
+ * Capacity, for a configuration: the most live executors at once, among the
  * sizes tried, whose pooled p99 overhead is <= 50 ms with every smaller size
  * tried meeting it as well. The capacity ratio is K
  * workers' capacity over one worker's (aim, issue 19: >= 1.8 for K = 2). Each
  * size's row also sets K workers' p99 at K x N beside one worker's at N.
  */
-const WORKER_SIZES = { quick: [10, 15], full: [5, 10, 15, 20, 25] } as const;
+const WORKER_SIZES = { quick: [100, 200], full: [100, 200, 300, 400] } as const;
 const P99_AIM_MS = 50;
 const RATIO_AIM = 1.8;
 
@@ -40,11 +41,11 @@ export interface WorkersOptions {
   workers: number;
   /** Runs per worker process, one step per entry. */
   runs: number[];
-  latencyMs: number;
+  latency: LatencySpec;
 }
 
-/** `--workers=K` (K >= 2); `--size=quick|full` or `--runs=N[,N...]` as runs per process; `--latency-ms=N`. */
-export function workersOptions(argv: readonly string[], latencyMs: number): WorkersOptions | null {
+/** `--workers=K` (K >= 2); `--size=quick|full` or `--runs=N[,N...]` as runs per process; the latency flags as capacityLatency.ts reads them. */
+export function workersOptions(argv: readonly string[], latency: LatencySpec): WorkersOptions | null {
   const flag = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const given = flag("workers");
   if (given === undefined) return null;
@@ -54,7 +55,7 @@ export function workersOptions(argv: readonly string[], latencyMs: number): Work
   if (!(size in WORKER_SIZES)) throw new Error(`capacity: --size must be quick or full, not "${size}"`);
   const runs = flag("runs")?.split(",").map(Number) ?? [...WORKER_SIZES[size as keyof typeof WORKER_SIZES]];
   if (runs.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`capacity: --runs must be positive integers, comma-separated, not "${flag("runs")}"`);
-  return { workers, runs, latencyMs };
+  return { workers, runs, latency };
 }
 
 interface WorkersStep {
@@ -70,13 +71,13 @@ interface WorkersStep {
   postgresCpuMs: number;
 }
 
-export async function mainWorkers({ workers, runs, latencyMs }: WorkersOptions): Promise<void> {
+export async function mainWorkers({ workers, runs, latency }: WorkersOptions): Promise<void> {
   const started = performance.now();
   const cpus = availableParallelism();
   const load = loadavg()[0];
   const pinned = spawnSync("taskset", ["-c", "0", "true"]).status === 0;
   const cores = (k: number) => Array.from({ length: k }, (_, i) => i % cpus);
-  progress(`capacity bench, worker processes: runs of Main + ${CHILDREN} Children x ${CHILD_TURNS} turns; per size N, 1 worker process at N runs, then ${workers} at N runs each; model latency ${latencyMs} ms`);
+  progress(`capacity bench, worker processes: runs of Main + ${CHILDREN} Children x ${CHILD_TURNS} turns; per size N, 1 worker process at N runs, then ${workers} at N runs each; ${describeLatency(latency)}`);
   progress(`machine: ${cpus} CPUs, load average ${load.toFixed(2)}${load > cpus / 2 ? " (busy: other processes will skew these numbers)" : ""}`);
   progress(
     pinned
@@ -89,11 +90,11 @@ export async function mainWorkers({ workers, runs, latencyMs }: WorkersOptions):
   try {
     progress(`postgres: ${bench.describe}`);
     for (const n of runs) {
-      progress(`${n} runs (${n * CHILDREN} live Children) on 1 worker process`);
-      const one = await workersStep(bench.store, bench.url!, { processes: 1, runsPerProcess: n, latencyMs, pinned, cores: cores(1) });
+      progress(`${n} runs (${n * (1 + CHILDREN)} live executors) on 1 worker process`);
+      const one = await workersStep(bench.store, bench.url!, { processes: 1, runsPerProcess: n, latency, pinned, cores: cores(1) });
       progress(`  p99 ${f(one.p99, 1)} ms`);
-      progress(`${workers} x ${n} runs (${workers * n * CHILDREN} live Children) on ${workers} worker processes`);
-      const many = await workersStep(bench.store, bench.url!, { processes: workers, runsPerProcess: n, latencyMs, pinned, cores: cores(workers) });
+      progress(`${workers} x ${n} runs (${workers * n * (1 + CHILDREN)} live executors) on ${workers} worker processes`);
+      const many = await workersStep(bench.store, bench.url!, { processes: workers, runsPerProcess: n, latency, pinned, cores: cores(workers) });
       progress(`  p99 ${f(many.p99, 1)} ms`);
       rows.push({ n, one, many });
     }
@@ -101,15 +102,15 @@ export async function mainWorkers({ workers, runs, latencyMs }: WorkersOptions):
     await bench.close();
   }
 
-  console.log(`\nCapacity of ${workers} worker processes against 1, one PostgreSQL (aim: ${workers} carry >= ${RATIO_AIM}x one's live Children at p99 <= ${P99_AIM_MS} ms)`);
-  console.log(`  overhead: gap between a Child's model calls minus the ${latencyMs} ms model latency, pooled over the step's processes`);
+  console.log(`\nCapacity of ${workers} worker processes against 1, one PostgreSQL (aim: ${workers} carry >= ${RATIO_AIM}x one's live executors at p99 <= ${P99_AIM_MS} ms)`);
+  console.log(`  overhead: from a model reply to the Child's next call, pooled over the step's processes`);
   console.log(
     `  ${pinned ? `each worker process pinned to one core (taskset -c); ` : "worker processes NOT pinned (no taskset); "}PostgreSQL unpinned on all ${cpus} cores; worker CPU: each process's user+system over its wall time;` +
       ` postgres CPU: the whole server's (every database, from /proc), so other work on the server counts too\n`,
   );
   const cell = (s: WorkersStep) => [s.processes, s.runsPerProcess * s.processes, s.live, s.samples, f(s.p50, 1), f(s.p99, 1), f(Math.max(...s.reports.map((r) => percentile(r.overheadSamplesMs, 99))), 1)];
   table(
-    ["worker procs", "runs", "live Children", "turns", "p50 ms", "p99 ms", "worst proc p99 ms", "turns/s", "worker CPU %", "postgres CPU %", "heap KB/exec", "max RSS MB/proc", "wall s", "p99 <= 50"],
+    ["worker procs", "runs", "live executors", "turns", "p50 ms", "p99 ms", "worst proc p99 ms", "turns/s", "worker CPU %", "postgres CPU %", "heap KB/exec", "max RSS MB/proc", "wall s", "p99 <= 50"],
     rows.flatMap(({ one, many }) =>
       [one, many].map((s) => [
         ...cell(s),
@@ -145,13 +146,13 @@ export async function mainWorkers({ workers, runs, latencyMs }: WorkersOptions):
   const ck = capacity((r) => r.many);
   const ratio = c1 > 0 ? ck / c1 : Number.NaN;
   console.log(
-    `\n  Capacity (most live Children at pooled p99 <= ${P99_AIM_MS} ms, every smaller size tried meeting it too): 1 process ${c1 || "none"}, ${workers} processes ${ck || "none"}` +
+    `\n  Capacity (most live executors at pooled p99 <= ${P99_AIM_MS} ms, every smaller size tried meeting it too): 1 process ${c1 || "none"}, ${workers} processes ${ck || "none"}` +
       `; ratio ${c1 > 0 ? `${f(ratio, 2)}x` : "n/a (one process met the p99 at no size tried)"} (aim >= ${RATIO_AIM}x: ${c1 > 0 && ratio >= RATIO_AIM ? "met" : c1 > 0 ? "MISSED" : "not decided"})`,
   );
   console.log(
-    "  one slow moment (a checkpoint's fsync, a collection) lands on every Child waiting then: the runs start together, so their turns come in bursts once a latency; repeat a step before reading much into one p99",
+    "  one slow moment (a checkpoint's fsync, a collection) lands on every Child whose reply comes then; repeat a step before reading much into one p99",
   );
-  console.log(`  sizes tried: ${runs.join(", ")} runs per process at ${latencyMs} ms model latency; a size grid bounds the ratio's resolution (try --runs=...)`);
+  console.log(`  sizes tried: ${runs.join(", ")} runs per process, ${describeLatency(latency)}; a size grid bounds the ratio's resolution (try --runs=...)`);
   console.log(`  machine: ${cpus} CPUs, 1-min load average ${load.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at the end (the bench itself adds about 1)`);
   console.log(`  total bench time ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
@@ -159,11 +160,13 @@ export async function mainWorkers({ workers, runs, latencyMs }: WorkersOptions):
 async function workersStep(
   store: EventStore,
   url: string,
-  { processes, runsPerProcess, latencyMs, pinned, cores }: { processes: number; runsPerProcess: number; latencyMs: number; pinned: boolean; cores: number[] },
+  { processes, runsPerProcess, latency, pinned, cores }: { processes: number; runsPerProcess: number; latency: LatencySpec; pinned: boolean; cores: number[] },
 ): Promise<WorkersStep> {
   const script = fileURLToPath(new URL("./capacityWorker.ts", import.meta.url));
-  const children = cores.map((core) => {
-    const node = [process.execPath, "--import", "tsx", script, `--url=${url}`, `--runs=${runsPerProcess}`, `--latency-ms=${latencyMs}`];
+  const children = cores.map((core, i) => {
+    // Each process draws its own latencies: the same spec, its own seed.
+    const flags = latencyFlags({ ...latency, seed: latency.seed + 1000 * (i + 1) });
+    const node = [process.execPath, "--import", "tsx", script, `--url=${url}`, `--runs=${runsPerProcess}`, ...flags];
     const [command, ...args] = pinned ? ["taskset", "-c", String(core), ...node] : node;
     return watch(spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] }));
   });
@@ -183,7 +186,7 @@ async function workersStep(
     return {
       processes,
       runsPerProcess,
-      live: total * CHILDREN,
+      live: total * (1 + CHILDREN),
       reports,
       p50: percentile(samples, 50),
       p99: percentile(samples, 99),

@@ -15,9 +15,9 @@ import { CHILDREN, CHILD_TURNS, TURNS_PER_RUN } from "./overheadScenario.ts";
  *
  * Main + 4 Children x 10 turns with a zero-latency scripted model and a trivial
  * read-only tool, so the time left is the runtime's: per turn it records the
- * turn, the tool call and the tool result (the turn and its intent in one
- * append; a read-only result held for the next turn's), folds them and builds
- * the next request. Measured on PostgreSQL and in-memory PGlite, once run after
+ * turn and the tool call (a read-only call's intent and result are one row,
+ * held and appended with the next turn), folds them and builds the next
+ * request. Measured on PostgreSQL and in-memory PGlite, once run after
  * run and with 20 runs at once, beside sequential single-row INSERT commits of
  * a turn-sized payload (the raw floor) and sequential store.append calls.
  *

@@ -1,6 +1,7 @@
 import { randomId, systemClock } from "../core/clock.ts";
 import { ConcurrencyError } from "../core/errors.ts";
 import { prepareAppend } from "../events/appendToStream.ts";
+import { createMemoryBlobStore } from "../sources/memoryBlobStore.ts";
 import { type EventStore, GENESIS_HASH, type RecordedEvent, chainHash } from "../events/index.ts";
 
 /**
@@ -15,6 +16,7 @@ export function createMemoryStore(): EventStore {
   const unsupported = () => Promise.reject(new Error("the bench memory store only appends and reads streams"));
   return {
     database: undefined as never,
+    blobs: createMemoryBlobStore(),
     async append(streamId, expectedVersion, events) {
       const prepared = prepareAppend({ clock: systemClock, newId: randomId }, streamId, expectedVersion, events);
       const stream = streams.get(streamId) ?? [];

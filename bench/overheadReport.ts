@@ -14,7 +14,7 @@ export interface ReportRow {
 /** Prints the three tables and the runtime-alone line; `aim` is the wanted turns/s ÷ raw inserts/s. */
 export function printOverheadReport(rows: ReportRow[], alone: ScenarioResult, aim: number): void {
   console.log(`\nRuntime overhead per turn vs the raw commit floor (aim: turns/s >= ${aim}x raw inserts/s)`);
-  console.log("  ms/turn: gap between consecutive model calls of one Child (record turn + tool_called + tool + tool_completed + folds + next request)");
+  console.log("  ms/turn: gap between consecutive model calls of one Child (record turn + tool + its one row, intent and result + folds + next request)");
   console.log("  raw: sequential single-row INSERT commits of a turn-sized jsonb payload, same database, driver directly\n");
   table(
     ["engine", "scenario", "turns", "median ms/turn", "p95 ms/turn", "wall ms/turn", "turns/s", "raw inserts/s", "ratio", "aim"],

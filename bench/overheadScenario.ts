@@ -58,10 +58,10 @@ export function overheadPolicy(marks: TurnMarks): ScriptPolicy {
   };
 }
 
-const isMain = (request: ModelRequest) => request.tools.some((t) => t.name === "answer");
+export const isMain = (request: ModelRequest) => request.tools.some((t) => t.name === "answer");
 
 /** The task text opens every executor's conversation and is unique per executor here. */
-function executorKey(request: ModelRequest): string {
+export function executorKey(request: ModelRequest): string {
   const first = request.messages[0]?.content;
   return typeof first === "string" ? first : JSON.stringify(first);
 }

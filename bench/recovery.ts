@@ -110,6 +110,7 @@ function executorEvents(j: { runId: string; executorId: string; main: boolean })
         model: "bench",
         limits: { maxTurns: 40, maxToolCalls: 40, maxHandoffRepairs: 2, maxFailedModelCalls: 3 },
         ...renderAdmission({ role: j.main ? "main" : "child", task: { question: "How much does ADIV overlap with the portfolio?", context: "bench", doneWhen: "bench" } }),
+        offered: null,
       },
       metadata,
     },

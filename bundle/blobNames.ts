@@ -1,12 +1,17 @@
+import { admissionBlobs } from "../events/admissionBlobs.ts";
 import type { RecordedEvent } from "../events/types.ts";
 
-/** Every blob a run's tool outcomes name (each source's raw bytes and text, each artifact), with what it holds, first naming first. */
+/**
+ * Every blob a run's events name (each source's raw bytes and text, each artifact; what each executor was
+ * offered and its bound profile), with what it holds, first naming first.
+ */
 export function namedBlobs(events: readonly RecordedEvent[]): Map<string, { event: RecordedEvent; what: string }> {
   const named = new Map<string, { event: RecordedEvent; what: string }>();
   const name = (sha256: string, event: RecordedEvent, what: string) => {
     if (!named.has(sha256)) named.set(sha256, { event, what });
   };
   for (const e of events) {
+    for (const [sha256, what] of admissionBlobs(e)) name(sha256, e, what);
     if (e.type === "turn") {
       // Server-side searches' result lists (ARIADNE_SEARCH=anthropic), stored with the turn.
       for (const { source: s } of e.data.searches ?? []) {

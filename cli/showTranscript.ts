@@ -20,8 +20,13 @@ export async function showTranscript(
       const out = (...lines: string[]) => lines.forEach((l) => options.out(l));
       const first = transcript.turns[0]?.request;
       out(`transcript of ${transcript.role} ${transcript.executorId} in run ${transcript.runId}`);
-      const note = versionNote(transcript.requestVersion);
+      const note = versionNote(transcript.requestVersion, transcript.offered !== null);
       out(note ? `request code: ${note}` : `request code: ${transcript.requestVersion.current} (as recorded)`);
+      out(
+        transcript.offered
+          ? `offered: read from the log (blob ${transcript.offered}): the system prompt and tool specs as offered at admission`
+          : "offered: not recorded (admitted before the offered specs were): the system prompt and tool specs are rebuilt from this host's tools and profiles",
+      );
       if (first) out(`system:\n${first.system}`, `tools: ${first.tools.map((t) => t.name).join(", ")}`);
       let seen = 0;
       for (const t of transcript.turns) {
@@ -36,7 +41,7 @@ export async function showTranscript(
     }
     const bad = transcript.turns.find((t) => !t.digestMatches);
     if (bad) {
-      const note = versionNote(transcript.requestVersion);
+      const note = versionNote(transcript.requestVersion, transcript.offered !== null);
       // Under another request code a changed system prompt or tool spec is a reason; under the same one, nothing explains it.
       const why = note ? ` (${note})` : "";
       console.error(`ariadne: turn ${bad.turn} of ${options.executorId}: the request rebuilt from the log does not match the digest recorded with it${why}`);

@@ -1,13 +1,15 @@
 import type { Database } from "../db/openDatabase.ts";
 import { storedBlobs } from "../db/sourceBlobs.ts";
 import { verifyBlobs } from "../sources/verifyBlobs.ts";
+import { admissionBlobs } from "./admissionBlobs.ts";
 import { type RunProblem, problemAt } from "./inspectRun.ts";
 import type { RecordedEvent } from "./types.ts";
 
 /**
- * Every blob a run's tool outcomes name (each source's raw bytes and extracted
- * text, each artifact) must be stored and hash to its name: a claim is followed
- * to these bytes. A missing or changed blob is named by its hash, at the first
+ * Every blob a run's events name (each source's raw bytes and extracted text,
+ * each artifact; what each executor was offered at admission and its bound
+ * profile) must be stored and hash to its name: a claim is followed to these
+ * bytes, a request is rebuilt from them. A missing or changed blob is named by its hash, at the first
  * event that names it.
  */
 export async function blobProblems(database: Database, events: Map<string, RecordedEvent[]>): Promise<RunProblem[]> {
@@ -17,6 +19,7 @@ export async function blobProblems(database: Database, events: Map<string, Recor
   };
   for (const stream of events.values()) {
     for (const e of stream) {
+      for (const [sha256, what] of admissionBlobs(e)) name(sha256, e, what);
       if (e.type === "turn") {
         // Server-side searches' result lists (ARIADNE_SEARCH=anthropic), stored with the turn.
         for (const { source: s } of e.data.searches ?? []) {

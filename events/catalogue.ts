@@ -95,6 +95,38 @@ const SourceRecord = z.object({
 /** sources/types.ts ArtifactRecord: a file a tool produced, its bytes a blob. */
 const ArtifactRecord = z.object({ id: Id, path: z.string(), sha256: Sha256, bytes: z.number().int().nonnegative() });
 
+/** tool_completed v2: what the result was built from (sources, each stored as blobs), artifacts with their size, and the URLs it showed. */
+const ToolCompletedV2 = z.object({
+  toolUseId: Id,
+  tool: z.string(),
+  output: z.string(),
+  artifacts: z.array(ArtifactRecord).default([]),
+  sources: z.array(SourceRecord).default([]),
+  /** URLs the result showed the model (search hits, a page's links): the executor may fetch them next. */
+  links: z.array(z.string()).optional(),
+  /** What the tool layer replaced in `output` because the log cannot hold it, e.g. "U+0000 x1 in output". */
+  sanitized: z.array(z.string()).optional(),
+});
+
+const ToolFailedV1 = z.object({
+  toolUseId: Id,
+  tool: z.string(),
+  /** not_reachable: a fetch of a URL the executor has not seen (not in its task, a search result or a page's links). */
+  reason: z.enum(["not_granted", "invalid_input", "error", "governance", "rejected_result", "cancelled", "not_reachable"]),
+  message: z.string(),
+  /** For a governance refusal: the limit that stopped the call (the executor then finishes with what it has). */
+  limit: z.string().optional(),
+});
+
+/**
+ * The intent of a read-only call, recorded in its outcome's event instead of a
+ * tool_called of its own (actors/heldCalls.ts): the outcome was known before
+ * anything else had to be appended. The outcome's event id is the intent's.
+ * Only read-only calls: one that may change something keeps its intent before
+ * its effect.
+ */
+const CallIntent = z.object({ turn: z.number().int().positive(), input: z.unknown(), effect: z.literal("read_only") });
+
 const ExecutorAdmittedV1 = z.object({
       role: Role,
       parentExecutorId: Id.nullable(),
@@ -111,6 +143,22 @@ const ExecutorAdmittedV1 = z.object({
       /** Main of a single-agent run (`--single-agent`): it holds every tool but delegate and cites its own tool results. */
       singleAgent: z.literal(true).optional(),
     });
+
+/** executor_admitted v2: the texts its model is shown, as rendered at admission (issue 28). */
+const ExecutorAdmittedV2 = ExecutorAdmittedV1.extend({
+  /**
+   * What this executor's model is shown of its admission, as rendered when it was admitted
+   * (issue 28): its task as the first user message, the nudge after a turn that ends without
+   * its terminal tool, and the URLs its task names (what it may fetch before it sees more).
+   */
+  rendered: z.object({ task: z.string(), nudge: z.string(), reachable: z.array(z.string()) }),
+  /**
+   * The version of the request code it was admitted under (actors/request/requestVersion.ts):
+   * a hash of everything that shapes a request. Null on an event upcast from v1 (written before
+   * the version was recorded).
+   */
+  requestVersion: z.string().nullable(),
+});
 
 const HandoffConsumedV1 = z.object({
   childExecutorId: Id,
@@ -136,19 +184,18 @@ const ReviewDeliveredV1 = z.object({
 export const payloadSchemas = {
   executor_admitted: {
     1: ExecutorAdmittedV1,
-    2: ExecutorAdmittedV1.extend({
+    2: ExecutorAdmittedV2,
+    3: ExecutorAdmittedV2.extend({
       /**
-       * What this executor's model is shown of its admission, as rendered when it was admitted
-       * (issue 28): its task as the first user message, the nudge after a turn that ends without
-       * its terminal tool, and the URLs its task names (what it may fetch before it sees more).
+       * What its model was offered, as offered: the sha256 of a blob (the run's blob table) holding
+       * the canonical JSON of its system prompt and the specs of every tool it was offered (name,
+       * description, input schema; hosted tools, delegate and its terminal tool alike) and the server
+       * tools its model sends in place of one, before the per-turn narrowing (actors/request/offeredSpecs.ts). Content-addressed, so a spec set is
+       * stored once however many executors are offered it. With it, the bound profile's file bytes
+       * are stored as a blob under `profile.sha256`. Null on an event upcast from v1 or v2 (written
+       * before either was recorded): their requests are rebuilt from the host's tools and profiles.
        */
-      rendered: z.object({ task: z.string(), nudge: z.string(), reachable: z.array(z.string()) }),
-      /**
-       * The version of the request code it was admitted under (actors/request/requestVersion.ts):
-       * a hash of everything that shapes a request. Null on an event upcast from v1 (written before
-       * the version was recorded).
-       */
-      requestVersion: z.string().nullable(),
+      offered: Sha256.nullable(),
     }),
   },
   turn: {
@@ -220,28 +267,14 @@ export const payloadSchemas = {
       sanitized: z.array(z.string()).optional(),
     }),
     /** v2: what the result was built from (sources, each stored as blobs), artifacts with their size, and the URLs it showed. */
-    2: z.object({
-      toolUseId: Id,
-      tool: z.string(),
-      output: z.string(),
-      artifacts: z.array(ArtifactRecord).default([]),
-      sources: z.array(SourceRecord).default([]),
-      /** URLs the result showed the model (search hits, a page's links): the executor may fetch them next. */
-      links: z.array(z.string()).optional(),
-      /** What the tool layer replaced in `output` because the log cannot hold it, e.g. "U+0000 x1 in output". */
-      sanitized: z.array(z.string()).optional(),
-    }),
+    2: ToolCompletedV2,
+    /** v3: a read-only call's intent may ride with its outcome (one row, no tool_called before it). */
+    3: ToolCompletedV2.extend({ intent: CallIntent.optional() }),
   },
   tool_failed: {
-    1: z.object({
-      toolUseId: Id,
-      tool: z.string(),
-      /** not_reachable: a fetch of a URL the executor has not seen (not in its task, a search result or a page's links). */
-      reason: z.enum(["not_granted", "invalid_input", "error", "governance", "rejected_result", "cancelled", "not_reachable"]),
-      message: z.string(),
-      /** For a governance refusal: the limit that stopped the call (the executor then finishes with what it has). */
-      limit: z.string().optional(),
-    }),
+    1: ToolFailedV1,
+    /** v2: a read-only call's intent may ride with its outcome (one row, no tool_called before it). */
+    2: ToolFailedV1.extend({ intent: CallIntent.optional() }),
   },
   effect_unknown: {
     1: z.object({ toolUseId: Id, tool: z.string(), effect: Effect, note: z.string() }),
@@ -507,9 +540,13 @@ export const isEventType = (t: string): t is EventType => Object.hasOwn(payloadS
  * sources (v1 tools read nothing outside the run that was kept). Its artifacts
  * never had a producer (the runtime wrote [] for every v1 outcome), so they are
  * carried over as they are; only their id, path and sha256 are read.
+ * executor_admitted before v3 did not record what its model was offered:
+ * `offered` is null, and its requests are rebuilt from the host's tools and
+ * profiles as they were before (actors/request/requestContext.ts).
  */
 export function upcast(type: EventType, fromVersion: number, data: unknown): unknown {
   if (type === "tool_completed" && fromVersion === 1) return { ...(data as object), sources: [] };
+  if (type === "executor_admitted" && fromVersion < 3) return { ...(fromVersion === 1 ? (upcastTextsBefore28(type, data) as object) : (data as object)), offered: null };
   if (fromVersion === 1) return upcastTextsBefore28(type, data);
   return data;
 }

@@ -11,9 +11,16 @@ import { EVENTS_CHANNEL, type SubscribeOptions, type Subscription, subscribe } f
 import type { AppendResult, NewEvent, RecordedEvent } from "./types.ts";
 import { verifyStream } from "./verifyStream.ts";
 import { refuseDamagedRun, refuseDamagedStream } from "../db/quarantine.ts";
+import { createDatabaseBlobStore } from "../db/sourceBlobs.ts";
+import type { BlobStore } from "../sources/types.ts";
 
 export interface EventStore {
   readonly database: Database;
+  /**
+   * The log's content-addressed bytes (the run's blob table): what tools read and wrote, and what
+   * each executor's model was offered at admission (its system prompt and tool specs, its profile).
+   */
+  readonly blobs: BlobStore;
   append(streamId: string, expectedVersion: number, events: readonly NewEvent[]): Promise<AppendResult>;
   /** With `runId` (a fenced store: its run's), the read names the run, as a store distributed by run needs. */
   readStream(streamId: string, options?: StreamReadOptions): Promise<RecordedEvent[]>;
@@ -42,11 +49,13 @@ export interface EventStore {
  */
 export function createEventStore(
   database: Database,
-  options: { clock?: Clock; newId?: IdGenerator; fence?: Fence } = {},
+  options: { clock?: Clock; newId?: IdGenerator; fence?: Fence; blobs?: BlobStore } = {},
 ): EventStore {
   const deps = { database, clock: options.clock ?? systemClock, newId: options.newId ?? randomId };
+  const blobs = options.blobs ?? createDatabaseBlobStore(database.db);
   return {
     database,
+    blobs,
     async append(streamId, expectedVersion, events) {
       // Validated here, before it waits for a batch: bad input fails alone and at once.
       const prepared = prepareAppend(deps, streamId, expectedVersion, events, options.fence);
@@ -67,6 +76,6 @@ export function createEventStore(
     readRuns: async (runIds) => (runIds.forEach((id) => refuseDamagedRun(database, id)), readRuns(database, runIds)),
     subscribe: (opts) => subscribe(database, opts),
     verify: async (streamId) => (refuseDamagedStream(database, streamId), verifyStream(database, streamId)),
-    withFence: (fence) => createEventStore(database, { ...options, fence }),
+    withFence: (fence) => createEventStore(database, { ...options, fence, blobs }),
   };
 }

@@ -14,4 +14,5 @@ export { type RunVerification, describeProblem, verifyRun } from "./verifyRun.ts
 export type { Fence } from "./appendToStream.ts";
 export type { Draft } from "./draft.ts";
 export { eventsByStream } from "./eventsByStream.ts";
+export { type ToolIntent, intentOf } from "./toolIntent.ts";
 export { type AppendAttempt, appendWithRetry } from "./appendWithRetry.ts";

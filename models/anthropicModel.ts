@@ -53,7 +53,7 @@ export class AnthropicModel implements Model {
   private readonly client: Promise<Anthropic>;
   private readonly retry: RetryPolicy;
   private readonly defaultModel?: string;
-  private readonly webSearch?: ServerWebSearch;
+  readonly webSearch?: ServerWebSearch;
   readonly serverSearchesPerCall?: number;
   /** Silence on an open stream after which it counts as dead. */
   readonly idleTimeoutMs: number;

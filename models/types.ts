@@ -148,5 +148,7 @@ export interface Model {
   readonly scripted: boolean;
   /** Searches one call may run on the provider's servers when a request offers web_search (ARIADNE_SEARCH=anthropic); absent: web_search is the host's own tool. */
   readonly serverSearchesPerCall?: number;
+  /** The server tool it sends in place of a request's web_search (ARIADNE_SEARCH=anthropic), recorded with what an executor is offered at admission. */
+  readonly webSearch?: ServerWebSearch;
   complete(request: ModelRequest, options?: CallOptions): Promise<ModelResponse>;
 }

@@ -8,6 +8,7 @@ export {
   ProfileBindingSchema,
   type Profile,
 } from "./loadProfile.ts";
+export { boundProfileBefore28 } from "./shippedBefore28.ts";
 export { parseProfileFile, type ProfileHeader } from "./parseProfileFile.ts";
 export {
   ProfileChangedError,

@@ -18,6 +18,8 @@ export interface Profile {
   content: string;
   /** Hex sha256 of the exact file bytes, header included. */
   sha256: string;
+  /** The exact file bytes (stored as a blob under `sha256` when an executor is bound to them). */
+  bytes: Uint8Array;
 }
 
 /** Bindings are persisted in events, so they are parsed when read back. */
@@ -130,6 +132,10 @@ async function readProfileBytes(id: string, dir: string): Promise<ProfileBytes> 
   }
 }
 
+/** A profile from file bytes read elsewhere (a frozen copy named by its hash), checked as a file is. */
+export const profileFromBytes = (file: string, id: string, bytes: Uint8Array): Profile =>
+  toProfile(file, id, bytes, createHash("sha256").update(bytes).digest("hex"));
+
 function toProfile(file: string, id: string, bytes: Uint8Array, sha256: string): Profile {
   let text: string;
   try {
@@ -139,7 +145,7 @@ function toProfile(file: string, id: string, bytes: Uint8Array, sha256: string):
   }
   const { header, body } = parseProfileFile(file, text);
   if (header.id !== id) throw new ProfileFormatError(file, `header id "${header.id}" does not match the file name "${id}.md"`);
-  return { ...header, content: body, sha256 };
+  return { ...header, content: body, sha256, bytes };
 }
 
 /** The profile ids in a directory, listed again when the directory changed (a file added, removed or renamed). */

@@ -1,4 +1,5 @@
 import type { RecordedEvent } from "../events/index.ts";
+import { intentOf } from "../events/toolIntent.ts";
 import { type Projection, executorStreamOf, fieldsOf, numberOr } from "./projection.ts";
 
 /** What budgets count: model tokens and cost (micro-units of currency). */
@@ -100,7 +101,10 @@ export const budget: Projection<BudgetState> = {
       case "turn":
         return executorStreamOf(event) ? withExecutor(state, { ...ex(), turns: ex().turns + 1 }) : state;
       case "tool_called":
-        return executorStreamOf(event) ? withExecutor(state, { ...ex(), toolCalls: ex().toolCalls + 1 }) : state;
+      // A read-only call in one row: its outcome carries the intent, counted the same.
+      case "tool_completed":
+      case "tool_failed":
+        return executorStreamOf(event) && intentOf(event) ? withExecutor(state, { ...ex(), toolCalls: ex().toolCalls + 1 }) : state;
       case "budget_reserved": {
         const d = fieldsOf(event);
         const id = String(d.reservationId);

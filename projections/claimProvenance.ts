@@ -1,4 +1,5 @@
 import type { RecordedEvent } from "../events/index.ts";
+import { intentOf } from "../events/toolIntent.ts";
 import type { ArtifactRef, EventRef, SourceRef, ToolCallChain, TurnChain } from "./claimTypes.ts";
 import { type Projection, executorStreamOf, fieldsOf } from "./projection.ts";
 
@@ -84,7 +85,11 @@ function evolveFacts(f: ExecutorFacts, event: RecordedEvent): ExecutorFacts {
     case "tool_failed":
     case "effect_unknown": {
       const id = String(d.toolUseId);
-      const known = f.calls[id] ?? { toolUseId: id, tool: String(d.tool), input: null, turn: null, intent: null, outcome: null, sources: [], artifacts: [] };
+      // A read-only call in one row: the intent is this very event.
+      const intent = event.type === "effect_unknown" ? null : intentOf(event);
+      const known = intent
+        ? { toolUseId: id, tool: intent.tool, input: intent.input, turn: intent.turn, intent: refOf(event), outcome: null, sources: [], artifacts: [] }
+        : (f.calls[id] ?? { toolUseId: id, tool: String(d.tool), input: null, turn: null, intent: null, outcome: null, sources: [], artifacts: [] });
       const done = event.type === "tool_completed" ? (event as RecordedEvent<"tool_completed">).data : null;
       const call: ToolCallChain = {
         ...known,

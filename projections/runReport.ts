@@ -1,4 +1,5 @@
 import type { RecordedEvent } from "../events/index.ts";
+import { intentOf } from "../events/toolIntent.ts";
 import { priceOf, usageCostMicros } from "../governance/prices.ts";
 import { type Projection, executorStreamOf, fieldsOf, numberOr } from "./projection.ts";
 
@@ -131,6 +132,14 @@ export const runReport: Projection<RunReportState> = {
   },
 };
 
+/** A tool call's intent, counted (and a fetch's offset kept for its outcome). */
+function called(t: ExecutorTally, d: Record<string, unknown>): ExecutorTally {
+  const counted = { ...t, toolCalls: t.toolCalls + 1, children: t.children + (d.tool === "delegate" ? 1 : 0) };
+  if (d.tool !== "web_fetch") return counted;
+  const offset = numberOr((d.input as { offset?: unknown } | null)?.offset, 0);
+  return { ...counted, fetchOffsets: { ...t.fetchOffsets, [String(d.toolUseId)]: offset } };
+}
+
 function tallyOf(t: ExecutorTally, event: RecordedEvent, d: Record<string, unknown>): ExecutorTally {
   switch (event.type as string) {
     case "executor_admitted": {
@@ -164,13 +173,11 @@ function tallyOf(t: ExecutorTally, event: RecordedEvent, d: Record<string, unkno
         modelLatencyMs: t.modelLatencyMs + turn.latencyMs,
       };
     }
-    case "tool_called": {
-      const called = { ...t, toolCalls: t.toolCalls + 1, children: t.children + (d.tool === "delegate" ? 1 : 0) };
-      if (d.tool !== "web_fetch") return called;
-      const offset = numberOr((d.input as { offset?: unknown } | null)?.offset, 0);
-      return { ...called, fetchOffsets: { ...t.fetchOffsets, [String(d.toolUseId)]: offset } };
-    }
+    case "tool_called":
+      return called(t, d);
     case "tool_completed": {
+      // A read-only call in one row: its intent is counted here.
+      if (d.intent) t = called(t, intentOf(event)!);
       if (d.tool !== "web_fetch") return t;
       const done = (event as RecordedEvent<"tool_completed">).data;
       const fetched = done.sources.map(
@@ -178,6 +185,8 @@ function tallyOf(t: ExecutorTally, event: RecordedEvent, d: Record<string, unkno
       );
       return { ...t, fetches: [...t.fetches, ...fetched] };
     }
+    case "tool_failed":
+      return d.intent ? called(t, intentOf(event)!) : t;
     case "budget_settled": {
       const actual = (d.actual ?? {}) as Record<string, unknown>;
       return { ...t, settledTokens: t.settledTokens + numberOr(actual.tokens, 0), settledCostMicros: t.settledCostMicros + numberOr(actual.costMicros, 0) };

@@ -4,8 +4,10 @@ import { runTools } from "./host/runTools.ts";
 import { RunOptions } from "./lease/runLease.ts";
 
 /**
- * An executor's transcript rebuilt from the log, with the run's recorded
- * options (allowedProfiles) so the rebuilt requests match the digests recorded.
+ * An executor's transcript rebuilt from the log: from the system prompt and
+ * tool specs it was offered, as recorded at admission; for an admission
+ * recorded before they were, from this host's tools and the run's recorded
+ * options (allowedProfiles), so the rebuilt requests match the digests recorded.
  * The use case behind `ariadne transcript` and the API's transcript route. It
  * only reads: no runtime is built, no model is called.
  */

@@ -1,4 +1,5 @@
 import type { RecordedEvent } from "../events/index.ts";
+import { type ToolIntent, intentOf } from "../events/toolIntent.ts";
 import { priceOf, usageCostMicros } from "../governance/prices.ts";
 import { executorStreamId } from "../events/streamIds.ts";
 import type { SpanRecord } from "./spanRecord.ts";
@@ -151,23 +152,7 @@ export function foldTraceEvent(s: TraceState, event: RecordedEvent): SpanRecord[
     }
     case "tool_called": {
       if (!x) break;
-      const d = event.data;
-      const span: OpenSpan = {
-        spanId: spanIdOf(s.runId, executorId, event.eventId),
-        parentSpanId: x.segment?.spanId,
-        start: event,
-        attributes: {
-          ...agentAttributes(s, x, "execute_tool"),
-          "gen_ai.tool.name": d.tool,
-          "gen_ai.tool.call.id": d.toolUseId,
-          "gen_ai.tool.type": "function",
-          "ariadne.tool.effect": d.effect,
-          ...(d.childExecutorId ? { "ariadne.child.executor_id": d.childExecutorId } : {}),
-        },
-        links: [],
-      };
-      if (s.captureContent) span.content = { "gen_ai.tool.call.arguments": JSON.stringify(d.input ?? null) };
-      s.tools.set(`${executorId}/${d.toolUseId}`, span);
+      openToolSpan(s, x, executorId, intentOf(event)!, event);
       break;
     }
     case "recovered": {
@@ -183,6 +168,9 @@ export function foldTraceEvent(s: TraceState, event: RecordedEvent): SpanRecord[
     case "effect_unknown":
     case "handoff_consumed": {
       if (!x) break;
+      // A read-only call recorded in one row opens its span here and ends it at once (its run time is not in the log).
+      const intent = intentOf(event);
+      if (intent) openToolSpan(s, x, executorId, intent, event);
       const key = `${executorId}/${event.data.toolUseId}`;
       const span = s.tools.get(key);
       if (!span) break;
@@ -233,6 +221,26 @@ function agentAttributes(s: TraceState, x: ExecutorTrace, operation: SpanRecord[
 }
 
 const NAME_OF: Record<SpanRecord["operation"], string> = { invoke_agent: "gen_ai.agent.name", chat: "gen_ai.request.model", execute_tool: "gen_ai.tool.name" };
+
+/** The execute_tool span of a call, opened at its intent (a tool_called, or the one row of a read-only call). */
+function openToolSpan(s: TraceState, x: ExecutorTrace, executorId: string, d: ToolIntent, event: RecordedEvent): void {
+  const span: OpenSpan = {
+    spanId: spanIdOf(s.runId, executorId, event.eventId),
+    parentSpanId: x.segment?.spanId,
+    start: event,
+    attributes: {
+      ...agentAttributes(s, x, "execute_tool"),
+      "gen_ai.tool.name": d.tool,
+      "gen_ai.tool.call.id": d.toolUseId,
+      "gen_ai.tool.type": "function",
+      "ariadne.tool.effect": d.effect,
+      ...(d.childExecutorId ? { "ariadne.child.executor_id": d.childExecutorId } : {}),
+    },
+    links: [],
+  };
+  if (s.captureContent) span.content = { "gen_ai.tool.call.arguments": JSON.stringify(d.input ?? null) };
+  s.tools.set(`${executorId}/${d.toolUseId}`, span);
+}
 
 function endSpan(s: TraceState, span: OpenSpan, x: ExecutorTrace, end: RecordedEvent, operation: SpanRecord["operation"], errorType?: string, errorMessage?: string): SpanRecord {
   const start = span.startAt ?? span.start.recordedAt;

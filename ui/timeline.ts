@@ -36,7 +36,12 @@ function itemOf(e: RecordedEvent): Omit<TimelineItem, "position"> | null {
     case "tool_completed":
     case "tool_failed":
     case "effect_unknown":
-      return { kind: "tool", label: `${d.tool ?? "tool"} ${e.type === "tool_completed" ? "done" : e.type === "tool_failed" ? "failed" : "unknown"}`, detail: `${d.toolUseId}` };
+      // A read-only call in one row shows its input too (there is no tool_called before it).
+      return {
+        kind: "tool",
+        label: `${d.tool ?? "tool"} ${e.type === "tool_completed" ? "done" : e.type === "tool_failed" ? "failed" : "unknown"}`,
+        detail: d.intent ? `${d.toolUseId} · ${canonicalJson(d.intent.input) ?? ""}` : `${d.toolUseId}`,
+      };
     case "handoff_committed":
       return { kind: "handoff", label: d.forced ? "handoff (forced)" : "handoff", detail: `${Array.isArray(d.handoff.findings) ? d.handoff.findings.length : 0} findings · event ${e.hash}` };
     case "handoff_consumed":

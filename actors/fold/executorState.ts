@@ -1,4 +1,5 @@
 import type { EventData, ProfileBinding, RecordedEvent, TaskSpec } from "../../events/index.ts";
+import { type ToolIntent, intentOf } from "../../events/toolIntent.ts";
 import type { ToolEffect } from "../../tools/index.ts";
 import type { AssistantBlock, Message, ToolResultBlock, ToolUseBlock, UserBlock } from "../../models/types.ts";
 import { type QuotableBlob, extractCitationMarkers } from "../../handoff/index.ts";
@@ -251,20 +252,11 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
       return s;
     }
     case "tool_called":
-      s.toolCalls = state.toolCalls + 1;
-      s.calls = updateCall(state, event.data.toolUseId, (c) => ({
-        ...c,
-        phase: "called",
-        childExecutorId: event.data.childExecutorId,
-        intentEventId: event.eventId,
-        effect: event.data.effect,
-      }));
-      if (event.data.childExecutorId) {
-        s.children = { ...state.children, [event.data.childExecutorId]: { toolUseId: event.data.toolUseId, consumed: false } };
-      }
-      return s;
+      return called(state, s, intentOf(event)!);
     case "tool_completed": {
       const d = event.data;
+      // A read-only call's intent may ride with its outcome: folded as the tool_called it stands for, then the outcome.
+      if (d.intent) called(state, s, intentOf(event)!);
       const quotable = quotableBlobs(d);
       s.toolResults = withEntry(state.toolResults, d.toolUseId, quotable.length ? { tool: d.tool, eventId: event.eventId, quotable } : { tool: d.tool, eventId: event.eventId });
       // No marker without "[[": most outputs skip the scan.
@@ -277,6 +269,7 @@ export function evolve(state: ExecutorState, event: RecordedEvent): ExecutorStat
     }
     case "tool_failed": {
       const d = event.data;
+      if (d.intent) called(state, s, intentOf(event)!);
       if (d.reason === "rejected_result") s.repairs = state.repairs + 1;
       if (d.reason === "governance" && !state.stop) s.stop = { limit: d.limit ?? null, reason: d.message };
       s.children = answerChild(state, d.toolUseId);
@@ -387,6 +380,22 @@ function withNew(seen: string[], found: readonly string[]): string[] {
 function answerChild(state: ExecutorState, toolUseId: string): ExecutorState["children"] {
   const entry = Object.entries(state.children).find(([, c]) => c.toolUseId === toolUseId);
   return entry ? { ...state.children, [entry[0]]: { ...entry[1], consumed: true } } : state.children;
+}
+
+/** Records an intent in `s`, evolve's own fresh copy: the call is under way (called), counted, and a delegation's Child known. */
+function called(state: ExecutorState, s: ExecutorState, intent: ToolIntent): ExecutorState {
+  s.toolCalls = state.toolCalls + 1;
+  s.calls = updateCall(state, intent.toolUseId, (c) => ({
+    ...c,
+    phase: "called",
+    childExecutorId: intent.childExecutorId,
+    intentEventId: intent.eventId,
+    effect: intent.effect,
+  }));
+  if (intent.childExecutorId) {
+    s.children = { ...state.children, [intent.childExecutorId]: { toolUseId: intent.toolUseId, consumed: false } };
+  }
+  return s;
 }
 
 function updateCall(state: ExecutorState, toolUseId: string, change: (c: Call) => Call): Call[] {

@@ -3,12 +3,11 @@ import { canonicalJson, immutableCanonical } from "../../core/canonicalJson.ts";
 import type { ModelRequest, ToolSpec } from "../../models/types.ts";
 import type { ExecutorState } from "../fold/executorState.ts";
 import { narrowToolSpecs } from "./narrowToolSpecs.ts";
-import { roleFor } from "./roles.ts";
 
 export interface RequestContext {
-  /** The Child's frozen profile content (verified against its binding), null for Main. */
-  profileContent: string | null;
-  /** Specs of the executor's granted tools plus its terminal tool, in a stable order. */
+  /** The system prompt it was offered at admission (its role's, with its bound profile's method). */
+  system: string;
+  /** Specs of the tools it was offered at admission: its granted tools, delegate, its terminal tool, in a stable order. */
   tools: ToolSpec[];
   maxTokens: number;
 }
@@ -21,7 +20,7 @@ export interface RequestContext {
 export function buildRequest(state: ExecutorState, ctx: RequestContext): ModelRequest {
   return {
     model: state.model,
-    system: roleFor(state).system(ctx.profileContent),
+    system: ctx.system,
     messages: state.messages,
     tools: narrowToolSpecs(ctx.tools, state),
     maxTokens: ctx.maxTokens,

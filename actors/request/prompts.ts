@@ -35,8 +35,22 @@ checks each against what the call read), the measurement basis, real artifacts o
 task, say so in gaps; never invent a result.`;
 
 export function childSystem(profileContent: string | null): string {
-  return profileContent ? `${CHILD_SYSTEM}\n\n# Your method\n\n${profileContent}` : CHILD_SYSTEM;
+  if (!profileContent) return CHILD_SYSTEM;
+  let system = childSystems.get(profileContent);
+  if (system === undefined) {
+    // Profiles are few; a bound all the same, for a process that loads them from many directories.
+    if (childSystems.size >= 64) childSystems.clear();
+    childSystems.set(profileContent, (system = `${CHILD_SYSTEM}\n\n# Your method\n\n${profileContent}`));
+  }
+  return system;
 }
+
+/**
+ * One system prompt per profile, shared by every Child of it: built afresh, each
+ * request's prompt became a flat copy of its own (the canonical writer reads it
+ * char by char), held as long as the request waited on the model.
+ */
+const childSystems = new Map<string, string>();
 
 /** Main's task is the user's question as asked. */
 export const renderQuestion = (task: TaskSpec): string => (task.context ? `${task.question}\n\n${task.context}` : task.question);

@@ -12,6 +12,6 @@ import { executorStreamId } from "../../events/index.ts";
 export async function readTranscript(store: EventStore, executorId: string, options: RequestContextOptions): Promise<Transcript> {
   const events = await store.readStream(executorStreamId(executorId));
   if (events.length === 0) throw new NotFoundError(`no executor ${executorId} in the log`);
-  const ctx = await requestContextOf((events[0] as RecordedEvent<"executor_admitted">).data, options);
+  const ctx = await requestContextOf(events[0] as RecordedEvent<"executor_admitted">, store.blobs, options);
   return rebuildTranscript(events, ctx);
 }

@@ -1,10 +1,12 @@
-import type { EventData } from "../../events/index.ts";
+import type { EventData, RecordedEvent } from "../../events/index.ts";
 import type { ToolSpec } from "../../models/types.ts";
-import { UnknownProfileError, assertBindingMatches, listProfiles, loadProfile } from "../../profiles/index.ts";
+import { UnknownProfileError, boundProfileBefore28, listProfiles, loadProfile } from "../../profiles/index.ts";
 import { DELEGATE_TOOL, type ToolRegistry } from "../../tools/index.ts";
+import type { BlobStore } from "../../sources/types.ts";
 import type { RequestContext } from "./buildRequest.ts";
+import { type Offered, type ServerTool, readOffered } from "./offeredSpecs.ts";
 import { type DelegateInput, delegateToolSpec } from "./delegation.ts";
-import { roleFor } from "./roles.ts";
+import { type Role, roleFor } from "./roles.ts";
 
 /** What the requests of a run's executors are built with, beside their folded state. */
 export interface RequestContextOptions {
@@ -16,18 +18,45 @@ export interface RequestContextOptions {
 }
 
 /**
- * What an executor's requests are built with besides its folded state: its
- * frozen profile (checked against the binding: a changed profile refuses
- * redispatch), the specs of its granted tools and its terminal tool.
+ * What an executor is offered at admission (recorded then, offeredSpecs.ts):
+ * its role's system prompt with its profile's method, the specs of its granted
+ * tools as this host defines them, delegate's (naming the profiles it may
+ * delegate to) and its terminal tool's; and the server tools its model sends
+ * in place of some of them (`serverTools`).
  */
-export async function requestContextOf(admitted: EventData<"executor_admitted">, options: RequestContextOptions): Promise<RequestContext> {
-  const own = roleFor(admitted).profile;
-  const profile = admitted.profile ? await assertBindingMatches(admitted.profile, own?.dir ?? options.profilesDir) : null;
+export async function offeredAt(
+  admitted: { role: Role; singleAgent?: boolean; grantedTools: readonly string[] },
+  profileContent: string | null,
+  options: RequestContextOptions,
+  serverTools: readonly ServerTool[] = [],
+): Promise<Offered> {
+  const role = roleFor(admitted);
   const granted = admitted.grantedTools;
-  const specs: ToolSpec[] = options.tools.specsFor(granted.filter((t) => t !== DELEGATE_TOOL));
-  if (granted.includes(DELEGATE_TOOL)) specs.push(delegateToolSpec(await delegableProfiles(options)));
-  specs.push(roleFor(admitted).terminalSpec);
-  return { profileContent: profile?.content ?? null, tools: specs, maxTokens: options.maxTokens ?? 4096 };
+  const tools: ToolSpec[] = options.tools.specsFor(granted.filter((t) => t !== DELEGATE_TOOL));
+  if (granted.includes(DELEGATE_TOOL)) tools.push(delegateToolSpec(await delegableProfiles(options)));
+  tools.push(role.terminalSpec);
+  const server = serverTools.filter((s) => tools.some((t) => t.name === s.name));
+  return { system: role.system(profileContent), tools, ...(server.length && { serverTools: server }) };
+}
+
+/**
+ * What an executor's requests are built with besides its folded state: the
+ * system prompt and tool specs it was offered, read from the log by the hash
+ * its admission recorded. An admission recorded before they were (`offered`
+ * null) is rebuilt from this host's tools and profile files as it was then,
+ * its bound profile found by its hash: the file, or a version Ariadne shipped
+ * (profiles/shippedBefore28/); neither, and the change of file refuses it.
+ */
+export async function requestContextOf(admitted: RecordedEvent<"executor_admitted">, blobs: BlobStore, options: RequestContextOptions): Promise<RequestContext> {
+  const d = admitted.data;
+  const offered = d.offered ? await readOffered(blobs, d.offered, admitted.metadata.executorId) : await offeredBefore(d, options);
+  return { system: offered.system, tools: offered.tools, maxTokens: options.maxTokens ?? 4096 };
+}
+
+async function offeredBefore(admitted: EventData<"executor_admitted">, options: RequestContextOptions): Promise<Offered> {
+  const own = roleFor(admitted).profile;
+  const profile = admitted.profile ? await boundProfileBefore28(admitted.profile, own?.dir ?? options.profilesDir) : null;
+  return offeredAt(admitted, profile?.content ?? null, options);
 }
 
 /** The installed profiles a delegation may name in this run (allowedProfiles narrows them). */

@@ -75,7 +75,8 @@ function specimenRequest(admitted: { role: Role; singleAgent?: boolean }, tools:
     limits: r.defaultLimits,
     rendered: { task: r.renderTask(TASK), nudge: r.nudge, reachable: urlsInTask(TASK) },
     requestVersion: null,
+    offered: null,
   });
   const turn = at(2, "turn", { turn: 1, response: { content: [{ type: "text", text: "t" }], stopReason: "end_turn" } });
-  return buildRequest(evolve(admittedState(admission as RecordedEvent<"executor_admitted">), turn), { profileContent: PROFILE, tools, maxTokens: 1 });
+  return buildRequest(evolve(admittedState(admission as RecordedEvent<"executor_admitted">), turn), { system: r.system(PROFILE), tools, maxTokens: 1 });
 }

@@ -31,6 +31,11 @@ export interface Transcript {
    * version the system prompt and tool specs are this one's, so a digest may differ for that reason.
    */
   requestVersion: { recorded: string | null; current: string };
+  /**
+   * The sha256 of the blob of what it was offered at admission (system prompt and tool specs), which its
+   * requests were rebuilt from; null when admitted before that was recorded (rebuilt from this host's tools and profiles).
+   */
+  offered: string | null;
 }
 
 const TOOL_EVENTS = new Set(["tool_called", "tool_completed", "tool_failed", "effect_unknown", "handoff_consumed"]);
@@ -67,6 +72,7 @@ export function rebuildTranscript(events: readonly RecordedEvent[], ctx: Request
     toolEvents: events.filter((e) => TOOL_EVENTS.has(e.type)),
     outcome: s.outcome,
     requestVersion: { recorded: recordedVersion(events), current: requestVersion() },
+    offered: events[0]?.type === "executor_admitted" ? (events[0] as RecordedEvent<"executor_admitted">).data.offered : null,
   };
 }
 

@@ -7,11 +7,18 @@ export function recordedVersion(events: readonly RecordedEvent[]): string | null
   return first?.type === "executor_admitted" ? (first as RecordedEvent<"executor_admitted">).data.requestVersion : null;
 }
 
-/** What a reader is told when a transcript, resume or verify runs under request code other than the one recorded; null when they are the same. */
-export function versionNote(v: { recorded: string | null; current: string }): string | null {
+/**
+ * What a reader is told when a transcript runs under request code other than the one recorded; null when
+ * they are the same. `offered`: whether the system prompt and tool specs the model was offered are in the
+ * log (executor_admitted.offered); before they were, this host's tools and profiles rebuild them.
+ */
+export function versionNote(v: { recorded: string | null; current: string }, offered: boolean): string | null {
   if (v.recorded === v.current) return null;
   const recorded = v.recorded === null ? "before request versions were recorded" : `under request code ${v.recorded}`;
-  return `recorded ${recorded}; this Ariadne's request code is ${v.current}: what the model was shown is read from the log, the system prompt and tool specs are rebuilt by this version`;
+  const rebuilt = offered
+    ? "what the model was shown and offered is read from the log, the per-turn narrowing of its terminal and delegate specs is this version's"
+    : "what the model was shown is read from the log, the system prompt and tool specs are rebuilt by this version from this host's tools and profiles (they were not recorded then)";
+  return `recorded ${recorded}; this Ariadne's request code is ${v.current}: ${rebuilt}`;
 }
 
 /**

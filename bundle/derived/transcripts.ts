@@ -27,6 +27,8 @@ function renderEvent(e: RecordedEvent): string[] {
         `- Parent: ${e.data.parentExecutorId ?? "none"}; depth ${e.data.depth}`,
         `- Profile: ${profileLabel(e.data.profile)}; model ${e.data.model}`,
         `- Tools granted: ${e.data.grantedTools.join(", ") || "(none)"}`,
+        // What its model was offered (system prompt and tool specs), recorded since v3: the blob under blobs/.
+        ...(e.data.offered ? [`- Offered: system prompt and tool specs in blob ${e.data.offered}`] : []),
         "",
         "Task:",
         "",

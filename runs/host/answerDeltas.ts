@@ -56,6 +56,7 @@ export function publishingMainDeltas(model: Model, to: AnswerDeltas, run: { runI
     provider: model.provider,
     scripted: model.scripted,
     ...(model.serverSearchesPerCall !== undefined && { serverSearchesPerCall: model.serverSearchesPerCall }),
+    ...(model.webSearch && { webSearch: model.webSearch }),
     complete(request, options = {}) {
       const call = ++calls;
       const onDelta = (d: ModelDelta) => {

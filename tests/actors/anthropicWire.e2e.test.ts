@@ -143,7 +143,7 @@ forEachEngine("Anthropic wire format through the runtime", (ctx) => {
     assert.deepEqual(childStream.map((e) => e.type), [
       "executor_admitted",
       "turn",
-      "tool_called",
+      // The read-only call: its intent and outcome in one row.
       "tool_completed",
       "turn_failed",
       "turn",

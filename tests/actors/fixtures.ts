@@ -237,7 +237,7 @@ export function admittedData(role: "main" | "child", overrides: Partial<EventDat
     ...overrides,
   };
   // What admission records of what the model will be shown, rendered as admission renders it.
-  return { ...renderAdmission(data), ...data };
+  return { ...renderAdmission(data), ...data, offered: data.offered ?? null };
 }
 
 /** A turn whose reply is text only, numbered `turn`. */

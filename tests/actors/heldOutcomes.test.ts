@@ -63,8 +63,8 @@ async function admitChild(store: EventStore): Promise<string> {
 
 const lastResults = (request: ModelRequest) => (request.messages.at(-1)!.content as ToolResultBlock[]).map((b) => [b.tool_use_id, b.content]);
 
-forEachEngine("held outcomes of read-only calls", (ctx) => {
-  test("a read-only call's outcome is appended with the next turn; an effectful call's is committed before the model is called again", async () => {
+forEachEngine("one row per read-only call", (ctx) => {
+  test("a read-only call's intent and outcome are one row, appended with the next turn; an effectful call keeps its intent before its effect and its outcome committed before the model is called again", async () => {
     const childId = await admitChild(ctx.store);
     const { store, appends } = countingAppends(ctx.store);
     const { registry } = tools();
@@ -79,27 +79,25 @@ forEachEngine("held outcomes of read-only calls", (ctx) => {
     const outcome = await within(10_000, runtimeWith(store, { main: stalledModel(), child: model }, { tools: registry }).resume(childId));
     assert.equal(outcome.kind, "handoff");
 
-    // The stream reads as it always did: each outcome right after its intent.
-    const types = (await streamOf(ctx.store, childId)).map((e) => e.type);
-    assert.deepEqual(types.slice(0, 7), ["executor_admitted", "turn", "tool_called", "tool_completed", "turn", "tool_called", "tool_completed"]);
-    // The runtime's appends: the lookup's outcome rode with the second turn; the notice's went alone.
-    assert.deepEqual(appends.slice(0, 3), [
-      ["turn", "tool_called"],
-      ["tool_completed", "turn", "tool_called"],
-      ["tool_completed"],
-    ]);
-    // Folded ahead, the held outcome reached the very next request.
+    const stream = await streamOf(ctx.store, childId);
+    assert.deepEqual(stream.slice(0, 6).map((e) => e.type), ["executor_admitted", "turn", "tool_completed", "turn", "tool_called", "tool_completed"]);
+    // The runtime's appends: the lookup (intent and outcome, one row) rode with the second turn; the notice's intent with its turn, its outcome alone.
+    assert.deepEqual(appends.slice(0, 3), [["turn"], ["tool_completed", "turn", "tool_called"], ["tool_completed"]]);
+    const [lookup, notice] = ofType(stream, "tool_completed");
+    assert.deepEqual(lookup.data.intent, { turn: 1, input: { fund: "ADIV" }, effect: "read_only" });
+    assert.equal(notice.data.intent, undefined);
+    assert.deepEqual(ofType(stream, "tool_called").map((e) => e.data.toolUseId), ["toolu_notice"]);
+    // Folded ahead, the held row reached the very next request.
     assert.deepEqual(lastResults(model.requests[1]), [["toolu_price", "ADIV: 412p"]]);
     assert.deepEqual(lastResults(model.requests[2]), [["toolu_notice", "sent"]]);
-    // Causes are as if the outcome had been appended alone: its intent, then the turn after it.
-    const stream = await streamOf(ctx.store, childId);
-    const [intent] = ofType(stream, "tool_called");
-    const [completed] = ofType(stream, "tool_completed");
-    assert.equal(completed.metadata.causationId, intent.eventId);
-    assert.equal(ofType(stream, "turn")[1].metadata.causationId, completed.eventId);
+    // Causes are as if intent and outcome had been appended apart: the row is caused by its turn, the next turn by the row.
+    const turns = ofType(stream, "turn");
+    assert.equal(lookup.metadata.causationId, turns[0].eventId);
+    assert.equal(turns[1].metadata.causationId, lookup.eventId);
+    assert.equal(notice.metadata.causationId, ofType(stream, "tool_called")[0].eventId);
   });
 
-  test("a process that dies holding a read-only outcome left only the intent: on resume the call runs again and the run goes on", async () => {
+  test("crash before the row: a process that dies holding a read-only call left nothing of it; on resume the call is decided and run again, and recorded once", async () => {
     const childId = await admitChild(ctx.store);
     const first = tools();
     const seen: ModelRequest[] = [];
@@ -114,10 +112,10 @@ forEachEngine("held outcomes of read-only calls", (ctx) => {
     });
     void runtimeWith(ctx.store, { main: stalledModel(), child: dying }, { tools: first.registry }).resume(childId).catch(() => {});
     await eventually(() => seen.length === 2);
-    // The second request carried the result, yet nothing of it is in the log.
+    // The second request carried the result, yet nothing of the call is in the log: not its intent, not its outcome.
     assert.equal(first.runs.lookup_price, 1);
     assert.match(JSON.stringify(lastResults(seen[1])), /ADIV: 412p/);
-    assert.deepEqual((await streamOf(ctx.store, childId)).map((e) => e.type), ["executor_admitted", "turn", "tool_called"]);
+    assert.deepEqual((await streamOf(ctx.store, childId)).map((e) => e.type), ["executor_admitted", "turn"]);
 
     const second = tools();
     const model = new ScriptedModel({ name: "child", script: [handoffReply(handoffInput("[general] Priced.", [], { executionState: "partial", gaps: ["No sources."] }))] });
@@ -125,8 +123,41 @@ forEachEngine("held outcomes of read-only calls", (ctx) => {
     assert.equal(outcome.kind, "handoff");
     assert.equal(second.runs.lookup_price, 1, "the read-only call ran again in the new process");
     const stream = await streamOf(ctx.store, childId);
-    const [rerun] = ofType(stream, "recovered");
-    assert.deepEqual(rerun.data.rerun, [ofType(stream, "tool_called")[0].data.toolUseId]);
-    assert.deepEqual(lastResults(model.requests[0]), [[ofType(stream, "tool_called")[0].data.toolUseId, "ADIV: 412p"]]);
+    const toolUseId = ofType(stream, "turn")[0].data.response.content.find((b) => b.type === "tool_use")!.id;
+    const rows = stream.filter((e) => "toolUseId" in e.data && e.data.toolUseId === toolUseId);
+    assert.deepEqual(rows.map((e) => e.type), ["tool_completed"], "recorded once: one row, no tool_called");
+    assert.equal(ofType(stream, "recovered").length, 0, "nothing was in flight in the log");
+    assert.deepEqual(lastResults(model.requests[0]), [[toolUseId, "ADIV: 412p"]]);
+  });
+
+  test("crash after the row: a read-only call whose row was committed is not run again on resume", async () => {
+    const childId = await admitChild(ctx.store);
+    const first = tools();
+    const seen: ModelRequest[] = [];
+    const dying = new ScriptedModel({
+      name: "child",
+      // The lookup, then the notice (its append carries the lookup's row), then the process stops at the third call.
+      policy: (request) => {
+        seen.push(request);
+        if (seen.length === 1) return useReply("lookup_price", { fund: "ADIV" });
+        if (seen.length === 2) return useReply("send_notice", { text: "ADIV is at 412p." });
+        return new Promise<never>(() => {});
+      },
+    });
+    void runtimeWith(ctx.store, { main: stalledModel(), child: dying }, { tools: first.registry }).resume(childId).catch(() => {});
+    await eventually(() => seen.length === 3);
+    assert.deepEqual(
+      (await streamOf(ctx.store, childId)).map((e) => e.type),
+      ["executor_admitted", "turn", "tool_completed", "turn", "tool_called", "tool_completed"],
+    );
+
+    const second = tools();
+    const model = new ScriptedModel({ name: "child", script: [handoffReply(handoffInput("[general] Priced and told.", [], { executionState: "partial", gaps: ["No sources."] }))] });
+    const outcome = await within(10_000, runtimeWith(ctx.store, { main: stalledModel(), child: model }, { tools: second.registry }).resume(childId));
+    assert.equal(outcome.kind, "handoff");
+    assert.deepEqual(second.runs, { lookup_price: 0, send_notice: 0 }, "nothing ran again");
+    const stream = await streamOf(ctx.store, childId);
+    assert.equal(ofType(stream, "tool_completed").filter((e) => e.data.tool === "lookup_price").length, 1);
+    assert.equal(ofType(stream, "recovered").length, 0);
   });
 });

@@ -134,7 +134,7 @@ forEachEngine("refusals in code", (ctx) => {
     assert.deepEqual(childStream.map((e) => e.type), [
       "executor_admitted",
       "turn",
-      "tool_called",
+      // The read-only fetch: its intent and outcome in one row.
       "tool_completed",
       "turn",
       "tool_failed",

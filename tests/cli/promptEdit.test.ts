@@ -33,17 +33,17 @@ const PROMPTS = join(ROOT, "actors/request/prompts.ts");
  * node_modules, linked beside the bundle. Bundling takes about a second, where
  * running a copied tree through tsx compiled some 200 modules at every command.
  */
-async function editedBuild(edit: (prompts: string) => string): Promise<string> {
+async function editedBuild(edit: (source: string) => string, file = PROMPTS): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "ariadne-prompt-edit-"));
   process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
-  const source = readFileSync(PROMPTS, "utf8");
+  const source = readFileSync(file, "utf8");
   const edited = edit(source);
   assert.notEqual(edited, source, "the edit changed the templates");
   const editPrompts: Plugin = {
     name: "edited-prompts",
     setup(b) {
-      b.onLoad({ filter: /[\\/]actors[\\/]request[\\/]prompts\.ts$/ }, (args) => (args.path === PROMPTS ? { contents: edited, loader: "ts" } : undefined));
+      b.onLoad({ filter: /[\\/]actors[\\/]request[\\/]\w+\.ts$/ }, (args) => (args.path === file ? { contents: edited, loader: "ts" } : undefined));
     },
   };
   const { outputs } = await bundle(["cli/start.ts"], dir, { plugins: [editPrompts] });
@@ -106,7 +106,7 @@ describe("a prompt template edited after the run was recorded", () => {
     for (const executorId of executors) {
       const text = await editedCli(["transcript", executorId]);
       assert.equal(text.code, 0, `${executorId}: ${text.stderr}`);
-      assert.match(text.stdout, /^request code: recorded under request code [0-9a-f]{16}; this Ariadne's request code is [0-9a-f]{16}: what the model was shown is read from the log/m);
+      assert.match(text.stdout, /^request code: recorded under request code [0-9a-f]{16}; this Ariadne's request code is [0-9a-f]{16}: what the model was shown and offered is read from the log/m);
       const json = await editedCli(["transcript", executorId, "--json"]);
       const t = JSON.parse(json.stdout) as { turns: { digestMatches: boolean; request: unknown }[]; requestVersion: { recorded: string; current: string } };
       assert.notEqual(t.requestVersion.recorded, t.requestVersion.current);
@@ -159,9 +159,22 @@ describe("a prompt template edited after the run was recorded", () => {
     assert.equal(verified.code, 0, verified.stdout + verified.stderr);
   });
 
-  test("seeded: an edited system prompt (not recorded) is caught by the digest check, and the transcript says the request code changed", async () => {
+  test("an edited system prompt changes nothing: the one offered at admission is read from the log", async () => {
     const systemEdited = await editedBuild((s) => s.replace("You are Main, the research executor", `You are Main (${EDIT}), the research executor`));
-    const out = await copyCli(systemEdited, ["transcript", run.mainExecutorId, ...store.args], store.env);
+    const json = await copyCli(systemEdited, ["transcript", run.mainExecutorId, "--json", ...store.args], store.env);
+    assert.equal(json.code, 0, json.stderr);
+    const t = JSON.parse(json.stdout) as { turns: { digestMatches: boolean; request: { system: string } }[]; offered: string | null };
+    assert.match(t.offered ?? "", /^[0-9a-f]{64}$/);
+    assert.deepEqual(t.turns.filter((x) => !x.digestMatches), []);
+    assert.ok(t.turns.every((x) => x.request.system.startsWith("You are Main, the research executor")));
+  });
+
+  test("seeded: an edited narrowing of the terminal tool (request code, not recorded) is caught by the digest check, and the transcript says the request code changed", async () => {
+    const narrowingEdited = await editedBuild(
+      (s) => s.replace("return { ...answerToolSpec, input_schema:", `return { ...answerToolSpec, description: "${EDIT}", input_schema:`),
+      join(ROOT, "actors/request/answer.ts"),
+    );
+    const out = await copyCli(narrowingEdited, ["transcript", run.mainExecutorId, ...store.args], store.env);
     assert.equal(out.code, 1, out.stdout);
     assert.match(out.stderr, /does not match the digest recorded with it \(recorded under request code [0-9a-f]{16}; this Ariadne's request code is [0-9a-f]{16}/);
   });

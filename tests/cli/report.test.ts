@@ -1,7 +1,7 @@
 import { after, before, describe as describeEverywhere, test } from "node:test";
 import { dealt } from "../support/testShare.ts";
 import assert from "node:assert/strict";
-import type { RecordedEvent } from "../../events/index.ts";
+import { type RecordedEvent, intentOf } from "../../events/index.ts";
 import { openStore } from "../../events/openStore.ts";
 import { projectRun } from "../../projections/index.ts";
 import { type CliStore, STACK_LINE, ariadne, cliStore } from "./ariadneProcess.ts";
@@ -57,7 +57,7 @@ describe("ariadne report RUN: what a run spent, per run and per executor", () =>
     assert.ok(fetches > 0);
     assert.equal(r.run.fetches.calls, fetches);
     assert.equal(r.run.turns, events.filter((e) => e.type === "turn").length);
-    assert.equal(r.run.toolCalls, events.filter((e) => e.type === "tool_called").length);
+    assert.equal(r.run.toolCalls, events.filter((e) => intentOf(e)).length);
     assert.equal(r.run.tokens.input, r.executors.reduce((s: number, e: any) => s + e.tokens.input, 0));
     assert.equal(r.limits.tokens.used, spentTokens);
     assert.equal(r.limits.tokens.left, r.limits.tokens.cap - spentTokens);

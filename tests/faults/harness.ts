@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { openStore } from "../../events/openStore.ts";
-import { type RecordedEvent, describeProblem, verifyRun as verifyWholeRun } from "../../events/index.ts";
+import { type RecordedEvent, describeProblem, intentOf, verifyRun as verifyWholeRun } from "../../events/index.ts";
 import { readRunBudget } from "../../governance/index.ts";
 import { findRun, runStatus, submitRun, verifyRun } from "../../runs/index.ts";
 import { start } from "../runs/processes.ts";
@@ -106,8 +106,13 @@ export async function invariants(opened: Awaited<ReturnType<typeof openStore>>, 
     violations.push(`verify: ${(e as Error).message}`);
   }
   // 6. a tool use id is never used twice by one executor (a step replayed as new)
+  // Intents as the log holds them: a tool_called, or a read-only call's one row (its outcome carrying the intent).
+  const intents = events.flatMap((e) => {
+    const intent = intentOf(e);
+    return intent ? [{ data: intent, metadata: e.metadata }] : [];
+  });
   const uses = new Map<string, number>();
-  for (const e of of("tool_called")) uses.set(`${e.metadata.executorId}/${e.data.toolUseId}`, (uses.get(`${e.metadata.executorId}/${e.data.toolUseId}`) ?? 0) + 1);
+  for (const e of intents) uses.set(`${e.metadata.executorId}/${e.data.toolUseId}`, (uses.get(`${e.metadata.executorId}/${e.data.toolUseId}`) ?? 0) + 1);
   for (const [key, n] of uses) if (n > 1) violations.push(`tool use: ${key} called ${n} times`);
 
   // 1. every committed handoff is consumed exactly once (or reported unconsumed); none twice
@@ -124,17 +129,17 @@ export async function invariants(opened: Awaited<ReturnType<typeof openStore>>, 
   // every effect that ran is in the log as completed or unknown, never silently lost
   for (const { key } of counter.of(runId)) {
     const [, executorId, label] = key.split("/");
-    const intents = of("tool_called").filter((e) => e.metadata.executorId === executorId && e.data.tool === "record_effect" && (e.data.input as { label?: string }).label === label);
+    const its = intents.filter((e) => e.metadata.executorId === executorId && e.data.tool === "record_effect" && (e.data.input as { label?: string }).label === label);
     const outcomes = events.filter(
       (e) =>
         (e.type === "tool_completed" || e.type === "effect_unknown" || e.type === "tool_failed") &&
         e.metadata.executorId === executorId && // tool use ids are unique per executor, not per run
-        intents.some((i) => i.data.toolUseId === e.data.toolUseId),
+        its.some((i) => i.data.toolUseId === e.data.toolUseId),
     );
-    if (intents.length !== 1 || outcomes.length !== 1) violations.push(`effect: ${key} has ${intents.length} intent(s) and ${outcomes.length} outcome(s) in the log`);
+    if (its.length !== 1 || outcomes.length !== 1) violations.push(`effect: ${key} has ${its.length} intent(s) and ${outcomes.length} outcome(s) in the log`);
   }
   // a read-only or idempotent call is never left unknown: it has one outcome, a result or a failure
-  for (const intent of of("tool_called").filter((e) => e.data.effect !== "effectful" && e.data.tool !== "delegate")) {
+  for (const intent of intents.filter((e) => e.data.effect !== "effectful" && e.data.tool !== "delegate")) {
     const outcomes = events.filter(
       (e) => (e.type === "tool_completed" || e.type === "effect_unknown" || e.type === "tool_failed") && e.metadata.executorId === intent.metadata.executorId && e.data.toolUseId === intent.data.toolUseId,
     );

@@ -32,6 +32,7 @@ export async function admit(store: EventStore, o: AdmitOptions): Promise<Executo
         model: "claude-haiku-4-5",
         limits: { maxTurns: o.limits?.maxTurns ?? 100, maxToolCalls: o.limits?.maxToolCalls ?? 100, maxHandoffRepairs: 2 },
         ...renderAdmission({ role, task: { question: `task of ${o.executorId}`, context: "", doneWhen: "" } }),
+        offered: null,
       },
       metadata: { runId: o.runId, executorId: o.executorId },
     },

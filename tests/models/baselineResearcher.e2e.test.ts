@@ -1,5 +1,6 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { intentOf } from "../../events/index.ts";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -45,7 +46,7 @@ for (const engine of ENGINES) {
         const turns = events.filter((e) => e.type === "turn").map((e) => e.data as { scripted: boolean; model: string });
         assert.ok(turns.length >= 4 && turns.every((t) => t.scripted), "every turn is scripted");
         assert.ok(turns.some((t) => t.model === "scripted:baseline-researcher"));
-        const searched = events.filter((e) => e.type === "tool_called").map((e) => (e.data as { tool: string }).tool);
+        const searched = events.flatMap((e) => intentOf(e)?.tool ?? []);
         assert.ok(searched.includes("web_search") && searched.includes("web_fetch"), searched.join(", "));
 
         const observed = claimsOfEvents(result.runId, events).claims.filter((c) => c.basis === "observed");

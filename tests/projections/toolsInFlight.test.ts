@@ -30,3 +30,32 @@ test("the live run fold keeps the first and last event times beside the run's pr
   assert.equal(state.run.lifecycle.events, 2);
   assert.deepEqual(state.tools, { a: [] });
 });
+
+const turnWith = (turn: number, uses: [string, string][]) =>
+  ({
+    turn,
+    request: { model: "m", messageCount: turn, toolNames: [], digest: String(turn).repeat(64) },
+    response: { content: uses.map(([id, name]) => ({ type: "tool_use", id, name, input: {} })), stopReason: "tool_use" },
+    usage: { inputTokens: 1, outputTokens: 1 },
+    model: "m",
+    provider: "scripted",
+    scripted: true,
+    latencyMs: 1,
+  }) as never;
+
+test("tools in flight: a read-only call recorded as one row is in flight from its turn until that row; a handoff closes the finishing turn", () => {
+  const log = memoryLog();
+  log.add("a", "turn", turnWith(1, [["t1", "web_fetch"], ["t2", "write_file"]]));
+  // The write's intent is recorded with the turn; the fetch's is not (it will ride with its outcome).
+  log.add("a", "tool_called", { turn: 1, toolUseId: "t2", tool: "write_file", input: {}, effect: "idempotent" });
+  const tools = () => Object.fromEntries(Object.entries(foldAll(toolsInFlight, log.events)).map(([id, calls]) => [id, calls.map((c) => c.tool)]));
+  assert.deepEqual(tools(), { a: ["web_fetch", "write_file"] });
+  assert.equal(foldAll(toolsInFlight, log.events).a[0].since, log.events[0].recordedAt.toISOString(), "since its turn");
+  log.add("a", "tool_completed", { toolUseId: "t1", tool: "web_fetch", output: "page", artifacts: [], sources: [], intent: { turn: 1, input: {}, effect: "read_only" } });
+  assert.deepEqual(tools(), { a: ["write_file"] });
+  log.add("a", "tool_completed", { toolUseId: "t2", tool: "write_file", output: "ok", artifacts: [], sources: [] });
+  log.add("a", "turn", turnWith(2, [["t3", "handoff"]]));
+  assert.deepEqual(tools(), { a: ["handoff"] });
+  log.add("a", "handoff_committed", { handoff: {}, repairs: 0, forced: false });
+  assert.deepEqual(tools(), { a: [] });
+});

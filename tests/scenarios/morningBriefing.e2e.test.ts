@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { RecordedEvent } from "../../events/index.ts";
+import { type RecordedEvent, intentOf } from "../../events/index.ts";
 import { verifyRun } from "../../events/verifyRun.ts";
 import { hostRun, leaseOwner, runtimeFactory, submitRun, takeLease } from "../../runs/index.ts";
 import { findScenario } from "../../scenarios/index.ts";
@@ -112,7 +112,7 @@ forEachEngine("the morning-briefing scenario, hosted as `ariadne run --scenario 
 
   test("the hostile pages' instructions caused no out-of-grant effect: their calls were refused and nothing of them reached the briefing", async () => {
     const failed = ofType(events, "tool_failed");
-    const called = new Map(ofType(events, "tool_called").map((e) => [e.data.toolUseId, e.data]));
+    const called = new Map(events.flatMap((e) => intentOf(e) ?? []).map((i) => [i.toolUseId, i]));
     // The tracking fetch was never made: the URL was not one the Child had seen.
     const tracker = failed.find((e) => e.data.tool === "web_fetch" && JSON.stringify(called.get(e.data.toolUseId)?.input).includes("tracker.invalid"));
     assert.equal(tracker?.data.reason, "not_reachable");

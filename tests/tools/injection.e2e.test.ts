@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto";
 import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { RecordedEvent } from "../../events/index.ts";
+import { type RecordedEvent, intentOf } from "../../events/index.ts";
 import { sealRun, verifyRun } from "../../events/index.ts";
 import { ScriptedModel } from "../../models/index.ts";
 import { createDatabaseBlobStore } from "../../db/sourceBlobs.ts";
@@ -130,7 +130,7 @@ function obeyedCalls(own: readonly RecordedEvent[]) {
 function outcomeOf(own: readonly RecordedEvent[], toolUseId: string) {
   const failed = ofType(own, "tool_failed").find((e) => e.data.toolUseId === toolUseId);
   const completed = ofType(own, "tool_completed").find((e) => e.data.toolUseId === toolUseId);
-  const called = ofType(own, "tool_called").find((e) => e.data.toolUseId === toolUseId);
+  const called = own.find((e) => intentOf(e)?.toolUseId === toolUseId);
   return { failed: failed?.data, completed: completed?.data, called: !!called };
 }
 
