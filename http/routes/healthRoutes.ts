@@ -27,15 +27,26 @@ const readyz = createRoute({
   responses: { 200: json(z.object({ status: z.literal("ready"), migrations: z.number() }), "Ready"), ...errors(503) },
 });
 
+/**
+ * How long /readyz waits for the database. A query on the server's own handle waits out a lost connection
+ * (ARIADNE_DATABASE_WAIT_MS, a minute by default) so runs survive a restart; a readiness probe times out in
+ * seconds and needs its answer before then.
+ */
+export const READY_WAIT_MS = 2_000;
+
 export function healthRoutes(deps: AppDeps, app: OpenAPIHono<AppEnv>): void {
   app.openapi(healthz, (c) => c.json({ status: "ok" as const }, 200));
   app.openapi(readyz, async (c) => {
     const log = deps.log ?? ((line: string) => console.log(line));
-    const pending = await pendingMigrations(deps.database).catch((e) => {
-      // The cause (which names the host) goes to the log only.
-      log(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: "not ready", requestId: c.get("requestId"), database: deps.database.location, error: String((e as Error)?.message ?? e) }));
-      throw new HttpProblem(503, "NOT_READY", "not ready: the database is not reachable", { headers: { "Retry-After": "5" } });
-    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const silent = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${READY_WAIT_MS} ms`)), READY_WAIT_MS)));
+    const pending = await Promise.race([pendingMigrations(deps.database), silent])
+      .catch((e) => {
+        // The cause (which names the host) goes to the log only.
+        log(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: "not ready", requestId: c.get("requestId"), database: deps.database.location, error: String((e as Error)?.message ?? e) }));
+        throw new HttpProblem(503, "NOT_READY", "not ready: the database is not reachable", { headers: { "Retry-After": "5" } });
+      })
+      .finally(() => clearTimeout(timer));
     // Reachable, yet live streams and waits cannot follow runs until the hub reads again.
     const hub = deps.hub.health();
     if (!hub.ok) {

@@ -75,3 +75,26 @@ test("headers over the limit are a 431 problem", async () => {
   assert.equal(parsed.status, 431);
   assert.equal(typeof parsed.detail, "string");
 });
+
+test("/readyz answers while the database accepts connections but never answers (a query would wait out the outage)", async () => {
+  // A port that takes the connection and says nothing: the driver would wait for ever.
+  const { createServer } = await import("node:net");
+  const sockets = new Set<import("node:net").Socket>();
+  const mute = createServer((s) => void sockets.add(s));
+  await new Promise<void>((resolve) => mute.listen(0, "127.0.0.1", resolve));
+  const mutePort = (mute.address() as import("node:net").AddressInfo).port;
+  const silent = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: `postgres://secretuser@127.0.0.1:${mutePort}/secretdb` }) }) });
+  try {
+    const asked = Promise.resolve(createApp({ ...deps, database: { db: silent, engine: "postgres", location: "hidden" } } as unknown as AppDeps).request("/readyz"));
+    // Far above the probe's own bound (READY_WAIT_MS), far below a probe's patience with a database's wait.
+    const res = await Promise.race([asked, new Promise<null>((resolve) => setTimeout(resolve, 20_000, null).unref())]);
+    assert.ok(res, "/readyz did not answer while the database was silent");
+    const body = await problem(res, 503);
+    assert.match(body.detail, /database is not reachable/);
+    assert.equal(res.headers.get("retry-after"), "5");
+  } finally {
+    for (const s of sockets) s.destroy();
+    mute.close();
+    await silent.destroy().catch(() => {});
+  }
+});
