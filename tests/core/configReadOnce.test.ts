@@ -7,7 +7,8 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** Where the environment may be read: the one configuration module, benchmarks, and tests. */
 const ALLOWED = ["cli/config.ts"];
-const SKIPPED_DIRS = new Set(["node_modules", ".git", ".ariadne", "tests", "bench"]);
+// dist/ is the command line built from these sources (packages bundled in): what it reads is read here.
+const SKIPPED_DIRS = new Set(["node_modules", ".git", ".ariadne", "tests", "bench", "dist"]);
 const SOURCE = /\.(ts|mts|cts|js|mjs|cjs)$/;
 
 async function* sources(dir: string): AsyncGenerator<string> {

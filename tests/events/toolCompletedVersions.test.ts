@@ -20,10 +20,10 @@ const row = (schemaVersion: number, data: unknown) => ({
   hash: "1".repeat(64),
 });
 
-test("tool_completed is written at version 2, with sources defaulting to none", () => {
-  assert.equal(currentSchemaVersion("tool_completed"), 2);
+test("tool_completed is written at version 3 (a read-only call's intent may ride with it), with sources defaulting to none", () => {
+  assert.equal(currentSchemaVersion("tool_completed"), 3);
   const [valid] = validateEvents([{ type: "tool_completed", data: { toolUseId: "t1", tool: "x", output: "ok" }, metadata: { runId: "r", executorId: "x" } }]);
-  assert.equal(valid.schemaVersion, 2);
+  assert.equal(valid.schemaVersion, 3);
   assert.deepEqual(valid.data, { toolUseId: "t1", tool: "x", output: "ok", artifacts: [], sources: [] });
 });
 

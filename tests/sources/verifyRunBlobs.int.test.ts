@@ -53,7 +53,7 @@ forEachEngine("run verification checks the blobs its sources name", (ctx) => {
 
   test("a tool's sources, links and fetched time are recorded with its outcome; verify finds every blob intact", async () => {
     const { run, completed, note } = await givenRun();
-    assert.equal(completed.schemaVersion, 2);
+    assert.equal(completed.schemaVersion, 3);
     assert.equal(completed.data.sources.length, 1);
     assert.equal(completed.data.sources[0].textSha256, sha256Hex(note));
     assert.deepEqual(completed.data.links, ["https://example.test/next"]);
