@@ -17,7 +17,7 @@ const DATABASE = /\/node_modules\/(kysely|pg|pg-[\w-]+|@electric-sql\/pglite)\/|
  */
 function asSources(urls: readonly string[]): string[] {
   const dist = new URL("dist/", `file://${ROOT.endsWith("/") ? ROOT : `${ROOT}/`}`).href;
-  if (!urls.some((u) => u.startsWith(dist))) return urls;
+  if (!urls.some((u) => u.startsWith(dist))) return [...urls];
   const outputs = JSON.parse(readFileSync(join(ROOT, "dist/outputs.json"), "utf8")) as Record<string, string[]>;
   return urls.flatMap((u) => {
     if (!u.startsWith(dist)) return [u];
