@@ -39,7 +39,7 @@ function start(args: string[], env: Record<string, string>) {
   };
 }
 
-test("a second SIGTERM after the worker stopped exits 130", { timeout: 240_000 }, async () => {
+test("a second SIGTERM after the worker stopped exits 130 (or finds it gone), never by the signal", { timeout: 240_000 }, async () => {
   const data = join(dir, "worker");
   const submitted = await ariadne(["submit", "--offline", "--data-dir", data]);
   assert.equal(submitted.code, 0, submitted.stderr);
@@ -48,9 +48,12 @@ test("a second SIGTERM after the worker stopped exits 130", { timeout: 240_000 }
   await worker.seen(/run .*\n[\s\S]*(main|child)/);
   worker.child.kill("SIGTERM");
   await worker.seen(/stopped after \d+ run/);
-  assert.equal(worker.child.exitCode, null, "still exiting when the second signal comes");
+  // A released run's model call is aborted, so the worker may be gone before the second signal lands (exit 0);
+  // while it is still closing, the signal exits it at once (130). Never death by the signal (143).
   worker.child.kill("SIGTERM");
-  assert.deepEqual(await worker.exited, { code: 130, signal: null }, worker.output());
+  const exited = await worker.exited;
+  assert.equal(exited.signal, null, worker.output());
+  assert.ok(exited.code === 130 || exited.code === 0, `exit ${exited.code}\n${worker.output()}`);
 });
 
 test("a second SIGTERM after `ariadne run` was interrupted exits 130", { timeout: 240_000 }, async () => {
