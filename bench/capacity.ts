@@ -7,6 +7,7 @@ import { mainWorkers, workersOptions } from "./capacityWorkers.ts";
 import { openBenchPostgres } from "./overheadEngines.ts";
 import { f, table } from "./overheadReport.ts";
 import { CHILDREN, CHILD_TURNS } from "./overheadScenario.ts";
+import { progress } from "./progress.ts";
 
 /**
  * How many live executors one worker process carries: runs of the overhead
@@ -132,10 +133,6 @@ function misses(s: CapacityStep): string[] {
     !(s.heapPerExecutor <= AIM.bytesPerExecutor) ? "heap" : "",
     s.connections > CONNECTION_BOUND ? "connections" : "",
   ].filter(Boolean);
-}
-
-function progress(message: string): void {
-  console.log(`· ${message}`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

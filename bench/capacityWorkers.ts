@@ -11,6 +11,7 @@ import { openBenchPostgres } from "./overheadEngines.ts";
 import { percentile } from "./overheadProbe.ts";
 import { f, table } from "./overheadReport.ts";
 import { CHILDREN, CHILD_TURNS } from "./overheadScenario.ts";
+import { progress } from "./progress.ts";
 
 /**
  * `npm run bench -- capacity --workers=K`: the capacity of K worker processes
@@ -260,6 +261,3 @@ function postgresCpuMs(): number {
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-function progress(message: string): void {
-  console.log(`· ${message}`);
-}

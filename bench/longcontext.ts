@@ -10,6 +10,7 @@ import { percentile } from "./overheadProbe.ts";
 import { f, table } from "./overheadReport.ts";
 import { isMain } from "./overheadScenario.ts";
 import { READ_TOOL, TURNS, longcontextPolicy, readDocument } from "./longcontextScenario.ts";
+import { progress, repeatFlag } from "./progress.ts";
 
 /**
  * A log that grows with what is new: one Child takes 100 model turns over a
@@ -51,9 +52,7 @@ interface Figures {
 }
 
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
-  const given = argv.find((a) => a.startsWith("--repeat="))?.slice(9);
-  const repeat = Number(given ?? 3);
-  if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`longcontext: --repeat must be a positive integer, not "${given}"`);
+  const repeat = repeatFlag(argv, "longcontext");
   const cpus = availableParallelism();
   const load = loadavg()[0];
   const started = performance.now();
@@ -213,10 +212,6 @@ async function medianMs(work: () => Promise<unknown>): Promise<number> {
     times.push(performance.now() - t0);
   }
   return percentile(times, 50);
-}
-
-function progress(message: string): void {
-  console.log(`· ${message}`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -9,6 +9,7 @@ import { measureRawFloor } from "./overheadRawFloor.ts";
 import { type ReportRow, printOverheadReport } from "./overheadReport.ts";
 import { runOverheadScenario } from "./overheadRun.ts";
 import { CHILDREN, CHILD_TURNS, TURNS_PER_RUN } from "./overheadScenario.ts";
+import { progress } from "./progress.ts";
 
 /**
  * Runtime overhead per turn against the database's raw commit floor.
@@ -105,10 +106,6 @@ function describeBytes(engine: string, turn: Footprint, insert: Footprint): stri
 
 function describeEvents(byType: Record<string, number>): string {
   return Object.entries(byType).map(([t, n]) => `${n} ${t}`).join(", ");
-}
-
-function progress(message: string): void {
-  console.log(`· ${message}`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -7,6 +7,7 @@ import { percentile } from "./overheadProbe.ts";
 import { f, table } from "./overheadReport.ts";
 import { runOverheadScenario } from "./overheadRun.ts";
 import { CHILDREN, CHILD_TURNS, TURNS_PER_RUN } from "./overheadScenario.ts";
+import { progress, repeatFlag } from "./progress.ts";
 
 /**
  * The peers' workload, tracked without the peers installed: Main delegates 4
@@ -43,9 +44,7 @@ interface Round {
 }
 
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
-  const given = argv.find((a) => a.startsWith("--repeat="))?.slice(9);
-  const repeat = Number(given ?? 3);
-  if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`peers: --repeat must be a positive integer, not "${given}"`);
+  const repeat = repeatFlag(argv, "peers");
   const cpus = availableParallelism();
   const load = loadavg()[0];
   const started = performance.now();
@@ -130,10 +129,6 @@ async function rawInserts(bench: BenchEngine, payloadBytes: number, connections:
   } finally {
     await pool.end();
   }
-}
-
-function progress(message: string): void {
-  console.log(`· ${message}`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

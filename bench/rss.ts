@@ -9,6 +9,7 @@ import { f, table } from "./overheadReport.ts";
 import { TURNS_PER_RUN } from "./overheadScenario.ts";
 import { RSS_PREFIX, type RssReport } from "./rssChild.ts";
 import { median, outputOf, scratchDataDir, timeCommand, type Usage } from "./rssShipped.ts";
+import { progress } from "./progress.ts";
 
 /**
  * Memory and start-up as shipped (issue 34): the command line built as `npm ci`
@@ -196,10 +197,6 @@ async function bundleChild(): Promise<{ dir: string; script: string }> {
   const dir = mkdtempSync(join(cache, "ariadne-rss-"));
   await bundle(["bench/rssChild.ts"], dir, { packages: "bundled" });
   return { dir, script: join(dir, "bench", "rssChild.mjs") };
-}
-
-function progress(message: string): void {
-  console.log(`· ${message}`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -7,7 +7,7 @@ import { runStreamId } from "../events/streamIds.ts";
 import type { RecordedEvent } from "../events/types.ts";
 import { describeProblem, verifyInspection } from "../events/verifyRun.ts";
 import { rowToChainLink } from "../events/verifyStream.ts";
-import { namedBlobs } from "./blobNames.ts";
+import { namedBlobs } from "../events/namedBlobs.ts";
 import type { Manifest } from "./layout.ts";
 import { writeBundle } from "./writeBundle.ts";
 

@@ -8,7 +8,7 @@ import { currentHeads, describeProblem, finalityProblems, lastSeal, referencePro
 import { quoteProblemsIn, quotedBlobs } from "../events/quoteProblemsIn.ts";
 import { runStreamId } from "../events/streamIds.ts";
 import type { RecordedEvent } from "../events/types.ts";
-import { namedBlobs } from "./blobNames.ts";
+import { namedBlobs } from "../events/namedBlobs.ts";
 import type { BundleRun } from "./bundleRun.ts";
 import { type ClaimCheck, checkClaim, claimFor, receivedBy } from "./checkClaim.ts";
 import { claimsOf } from "./claimsOf.ts";

@@ -1,5 +1,5 @@
-import { admissionBlobs } from "../events/admissionBlobs.ts";
-import type { RecordedEvent } from "../events/types.ts";
+import { admissionBlobs } from "./admissionBlobs.ts";
+import type { RecordedEvent } from "./types.ts";
 
 /**
  * Every blob a run's events name (each source's raw bytes and text, each artifact; what each executor was
