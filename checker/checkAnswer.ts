@@ -5,7 +5,7 @@ import { pageAt, pagesOf } from "../handoff/locateQuote.ts";
 import { adviceIn } from "./adviceLanguage.ts";
 import { type ArtifactCheck, type PublishedArtifact, checkArtifacts } from "./checkArtifacts.ts";
 import { type Derivation, deriveFigure } from "./derivedFigures.ts";
-import { indexUnits, isDatePart, standsBySubject, statedAnywhere, subjectAround, wordedAsDerived } from "./numberUnits.ts";
+import { indexUnits, isDatePart, saidOfAnother, standsBySubject, statedAnywhere, subjectAround, wordedAsDerived } from "./numberUnits.ts";
 import { type StatedNumber, pagesNamed, statedNumbers as allNumbers, supportedBy, withoutPageLocators } from "./numbers.ts";
 import { quotedPhrases, withoutQuotedPhrases } from "./quotedPhrases.ts";
 
@@ -157,6 +157,7 @@ export function checkAnswer(input: CheckInput): CheckResult {
     return { ...base, state: lost.length ? "no_longer_supports" : "still_supports", detail };
   });
   const index = new Map(keys.map((k, i) => [k, i]));
+  const allTexts = [...new Set(bases.flatMap((b) => b.texts))];
   const artifactChecks: ArtifactCheck[] = checkArtifacts(input.artifacts ?? []);
 
   const checked: ClaimCheck[] = claims.claims.map((claim, i) => {
@@ -172,9 +173,11 @@ export function checkAnswer(input: CheckInput): CheckResult {
     // Nor does a claim resting only on gathered material: it is unverified, marked so, its text not held to it.
     const unchecked = (basis.texts.length === 0 && claim.basis !== "observed") || basis.gatheredOnly;
 
-    // Quotes: every phrase the claim quotes is found, under the one normalisation, in a blob it cites.
+    // Quotes: every phrase the claim quotes is found, under the one normalisation, in a blob it cites; a claim
+    // that cites none (a judgment, a gap) is held, as the summary is, to every blob the answer cites. Only
+    // gathered material, unverified and marked so, is not held to its excerpt's quotes.
     const phrases = quotedPhrases(claim.text);
-    const located = unchecked ? [] : phrases.map((p) => ({ phrase: p, at: locatePhrase(p.text, basis.texts) }));
+    const located = basis.gatheredOnly ? [] : phrases.map((p) => ({ phrase: p, at: locatePhrase(p.text, basis.texts.length ? basis.texts : allTexts) }));
     for (const { phrase, at } of located) if (!at) flag("quote", `quote "${clip(phrase.text)}": in no blob it cites`);
 
     // Numbers outside its quotes: each beside the claim's subject in a cited text, or derived from cited figures.
@@ -184,12 +187,16 @@ export function checkAnswer(input: CheckInput): CheckResult {
     const derived: Derivation[] = [];
     if (!unchecked) {
       const ownNumbers = allNumbers(own);
-      // A number stands when a quote the claim rests on states it (the quote is its unit), when a cited unit
-      // states it beside the claim's subject, or, for a date, when a cited text states it anywhere.
-      const quoted = [...located.filter((l) => l.at).map((l) => l.phrase.text), ...basis.quoteTexts].flatMap(allNumbers);
-      const standing = ownNumbers.filter(
-        (n) => supportedBy(n, quoted) || standsBySubject(n, subjectAround(own, n, ownNumbers), units) || (isDatePart(own, n.offset) && statedAnywhere(n, units)),
-      );
+      // A number stands when a cited unit states it beside the claim's subject, when a quote the claim rests on
+      // states it (the quote is its unit) and it is not said of another entity than the one stating it, or,
+      // for a date, when a cited text states it anywhere.
+      const quotedTexts = [...located.filter((l) => l.at).map((l) => l.phrase.text), ...basis.quoteTexts];
+      const quoted = quotedTexts.flatMap(allNumbers);
+      const withQuotes = indexUnits([...basis.texts, ...quotedTexts]);
+      const standing = ownNumbers.filter((n) => {
+        const subject = subjectAround(own, n, ownNumbers);
+        return standsBySubject(n, subject, units) || (supportedBy(n, quoted) && !saidOfAnother(n, subject, withQuotes)) || (isDatePart(own, n.offset) && statedAnywhere(n, units));
+      });
       const operands = [...standing, ...quoted];
       for (const n of ownNumbers) {
         if (standing.includes(n)) continue;
@@ -243,12 +250,18 @@ export function checkAnswer(input: CheckInput): CheckResult {
   });
 
   const around = [input.summary, ...input.headings].join("\n");
-  const allTexts = [...new Set(bases.flatMap((b) => b.texts))];
-  // The summary restates the claims: a number in it is supported by a source or by a claim whose own numbers were checked.
-  const claimed = claims.claims.filter((_, i) => checked[i].unsupportedNumbers.length === 0).map((c) => c.text);
+  // The summary restates the claims: a number in it stands beside its subject in a cited unit or in a claim whose
+  // own numbers were checked, and is not said of another entity than the one stating it (a date: anywhere in them).
+  const claimed = claims.claims.filter((_, i) => checked[i].verdict !== "flagged" && checked[i].unsupportedNumbers.length === 0).map((c) => c.text);
   const aroundPhrases = quotedPhrases(around);
-  const summaryNumbers = statedNumbers(withoutQuotedPhrases(around, aroundPhrases));
-  const summaryUnsupported = missing(summaryNumbers, [...allTexts, ...claimed]);
+  const aroundOwn = withoutPageLocators(withoutQuotedPhrases(around, aroundPhrases));
+  const summaryNumbers = allNumbers(aroundOwn);
+  const summaryUnits = indexUnits([...allTexts, ...claimed]);
+  const summaryUnsupported = summaryNumbers.filter((n) => {
+    const subject = subjectAround(aroundOwn, n, summaryNumbers);
+    if (isDatePart(aroundOwn, n.offset)) return !statedAnywhere(n, summaryUnits);
+    return !standsBySubject(n, subject, summaryUnits) || saidOfAnother(n, subject, summaryUnits);
+  });
   const unfoundQuotes = aroundPhrases.filter((p) => !locatePhrase(p.text, allTexts)).map((p) => p.text);
 
   const advice = [

@@ -37,25 +37,79 @@ export function csvRows(text: string): string[][] {
   return rows;
 }
 
-/** A JSON document's leaves (numbers, strings, booleans), each with its path. */
-function jsonLeaves(value: unknown, at = "$"): { at: string; value: string | number | boolean }[] {
+/** A JSON document's leaves (numbers, strings, booleans), each with its path ("se_value", "common[0]", "a.b"). */
+function jsonLeaves(value: unknown, at = ""): { at: string; value: string | number | boolean }[] {
   if (value === null) return [];
   if (Array.isArray(value)) return value.flatMap((v, i) => jsonLeaves(v, `${at}[${i}]`));
-  if (typeof value === "object") return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => jsonLeaves(v, `${at}.${k}`));
+  if (typeof value === "object") return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => jsonLeaves(v, at ? `${at}.${k}` : k));
   return [{ at, value: value as string | number | boolean }];
 }
 
 /**
- * Whether a value written into an artifact comes from what it was derived from: a number stated there (to
- * the digits the artifact writes), a word or phrase occurring there (normalised, any case); booleans and
- * empty cells stand for themselves.
+ * A record of a derived-from text: the text's numbers and words, and the values one JSON record it holds gives
+ * by key (a printed JSON line); a text without JSON is one record with no keys.
  */
-function valueFound(raw: string, known: readonly StatedNumber[], haystack: string): boolean {
+interface Source {
+  known: StatedNumber[];
+  haystack: string;
+  /** Key path ("se_value", "common[0]") -> the value the record gives it. */
+  keyed: Map<string, string>;
+}
+
+/** The JSON records a text holds (the whole text, or one a line, as a compute run prints them; an array's objects each), flattened. */
+function jsonRecords(text: string): Map<string, string>[] {
+  const docs = [text, ...text.split(/\r?\n/)].flatMap((t) => {
+    if (!/^\s*[[{]/.test(t)) return [];
+    try {
+      return [JSON.parse(t) as unknown];
+    } catch {
+      return [];
+    }
+  });
+  const records = docs.flatMap((d) => (Array.isArray(d) ? [d, ...d.filter((x) => x !== null && typeof x === "object")] : typeof d === "object" && d !== null ? [d] : []));
+  return records.map((r) => new Map(jsonLeaves(r, "").map((l) => [l.at, String(l.value)])));
+}
+
+/** A derived-from text read once, as one source a JSON record it holds (or one source with no keys). */
+function readSources(t: string): Source[] {
+  const known = statedNumbers(t);
+  const haystack = normaliseQuote(t).toLowerCase();
+  const records = jsonRecords(t);
+  return (records.length ? records : [new Map<string, string>()]).map((keyed) => ({ known, haystack, keyed }));
+}
+
+/** Whether `word` stands in `haystack` as a whole (a label "ols_cluster" is not "ols_cluster_firm_year"). */
+const standsAsWhole = (haystack: string, word: string): boolean => {
+  for (let at = haystack.indexOf(word); at >= 0; at = haystack.indexOf(word, at + 1)) {
+    const before = haystack[at - 1] ?? " ";
+    const after = haystack[at + word.length] ?? " ";
+    if (!/[\p{L}\p{N}_]/u.test(before) && !/[\p{L}\p{N}_]/u.test(after)) return true;
+  }
+  return false;
+};
+
+/** Whether two written values are the same: a number to the digits the artifact writes, anything else as normalised text. */
+function sameValue(written: string, given: string): boolean {
+  const numbers = statedNumbers(written);
+  if (numbers.length === 1 && numbers[0].text.replace(/[−-]/, "-") === written.replace(/^\+/, "")) return supportedBy(numbers[0], statedNumbers(given));
+  return normaliseQuote(written).toLowerCase() === normaliseQuote(given).toLowerCase();
+}
+
+/**
+ * Whether a value written into an artifact under `key` (a CSV column, a JSON leaf's path) comes from a text it
+ * was derived from: where that text gives the key a value (a printed JSON line), it must be that value, so two
+ * cells swapped within a row or a flipped boolean are caught; otherwise a number stated there (to the digits the
+ * artifact writes) or a word or phrase standing there whole (normalised, any case). Empty cells stand for themselves.
+ */
+function valueFound(raw: string, key: string | null, source: Source): boolean {
   const value = raw.trim();
-  if (value === "" || /^(?:true|false|null|nan|na)$/i.test(value)) return true;
+  if (value === "") return true;
+  const given = key === null ? undefined : source.keyed.get(key);
+  if (given !== undefined) return sameValue(value, given);
+  if (/^(?:true|false|null|nan|na)$/i.test(value)) return true;
   const numbers = statedNumbers(value);
-  if (numbers.length === 1 && numbers[0].text.replace(/[−-]/, "-") === value.replace(/^\+/, "")) return supportedBy(numbers[0], known);
-  return haystack.includes(normaliseQuote(value).toLowerCase());
+  if (numbers.length === 1 && numbers[0].text.replace(/[−-]/, "-") === value.replace(/^\+/, "")) return supportedBy(numbers[0], source.known);
+  return standsAsWhole(source.haystack, normaliseQuote(value).toLowerCase());
 }
 
 /** Each value of each CSV or JSON artifact checked against what it was derived from. */
@@ -63,23 +117,22 @@ export function checkArtifacts(artifacts: readonly PublishedArtifact[]): Artifac
   return artifacts.map((a) => {
     const base = { id: a.id, path: a.path, sha256: a.sha256 };
     if (a.text === null) return { ...base, verdict: "flagged", values: 0, notes: ["its blob could not be read"] };
-    // Each text it was derived from, read once: its numbers and its words.
-    const sources = a.derivedFrom.map((t) => ({ known: statedNumbers(t), haystack: normaliseQuote(t).toLowerCase() }));
-    const found = (value: string, from: readonly { known: StatedNumber[]; haystack: string }[]) => from.some((s) => valueFound(value, s.known, s.haystack));
+    // Each text it was derived from, read once: its numbers, its words and its keyed values.
+    const sources = a.derivedFrom.flatMap(readSources);
     const notes: string[] = [];
     let count = 0;
     if (/\.csv$/i.test(a.path)) {
-      // A row comes from one text (a variant's row from that variant's compute output): its cells are held
-      // against the text that states most of them, so a value moved in from another row is caught.
+      // A row comes from one record (a variant's row from that variant's printed JSON line): its cells are held
+      // against the record that gives most of them, each under its column's key where the record has that key,
+      // so a value moved in from another row, two cells swapped or a label cut short are caught.
       const [header, ...rows] = csvRows(a.text);
+      const keyOf = (c: number) => header?.[c]?.trim() || null;
       rows.forEach((row, r) => {
         count += row.length;
-        const best = sources.reduce<(typeof sources)[number] | null>((b, s) => {
-          const n = row.filter((cell) => found(cell, [s])).length;
-          return !b || n > row.filter((cell) => found(cell, [b])).length ? s : b;
-        }, null);
+        const held = (s: Source) => row.filter((cell, c) => valueFound(cell, keyOf(c), s)).length;
+        const best = sources.reduce<Source | null>((b, s) => (!b || held(s) > held(b) ? s : b), null);
         row.forEach((cell, c) => {
-          if (!best || !found(cell, [best])) notes.push(`row ${r + 1}, ${header?.[c] ?? `column ${c + 1}`}: ${cell} is not in the output its row was derived from`);
+          if (!best || !valueFound(cell, keyOf(c), best)) notes.push(`row ${r + 1}, ${header?.[c] ?? `column ${c + 1}`}: ${cell} is not what the output its row was derived from gives`);
         });
       });
     } else {
@@ -90,7 +143,13 @@ export function checkArtifacts(artifacts: readonly PublishedArtifact[]): Artifac
         return { ...base, verdict: "flagged", values: 0, notes: ["it is not valid JSON"] };
       }
       count = leaves.length;
-      for (const leaf of leaves) if (!found(String(leaf.value), sources)) notes.push(`${leaf.at}: ${leaf.value} is in nothing it was derived from`);
+      for (const leaf of leaves) {
+        // Where a record it was derived from gives the leaf's key a value, one such record must give this one.
+        const value = String(leaf.value);
+        const keyedBy = sources.filter((s) => s.keyed.has(leaf.at));
+        const ok = keyedBy.length ? keyedBy.some((s) => valueFound(value, leaf.at, s)) : sources.some((s) => valueFound(value, null, s));
+        if (!ok) notes.push(`${leaf.at.startsWith("[") ? "$" : "$."}${leaf.at}: ${value} is ${keyedBy.length ? "not what it was derived from gives" : "in nothing it was derived from"}`);
+      }
     }
     return { ...base, verdict: notes.length ? "flagged" : "supported", values: count, notes };
   });

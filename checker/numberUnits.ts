@@ -80,6 +80,8 @@ export interface Subject {
   around: Set<string>;
   /** Names before the claim's first colon, when the number comes after it ("Bitcoin" in "…, Bitcoin: active addresses 712,480"). */
   lead: Set<string>;
+  /** The names of its clause and its lead: the entities the number is said of. */
+  names: Set<string>;
 }
 
 /** The subject of the number at `at` of a claim, given the claim's numbers. */
@@ -94,12 +96,23 @@ export function subjectAround(claim: string, at: { offset: number; text: string 
   // A number right after another ("2026-06-30") is said of what the first is said of.
   if (around.size === 0) around = termsOf(claim.slice(clauseStart, clauseEnd));
   const colon = claim.indexOf(":");
-  return { around, lead: colon > 0 && colon < at.offset ? namesOf(claim.slice(0, colon)) : new Set() };
+  const lead = colon > 0 && colon < at.offset ? namesOf(claim.slice(0, colon)) : new Set<string>();
+  return { around, lead, names: new Set([...lead, ...namesOf(claim.slice(clauseStart, clauseEnd))]) };
 }
 
 /** Whether some unit that states the number also holds the claim's subject: a word around it, or a name of its lead. */
 export function standsBySubject(n: StatedNumber, subject: Subject, index: UnitIndex): boolean {
   return index.units.some((u) => supportedBy(n, u.numbers) && (shares(subject.around, u.terms) || shares(subject.lead, u.terms)));
+}
+
+/**
+ * Whether the number is said of another entity than the one that states it: a name of its subject stands in a
+ * cited unit, but no unit stating the number holds any of its subject's names ("Ethereum: active addresses
+ * 712,480" when only Bitcoin's row states 712,480). A quote the claim rests on does not vouch for such a number.
+ */
+export function saidOfAnother(n: StatedNumber, subject: Subject, index: UnitIndex): boolean {
+  if (!index.units.some((u) => shares(subject.names, u.terms))) return false;
+  return !index.units.some((u) => supportedBy(n, u.numbers) && shares(subject.names, u.terms));
 }
 
 /** Whether any unit states the number (anywhere in the cited texts). */

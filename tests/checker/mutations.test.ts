@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type CheckInput, type CheckResult, checkAnswer } from "../../checker/checkAnswer.ts";
 import type { ClaimChain } from "../../projections/claimTypes.ts";
 import { forEachEngine } from "../support/forEachEngine.ts";
@@ -57,6 +59,7 @@ const markGathered = (input: CheckInput, id: string) => {
 const flaggedWith = (kind: string) => (r: CheckResult) => r.verdict === "flagged" && r.claims.some((c) => c.flags?.some((f) => f.kind === kind));
 const quoteCaught = (r: CheckResult) => r.verdict === "flagged" && (r.claims.some((c) => c.flags?.some((f) => f.kind === "quote")) || (r.summary.unfoundQuotes ?? []).length > 0);
 const artifactCaught = (r: CheckResult) => r.verdict === "flagged" && (r.artifacts ?? []).some((a) => a.verdict === "flagged");
+const summaryNumber = (r: CheckResult) => r.verdict === "flagged" && r.summary.unsupportedNumbers.length > 0;
 const adviceCaught = (r: CheckResult) => r.verdict === "flagged" && r.advice.length > 0;
 const notSupported = (id: string) => (r: CheckResult) => r.verdict !== "supported" && r.claims.find((c) => c.claimId === id)?.verdict !== "supported";
 const lastNotSupported = (r: CheckResult, input: CheckInput) => notSupported(input.claims.claims.at(-1)!.id)(r);
@@ -74,6 +77,9 @@ const MUTATIONS: Mutation[] = [
   m("fabricated quote", "etf-overlap", "summary: a quote no source holds", (i) => void (i.summary += ' The factsheet calls it "the cheapest dividend ETF in Europe".'), quoteCaught),
   m("fabricated quote", "morning-briefing", "c1: an issuer quote added", (i) => append(i, "c1", ' Issuers said: "supply will double by January".'), quoteCaught),
   m("fabricated quote", "pc-measures", "c1: a log line quoted that was never printed", (i) => append(i, "c1", ' The log notes: "all seven variants agree to four decimals".'), quoteCaught),
+  m("fabricated quote", "etf-overlap", "c6: the judgment, citing nothing, quotes the prospectus", (i) => append(i, "c6", ' The prospectus calls it "the safest dividend fund on the market".'), quoteCaught),
+  m("fabricated quote", "etf-overlap", "c8: a not-collected claim quotes the factsheet", (i) => append(i, "c8", ' The factsheet says "spreads are always below one basis point".'), quoteCaught),
+  m("fabricated quote", "etf-overlap", "c2: a quote in guillemets", (i) => append(i, "c2", " The factsheet calls it «the cheapest dividend ETF in Europe»."), quoteCaught),
 
   // A number changed to one no cited text states.
   m("number changed", "etf-overlap", "c2: management fee 0.35% becomes 0.33%", (i) => replaceIn(i, "c2", "Management fee 0.35%", "Management fee 0.33%"), number),
@@ -91,6 +97,8 @@ const MUTATIONS: Mutation[] = [
   m("number moved to another entity", "morning-briefing", "c6: Bitcoin's net flow given as Ethereum's", (i) => replaceIn(i, "c6", "+41,870 ETH", "-6,210 ETH"), number),
   m("number moved to another entity", "pc-measures", "c2: ols_cluster_firm_year's se_value given to ols_cluster_firm", (i) => replaceIn(i, "c2", "0.015894336687058863", "0.015434486109659754"), number),
   m("number moved to another entity", "pc-measures", "c6: fe_firm_year's coef_capital given to fe_firm", (i) => replaceIn(i, "c6", "0.3100653413001393", "0.3579162730734283"), number),
+  m("number moved to another entity", "morning-briefing", "c5: Bitcoin's row given to Ethereum (the entity renamed, its quote kept)", (i) => replaceIn(i, "c5", ", Bitcoin:", ", Ethereum:"), number),
+  m("number moved to another entity", "morning-briefing", "summary: Ethereum's active addresses given as Bitcoin's", (i) => void (i.summary += " Bitcoin had 498,915 active addresses on 29 November."), summaryNumber),
 
   // A page its quotes are not on.
   m("wrong page", "etf-overlap", "c3: 'on page 3' for a quote on page 2 (pages 2-3 read)", (i) => replaceIn(i, "c3", "on page 2", "on page 3"), page),
@@ -106,6 +114,11 @@ const MUTATIONS: Mutation[] = [
   m("wrong artifact cell", "pc-measures", "pc_measures.csv: a variant renamed", (i) => editArtifact(i, "pc_measures.csv", "wls_inv_value_robust", "gls_random_effects"), artifactCaught),
   m("wrong artifact cell", "pc-measures", "ols.json: se_capital changed", (i) => editArtifact(i, "ols.json", "0.025475801476508936", "0.035475801476508936"), artifactCaught),
   m("wrong artifact cell", "etf-overlap", "overlap.json: overlap_pct 7.2 becomes 9.1", (i) => editArtifact(i, "overlap.json", /"overlap_pct": ?7\.2/, '"overlap_pct": 9.1'), artifactCaught),
+  m("wrong artifact cell", "pc-measures", "pc_measures.csv: ols coef_value and se_value swapped within the row", (i) => editArtifact(i, "pc_measures.csv", "ols,0.11556215636055212,0.005835709557220635,", "ols,0.005835709557220635,0.11556215636055212,"), artifactCaught),
+  m("wrong artifact cell", "pc-measures", "pc_measures.csv: a variant's label cut short (ols_cluster_firm_year as ols_cluster)", (i) => editArtifact(i, "pc_measures.csv", "\nols_cluster_firm_year,", "\nols_cluster,"), artifactCaught),
+  m("wrong artifact cell", "pc-measures", "pc_measures.csv: ols significant_value true becomes false", (i) => editArtifact(i, "pc_measures.csv", /^(ols,.*),true$/m, "$1,false"), artifactCaught),
+  m("wrong artifact cell", "pc-measures", "ols.json: se_value and coef_capital swapped", (i) => editArtifact(i, "ols.json", /"se_value": ?([\d.]+), "coef_capital": ?([\d.]+)/, '"se_value": $2, "coef_capital": $1'), artifactCaught),
+  m("wrong artifact cell", "etf-overlap", "overlap.json: etf_positions and portfolio_positions swapped", (i) => editArtifact(i, "overlap.json", /"etf_positions": ?10(.*)"portfolio_positions": ?8/, '"etf_positions": 8$1"portfolio_positions": 10'), artifactCaught),
 
   // Advice, in a judgment, a claim, the summary or a heading.
   m("advice", "etf-overlap", "c6: the judgment becomes 'You should buy ADIV now.'", (i) => void (claimOf(i, "c6").text = "You should buy ADIV now."), adviceCaught),
@@ -211,6 +224,9 @@ forEachEngine("the checker's mutation suite: errors seeded into recorded runs of
     ];
     console.log(table.join("\n"));
     assert.deepEqual(missed, [], "every seeded error is caught");
+    // The table in the docs is the one this suite prints now.
+    const docs = readFileSync(fileURLToPath(new URL("../../docs/concepts/checker.md", import.meta.url)), "utf8");
+    assert.ok(docs.includes(table.join("\n")), `docs/concepts/checker.md holds the table printed above`);
   });
 });
 

@@ -1,0 +1,33 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { checkArtifacts } from "../../checker/checkArtifacts.ts";
+
+// One compute run printing two variants, one JSON line each, and a table tabulated from it.
+const STDOUT = ['{"variant": "ols", "coef": 0.1155, "se": 0.0058, "significant": true}', '{"variant": "ols_cluster", "coef": 0.1155, "se": 0.0159, "significant": false}'].join("\n");
+const TABLE = "variant,coef,se,significant\nols,0.1155,0.0058,true\nols_cluster,0.1155,0.0159,false\n";
+const check = (text: string, path = "table.csv", derivedFrom = [STDOUT]) => checkArtifacts([{ id: "art-1", path, sha256: "a".repeat(64), text, derivedFrom }])[0]!;
+
+test("a CSV tabulated from several printed JSON lines of one output: each row held against its own line, by column", () => {
+  assert.deepEqual([check(TABLE).verdict, check(TABLE).values, check(TABLE).notes], ["supported", 8, []]);
+  // Seeded: two cells of a row swapped, a boolean flipped, a label cut short, a row's figure from the other line.
+  for (const [what, bad, note] of [
+    ["cells swapped", TABLE.replace("ols,0.1155,0.0058", "ols,0.0058,0.1155"), /row 1, coef: 0\.0058/],
+    ["a boolean flipped", TABLE.replace("0.0058,true", "0.0058,false"), /row 1, significant: false/],
+    ["a label cut short", TABLE.replace("ols_cluster,", "ols_clu,"), /row 2, variant: ols_clu/],
+    ["a figure from the other row", TABLE.replace("0.0058,true", "0.0159,true"), /row 1, se: 0\.0159/],
+  ] as const) {
+    const r = check(bad);
+    assert.equal(r.verdict, "flagged", what);
+    assert.match(r.notes.join("; "), note, what);
+  }
+});
+
+test("a JSON artifact's leaves held under their keys; a text without JSON is held as words and figures", () => {
+  const json = '{"variant": "ols", "coef": 0.1155, "se": 0.0058, "significant": true}';
+  assert.equal(check(json, "ols.json", [json]).verdict, "supported");
+  const swapped = check('{"variant": "ols", "coef": 0.0058, "se": 0.1155, "significant": true}', "ols.json", [json]);
+  assert.deepEqual(swapped.notes, ["$.coef: 0.0058 is not what it was derived from gives", "$.se: 0.1155 is not what it was derived from gives"]);
+  const prose = "The ols variant gives a coefficient of 0.1155 with a standard error of 0.0058.";
+  assert.equal(check("variant,coef,se\nols,0.1155,0.0058\n", "t.csv", [prose]).verdict, "supported");
+  assert.equal(check("variant,coef,se\nol,0.1155,0.0058\n", "t.csv", [prose]).verdict, "flagged", "a word stands whole or not at all");
+});
