@@ -5,6 +5,7 @@ import path from "node:path";
 import { after, test } from "node:test";
 import { createDocumentTools, parseToolInput, type Tool, type ToolContext } from "../../tools/index.ts";
 import type { ToolOutput } from "../../tools/defineTool.ts";
+import { continuedPage } from "../../tools/documents/documentTools.ts";
 import { MemoryBlobStore } from "../support/memoryBlobStore.ts";
 import { sharedCorpusDir } from "../support/sharedCorpusDir.ts";
 
@@ -206,4 +207,15 @@ test("a continuation chunk of a PDF begins with the page it continues", async ()
   // Read from a page marker, there is nothing to continue.
   const third = await read({ sha256, pages: "3-5" });
   assert.doesNotMatch(third.output, /continued\]/);
+});
+
+test("continuedPage: mid-page is a continuation of that page; at a marker, or at the blank line before one, it is not", () => {
+  const text = "[page 1]\nFirst page text.\n\n[page 2]\nSecond page text.";
+  assert.equal(continuedPage(text, 0), null);
+  assert.equal(continuedPage(text, text.indexOf("page text.")), 1);
+  assert.equal(continuedPage(text, text.indexOf("[page 2]")), null);
+  // A window cut just before the next marker has nothing of page 1 left to continue.
+  assert.equal(continuedPage(text, text.indexOf("\n\n[page 2]")), null);
+  assert.equal(continuedPage(text, text.indexOf("\n[page 2]")), null);
+  assert.equal(continuedPage(text, text.indexOf("Second") + 3), 2);
 });

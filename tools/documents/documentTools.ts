@@ -76,9 +76,9 @@ export function createDocumentTools(): Tool[] {
   return [readTool];
 }
 
-/** The page an offset falls inside (past its marker) of a PDF's marked text; null at the start or at a marker. */
+/** The page an offset falls inside (past its marker) of a PDF's marked text; null at the start, or at a marker or the blank lines before one. */
 export function continuedPage(text: string, offset: number): number | null {
-  if (offset === 0 || /^\[page \d+\]/.test(text.slice(offset, offset + 20))) return null;
+  if (offset === 0 || /^\s*\[page \d+\]/.test(text.slice(offset, offset + 40))) return null;
   let page: number | null = null;
   for (const m of text.slice(0, offset).matchAll(/^\[page (\d+)\]$/gm)) page = Number(m[1]);
   return page;
