@@ -5,7 +5,7 @@ import { pageAt, pagesOf } from "../handoff/locateQuote.ts";
 import { adviceIn } from "./adviceLanguage.ts";
 import { type ArtifactCheck, type PublishedArtifact, checkArtifacts } from "./checkArtifacts.ts";
 import { type Derivation, deriveFigure } from "./derivedFigures.ts";
-import { indexUnits, isDatePart, saidOfAnother, standsBySubject, statedAnywhere, subjectAround, wordedAsDerived } from "./numberUnits.ts";
+import { indexUnits, isDatePart, saidOfAnother, standsBySubject, statedAnywhere, subjectAround, termsOf, wordedAsDerived } from "./numberUnits.ts";
 import { type StatedNumber, pagesNamed, statedNumbers as allNumbers, supportedBy, withoutPageLocators } from "./numbers.ts";
 import { quotedPhrases, withoutQuotedPhrases } from "./quotedPhrases.ts";
 
@@ -195,7 +195,7 @@ export function checkAnswer(input: CheckInput): CheckResult {
       const withQuotes = indexUnits([...basis.texts, ...quotedTexts]);
       const standing = ownNumbers.filter((n) => {
         const subject = subjectAround(own, n, ownNumbers);
-        return standsBySubject(n, subject, units) || (supportedBy(n, quoted) && !saidOfAnother(n, subject, withQuotes)) || (isDatePart(own, n.offset) && statedAnywhere(n, units));
+        return standsBySubject(n, subject, units) || (supportedBy(n, quoted) && !saidOfAnother(n, subject, withQuotes, termsOf(claim.text))) || (isDatePart(own, n.offset) && statedAnywhere(n, units));
       });
       const operands = [...standing, ...quoted];
       for (const n of ownNumbers) {
@@ -260,7 +260,7 @@ export function checkAnswer(input: CheckInput): CheckResult {
   const summaryUnsupported = summaryNumbers.filter((n) => {
     const subject = subjectAround(aroundOwn, n, summaryNumbers);
     if (isDatePart(aroundOwn, n.offset)) return !statedAnywhere(n, summaryUnits);
-    return !standsBySubject(n, subject, summaryUnits) || saidOfAnother(n, subject, summaryUnits);
+    return !standsBySubject(n, subject, summaryUnits) || saidOfAnother(n, subject, summaryUnits, termsOf(around));
   });
   const unfoundQuotes = aroundPhrases.filter((p) => !locatePhrase(p.text, allTexts)).map((p) => p.text);
 

@@ -61,12 +61,18 @@ export function unitsOf(text: string): string[] {
 }
 
 export interface UnitIndex {
-  units: { terms: Set<string>; numbers: StatedNumber[] }[];
+  units: { terms: Set<string>; numbers: StatedNumber[]; names: Set<string> }[];
 }
 
-/** The texts' units, each with its terms and numbers, built once a check. */
+/** The names of a unit: namesOf, and its first word too when it is not a common word (a table row's entity, "Bitcoin | 712,480 | …"). */
+const unitNames = (unit: string): Set<string> => {
+  const first = /^\p{Lu}[\p{L}\p{N}]+/u.exec(unit)?.[0].toLowerCase();
+  return new Set([...namesOf(unit), ...(first && first.length >= 3 && !COMMON.has(first) ? [stem(first)] : [])]);
+};
+
+/** The texts' units, each with its terms, numbers and names, built once a check. */
 export function indexUnits(texts: readonly string[]): UnitIndex {
-  return { units: texts.flatMap(unitsOf).map((u) => ({ terms: termsOf(u), numbers: statedNumbers(u) })) };
+  return { units: texts.flatMap(unitsOf).map((u) => ({ terms: termsOf(u), numbers: statedNumbers(u), names: unitNames(u) })) };
 }
 
 const shares = (a: Set<string>, b: Set<string>): boolean => {
@@ -97,7 +103,7 @@ export function subjectAround(claim: string, at: { offset: number; text: string 
   if (around.size === 0) around = termsOf(claim.slice(clauseStart, clauseEnd));
   const colon = claim.indexOf(":");
   const lead = colon > 0 && colon < at.offset ? namesOf(claim.slice(0, colon)) : new Set<string>();
-  return { around, lead, names: new Set([...lead, ...namesOf(claim.slice(clauseStart, clauseEnd))]) };
+  return { around, lead, names: new Set([...lead, ...unitNames(claim.slice(clauseStart, clauseEnd).trimStart())]) };
 }
 
 /** Whether some unit that states the number also holds the claim's subject: a word around it, or a name of its lead. */
@@ -107,12 +113,15 @@ export function standsBySubject(n: StatedNumber, subject: Subject, index: UnitIn
 
 /**
  * Whether the number is said of another entity than the one that states it: a name of its subject stands in a
- * cited unit, but no unit stating the number holds any of its subject's names ("Ethereum: active addresses
- * 712,480" when only Bitcoin's row states 712,480). A quote the claim rests on does not vouch for such a number.
+ * cited unit, no unit stating the number holds any of its subject's names, and each unit stating it names an
+ * entity the claim (`claimTerms`, every term of its text) does not ("Ethereum: active addresses 712,480" when only
+ * Bitcoin's row states 712,480). A row that names no entity (a table's "2018 census | 4,699,755" under its
+ * header) is not another's. A quote the claim rests on does not vouch for such a number.
  */
-export function saidOfAnother(n: StatedNumber, subject: Subject, index: UnitIndex): boolean {
+export function saidOfAnother(n: StatedNumber, subject: Subject, index: UnitIndex, claimTerms: Set<string>): boolean {
   if (!index.units.some((u) => shares(subject.names, u.terms))) return false;
-  return !index.units.some((u) => supportedBy(n, u.numbers) && shares(subject.names, u.terms));
+  const stating = index.units.filter((u) => supportedBy(n, u.numbers));
+  return stating.length > 0 && stating.every((u) => !shares(subject.names, u.terms) && [...u.names].some((name) => !claimTerms.has(name)));
 }
 
 /** Whether any unit states the number (anywhere in the cited texts). */
