@@ -1,4 +1,5 @@
 import type { RecordedEvent } from "../../events/index.ts";
+import { findQuote } from "../../handoff/normaliseQuote.ts";
 import { normalizeUrl } from "../../tools/web/normalizeUrl.ts";
 import { type CaseScore, checkedAnswer, scoreRun } from "../scoreRun.ts";
 import type { GoldCase } from "./goldCase.ts";
@@ -38,17 +39,19 @@ function urlsByBlob(events: readonly RecordedEvent[]): Map<string, string> {
 
 /**
  * Grades one run of a gold case from its log and the texts it cites. The
- * answer graded is its summary and its supported observed claims: a claim the
+ * answer graded is its supported observed claims: the summary, a claim the
  * checker does not support, a judgment and a not_collected claim count for
  * nothing. Recall counts gold evidence URLs among the cited sources; support
- * counts the cited findings' quotes that stand verbatim in their stored text.
+ * counts the cited findings' quotes that stand verbatim in their stored text
+ * (under the one quote normalisation, handoff/normaliseQuote.ts).
  * The case passes when the answer is correct and the run's own checks hold
  * (an answer, every number in its sources, citations valid, no advice).
  */
 export function scoreGoldRun(c: GoldCase, runId: string, events: readonly RecordedEvent[], texts: ReadonlyMap<string, string>): GoldScore {
   const base = scoreRun({ evalCase: { id: c.id, expected: [], forbidden: [], minCoverage: 0, variant: "delegating" }, runId, events, texts });
-  const { claims, text, supported } = checkedAnswer(runId, events, texts);
-  const grade = claims.answer ? gradeAnswer(c, [text.summary, ...supported.map((s) => s.text)].join("\n")) : { correct: false, detail: "no answer" };
+  const { claims, supported } = checkedAnswer(runId, events, texts);
+  // Only what the checker supports is credited: the summary is Main's prose, and a judgment or not_collected claim rests on nothing.
+  const grade = claims.answer ? gradeAnswer(c, supported.map((s) => s.text).join("\n")) : { correct: false, detail: "no answer" };
 
   const findings = claims.claims.filter((cl) => cl.basis === "observed").flatMap((cl) => cl.findings);
   const byBlob = urlsByBlob(events);
@@ -65,7 +68,7 @@ export function scoreGoldRun(c: GoldCase, runId: string, events: readonly Record
   const found = quotes.filter((q) => {
     const sha = q.blob?.sha256 ?? (q.source?.kind === "source" ? q.source.textSha256 : q.source?.sha256);
     const stored = sha === undefined ? undefined : texts.get(sha);
-    return stored !== undefined && stored.includes(q.text);
+    return stored !== undefined && findQuote(stored, q.text).length > 0;
   }).length;
 
   return {

@@ -4,6 +4,7 @@ import type { RecordedEvent } from "../../events/index.ts";
 import { Baseline, compareToBaseline } from "../../eval/compareToBaseline.ts";
 import { renderTable } from "../../eval/renderTable.ts";
 import { scoreRun } from "../../eval/scoreRun.ts";
+import { scoreGoldRun } from "../../eval/gold/scoreGoldRun.ts";
 import { admittedData } from "../actors/fixtures.ts";
 import { memoryLog } from "../projections/log.ts";
 
@@ -32,7 +33,7 @@ type Claim = { text: string; basis: "observed" | "judgment" | "not_collected"; c
 const goodClaims = (): Claim[] => FACTS.map((f, i) => ({ text: f, basis: "observed", citations: [{ executor: CHILD, finding: i }] }));
 
 /** A run whose Child fetched the page and quoted each fact; Main answers with `claims`. */
-function run(claims: Claim[]): RecordedEvent[] {
+function run(claims: Claim[], summary = "What each fund charges."): RecordedEvent[] {
   const log = memoryLog();
   log.add(MAIN, "executor_admitted", { ...admittedData("main"), model: MODEL });
   log.add(MAIN, "turn", turn(1) as never);
@@ -49,7 +50,7 @@ function run(claims: Claim[]): RecordedEvent[] {
   log.add(CHILD, "handoff_committed", { handoff: { summary: "s", findings }, repairs: 0, forced: false });
   log.add(CHILD, "settled", { outcome: "handed_off" });
   log.add(MAIN, "turn", turn(2) as never);
-  log.add(MAIN, "settled", { outcome: "answered", answer: { summary: "What each fund charges.", sections: [{ heading: "Charges", claims }] } });
+  log.add(MAIN, "settled", { outcome: "answered", answer: { summary, sections: [{ heading: "Charges", claims }] } });
   return log.events;
 }
 
@@ -115,5 +116,17 @@ describe("the eval gate catches seeded errors", () => {
   test("the table labels a case whose expected phrases came from its own script as plumbing", () => {
     const [, , row] = renderTable([{ ...score(goodClaims()), graded: "plumbing" }]);
     assert.match(row!, /^\| nine-charges \| delegating \| pass \|.* \| plumbing \|$/);
+  });
+
+  test("a gold case is graded on the supported claims alone: the answer in a not_collected claim, or only in the summary, scores 0", () => {
+    const gold = { id: "fund-d", question: "What does Fund D charge?", answer: 0.13, answer_type: "number" as const, tolerance: 0, evidence: ["https://funds.test/"], corpus: ".", corpusDir: ".", line: 1 };
+    const grade = (claims: Claim[], summary?: string) => scoreGoldRun(gold, "run-gate", run(claims, summary), texts);
+    const good = grade([goodClaims()[3]!]);
+    assert.deepEqual([good.accuracy, good.evidenceRecall, good.quoteSupport], [1, 1, 1]);
+    // Seeded: the one claim stating it turned not_collected, the summary still saying it.
+    const gap = grade([{ text: `Not collected: ${FACTS[3]}`, basis: "not_collected", citations: [] }], FACTS[3]);
+    assert.deepEqual([gap.accuracy, gap.failures[0]], [0, "wrong: no number within 0 of 0.13"]);
+    // Seeded: a judgment stating it, the summary too.
+    assert.equal(grade([{ text: FACTS[3]!, basis: "judgment", citations: [] }], FACTS[3]).accuracy, 0);
   });
 });
