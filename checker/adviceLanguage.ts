@@ -45,7 +45,7 @@ export interface AdviceSentence {
   rule: string;
 }
 
-/** Sentences: the text split after . ! ? followed by whitespace, and at line breaks (bullets, headings). */
+/** Sentences: the text split after . ! ? (and a closing quote or parenthesis after one) followed by whitespace, and at line breaks (bullets, headings). */
 export function sentencesOf(text: string): { sentence: string; offset: number }[] {
   const out: { sentence: string; offset: number }[] = [];
   let start = 0;
@@ -54,7 +54,7 @@ export function sentencesOf(text: string): { sentence: string; offset: number }[
     const sentence = raw.trim();
     if (sentence) out.push({ sentence, offset: start + raw.indexOf(sentence) });
   };
-  for (const m of text.matchAll(/(?<=[.!?])\s+|\n+/g)) {
+  for (const m of text.matchAll(/(?<=[.!?]["\u201d\u00bb\u00ab)]?)\s+|\n+/g)) {
     push(m.index!);
     start = m.index! + m[0].length;
   }
@@ -62,10 +62,21 @@ export function sentencesOf(text: string): { sentence: string; offset: number }[
   return out;
 }
 
-/** The sentences of `text` that give advice, with the rule each one met. */
-export function adviceIn(text: string): AdviceSentence[] {
+/**
+ * The sentences of `text` that give advice, with the rule each one met. `spoken`: spans of the text that are a
+ * source speaking (a phrase quoted verbatim from a cited source), blanked before the rules read a sentence, so a
+ * health agency's quoted "We advise the public …" is not the answer's advice while the answer's own words in the
+ * same sentence still are.
+ */
+export function adviceIn(text: string, spoken: readonly { offset: number; text: string }[] = []): AdviceSentence[] {
   return sentencesOf(text).flatMap(({ sentence, offset }) => {
-    const rule = adviceRule(sentence);
+    let own = sentence;
+    for (const span of spoken) {
+      const from = Math.max(span.offset, offset) - offset;
+      const to = Math.min(span.offset + span.text.length, offset + sentence.length) - offset;
+      if (from < to) own = own.slice(0, from) + " ".repeat(to - from) + own.slice(to);
+    }
+    const rule = adviceRule(own);
     return rule ? [{ sentence, offset, rule }] : [];
   });
 }

@@ -2,7 +2,7 @@ import type { EventData } from "../events/catalogue.ts";
 import type { ClaimChain, RunClaims, SourceRef } from "../projections/claimTypes.ts";
 import { findQuote } from "../handoff/normaliseQuote.ts";
 import { pageAt, pagesOf } from "../handoff/locateQuote.ts";
-import { adviceIn } from "./adviceLanguage.ts";
+import { type AdviceSentence, adviceIn } from "./adviceLanguage.ts";
 import { type ArtifactCheck, type PublishedArtifact, checkArtifacts } from "./checkArtifacts.ts";
 import { type Derivation, deriveFigure } from "./derivedFigures.ts";
 import { indexUnits, isDatePart, saidOfAnother, standsBySubject, statedAnywhere, subjectAround, termsOf, wordedAsDerived } from "./numberUnits.ts";
@@ -158,8 +158,9 @@ export function checkAnswer(input: CheckInput): CheckResult {
   });
   const index = new Map(keys.map((k, i) => [k, i]));
   const allTexts = [...new Set(bases.flatMap((b) => b.texts))];
-  const artifactChecks: ArtifactCheck[] = checkArtifacts(input.artifacts ?? []);
+  const artifactChecks: ArtifactCheck[] = checkArtifacts(input.artifacts ?? [], [input.summary, ...input.headings, ...claims.claims.map((c) => c.text)].join("\n"));
 
+  const claimAdvice: AdviceSentence[][] = [];
   const checked: ClaimCheck[] = claims.claims.map((claim, i) => {
     const basis = bases[i];
     const notes: string[] = [];
@@ -227,7 +228,10 @@ export function checkAnswer(input: CheckInput): CheckResult {
         flag("source_changed", `source ${s.url} ${s.state === "unreachable" ? "could not be read again" : "no longer supports it"}${s.detail ? `: ${s.detail}` : ""}`);
       } else if (s.state === "still_supports") notes.push(`source ${s.url} changed but still supports it`);
     }
-    for (const a of adviceIn(claim.text)) flag("advice", `advice (${a.rule}): "${clip(a.sentence)}"`);
+    // Advice in its own words: phrases it quotes from a blob it cites are the source speaking.
+    const advice = adviceIn(claim.text, located.filter((l) => l.at).map((l) => l.phrase));
+    claimAdvice.push(advice);
+    for (const a of advice) flag("advice", `advice (${a.rule}): "${clip(a.sentence)}"`);
     for (const a of artifactChecks.filter((a) => a.verdict === "flagged" && namesArtifact(claim, a))) flag("artifact", `artifact ${a.path}: ${a.notes.slice(0, 3).join("; ")}`);
 
     if (claim.basis !== "observed") notes.push(`no evidence: ${claim.basis === "judgment" ? "a judgment" : "not collected"}`);
@@ -264,10 +268,12 @@ export function checkAnswer(input: CheckInput): CheckResult {
   });
   const unfoundQuotes = aroundPhrases.filter((p) => !locatePhrase(p.text, allTexts)).map((p) => p.text);
 
+  // A phrase quoted verbatim from a cited source is the source speaking, not the answer advising.
+  const sourcedIn = (text: string) => quotedPhrases(text).filter((p) => locatePhrase(p.text, allTexts));
   const advice = [
-    ...adviceIn(input.summary).map((a) => ({ where: "summary", sentence: a.sentence, rule: a.rule })),
-    ...input.headings.flatMap((h, i) => adviceIn(h).map((a) => ({ where: `section ${i + 1} heading`, sentence: a.sentence, rule: a.rule }))),
-    ...claims.claims.flatMap((c) => adviceIn(c.text).map((a) => ({ where: c.id, sentence: a.sentence, rule: a.rule }))),
+    ...adviceIn(input.summary, sourcedIn(input.summary)).map((a) => ({ where: "summary", sentence: a.sentence, rule: a.rule })),
+    ...input.headings.flatMap((h, i) => adviceIn(h, sourcedIn(h)).map((a) => ({ where: `section ${i + 1} heading`, sentence: a.sentence, rule: a.rule }))),
+    ...claims.claims.flatMap((c, i) => claimAdvice[i].map((a) => ({ where: c.id, sentence: a.sentence, rule: a.rule }))),
   ];
   const anyFlag =
     checked.some((c) => c.verdict === "flagged") ||

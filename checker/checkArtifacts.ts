@@ -19,11 +19,35 @@ export interface ArtifactCheck {
   verdict: "supported" | "flagged";
   /** Values checked (cells of a CSV below its header, leaves of a JSON document). */
   values: number;
-  /** One line per value found in nothing it was derived from: where, and the value. */
+  /** One line per value found in nothing it was derived from: where, and the value; a record of its output no row holds. */
   notes: string[];
+  /** Records of its output no row holds that the answer says the table omits (listed, not flagged). */
+  omittedRows?: string[];
 }
 
 export const isTableArtifact = (path: string): boolean => /\.(?:csv|json)$/i.test(path);
+
+/** Whether the answer says a table omits rows: a sentence naming its file with "omits", "left out", "excluded"… */
+const OMISSION = /\b(?:omit(?:s|ted)?|leaves? out|left out|not included|excluded|exclude[sd]?|drop(?:s|ped)?|not tabulated)\b/i;
+function saysItOmitsRows(answer: string, path: string): boolean {
+  const file = path.split("/").at(-1)!.toLowerCase();
+  return answer.split(/(?<=[.!?])\s+|\n+/).some((sentence) => sentence.toLowerCase().includes(file) && OMISSION.test(sentence));
+}
+
+/**
+ * The records of a CSV's output (printed JSON records giving a value for every column of its header), each with
+ * its columns' values in words, once each: the rows the table must hold.
+ */
+function recordsOfTable(header: readonly (string | null)[], sources: readonly Source[]): { source: Source; words: string }[] {
+  const columns = header.filter((c): c is string => c !== null);
+  const out = new Map<string, Source>();
+  for (const s of sources) {
+    if (columns.length < 2 || !columns.every((c) => s.keyed.has(c))) continue;
+    const words = columns.map((c) => `${c} ${s.keyed.get(c)}`).join(", ");
+    if (!out.has(words)) out.set(words, s);
+  }
+  return [...out].map(([words, source]) => ({ source, words }));
+}
 
 /** A CSV's rows of cells: quoted cells may hold commas and doubled quotes. */
 export function csvRows(text: string): string[][] {
@@ -112,14 +136,18 @@ function valueFound(raw: string, key: string | null, source: Source): boolean {
   return standsAsWhole(source.haystack, normaliseQuote(value).toLowerCase());
 }
 
-/** Each value of each CSV or JSON artifact checked against what it was derived from. */
-export function checkArtifacts(artifacts: readonly PublishedArtifact[]): ArtifactCheck[] {
+/**
+ * Each value of each CSV or JSON artifact checked against what it was derived from, and each CSV for the rows
+ * its output has: `answer` (the answer's text) may say a table omits rows, which are then listed, not flagged.
+ */
+export function checkArtifacts(artifacts: readonly PublishedArtifact[], answer = ""): ArtifactCheck[] {
   return artifacts.map((a) => {
     const base = { id: a.id, path: a.path, sha256: a.sha256 };
     if (a.text === null) return { ...base, verdict: "flagged", values: 0, notes: ["its blob could not be read"] };
     // Each text it was derived from, read once: its numbers, its words and its keyed values.
     const sources = a.derivedFrom.flatMap(readSources);
     const notes: string[] = [];
+    let omittedRows: string[] | undefined;
     let count = 0;
     if (/\.csv$/i.test(a.path)) {
       // A row comes from one record (a variant's row from that variant's printed JSON line): its cells are held
@@ -127,14 +155,19 @@ export function checkArtifacts(artifacts: readonly PublishedArtifact[]): Artifac
       // so a value moved in from another row, two cells swapped or a label cut short are caught.
       const [header, ...rows] = csvRows(a.text);
       const keyOf = (c: number) => header?.[c]?.trim() || null;
+      const holds = (row: string[], s: Source) => row.filter((cell, c) => valueFound(cell, keyOf(c), s)).length;
       rows.forEach((row, r) => {
         count += row.length;
-        const held = (s: Source) => row.filter((cell, c) => valueFound(cell, keyOf(c), s)).length;
-        const best = sources.reduce<Source | null>((b, s) => (!b || held(s) > held(b) ? s : b), null);
+        const best = sources.reduce<Source | null>((b, s) => (!b || holds(row, s) > holds(row, b) ? s : b), null);
         row.forEach((cell, c) => {
           if (!best || !valueFound(cell, keyOf(c), best)) notes.push(`row ${r + 1}, ${header?.[c] ?? `column ${c + 1}`}: ${cell} is not what the output its row was derived from gives`);
         });
       });
+      // Every record of its columns the output printed is a row of it (a table that drops one has no wrong cell).
+      const records = recordsOfTable((header ?? []).map((_, c) => keyOf(c)), sources);
+      const missing = records.filter(({ source }) => !rows.some((row) => holds(row, source) === row.length)).map((x) => x.words);
+      if (missing.length && saysItOmitsRows(answer, a.path)) omittedRows = missing;
+      else for (const words of missing) notes.push(`no row holds the output's record ${words} (${missing.length} of ${records.length} records missing)`);
     } else {
       let leaves: { at: string; value: string | number | boolean }[];
       try {
@@ -151,6 +184,6 @@ export function checkArtifacts(artifacts: readonly PublishedArtifact[]): Artifac
         if (!ok) notes.push(`${leaf.at.startsWith("[") ? "$" : "$."}${leaf.at}: ${value} is ${keyedBy.length ? "not what it was derived from gives" : "in nothing it was derived from"}`);
       }
     }
-    return { ...base, verdict: notes.length ? "flagged" : "supported", values: count, notes };
+    return { ...base, verdict: notes.length ? "flagged" : "supported", values: count, notes, ...(omittedRows && { omittedRows }) };
   });
 }

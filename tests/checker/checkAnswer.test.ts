@@ -51,3 +51,28 @@ describe("checkAnswer: verdicts from the claim chains, stored texts and sources 
     assert.match(r.verdictReason ?? "", /observed claim c1 without evidence/);
   });
 });
+
+describe("checkAnswer: a quoted source sentence is the source speaking, not advice", () => {
+  const SAID = 'He closed the $3 billion deal to buy Oculus VR. We advise the public not to take any tablets sold as diet pills.';
+  const saidTexts = new Map([[SHA("b"), SAID]]);
+  const check = (text: string, summary = "") =>
+    checkAnswer({ claims: run([claim("c1", text, "observed", [{ text: "He closed the $3 billion deal" }])]), summary, headings: [], texts: saidTexts, rereads: reread("read", page.rawSha256, SAID) });
+
+  it("advice inside quotes the cited source holds verbatim is not Main's advice (claim and summary)", () => {
+    const r = check('"He closed the $3 billion deal to buy Oculus VR." The agency wrote: "We advise the public not to take any tablets sold as diet pills."', '"He closed the $3 billion deal to buy Oculus VR."');
+    assert.deepEqual(r.advice, []);
+    assert.deepEqual(r.claims[0].flags ?? [], []);
+    assert.equal(r.verdict, "supported");
+  });
+
+  it("Main's own advice beside such a quote is still flagged, and so is advice inside a quote no source holds", () => {
+    const own = check('The agency wrote: "We advise the public not to take any tablets sold as diet pills." You should buy ADIV instead.');
+    assert.deepEqual(own.advice.map((a) => a.rule), ["should act"]);
+    assert.equal(own.claims[0].flags?.[0]?.kind, "advice");
+    const after = check('"We advise the public not to take any tablets sold as diet pills." Buy ADIV instead.');
+    assert.deepEqual(after.advice.map((a) => [a.rule, a.sentence]), [["imperative", "Buy ADIV instead."]]);
+    const made = check('The agency wrote: "We recommend buying ADIV now."');
+    assert.ok(made.advice.some((a) => a.rule === "recommends"), JSON.stringify(made.advice));
+    assert.deepEqual((made.claims[0].flags ?? []).map((f) => f.kind).sort(), ["advice", "quote"]);
+  });
+});

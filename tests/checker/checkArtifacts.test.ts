@@ -31,3 +31,16 @@ test("a JSON artifact's leaves held under their keys; a text without JSON is hel
   assert.equal(check("variant,coef,se\nols,0.1155,0.0058\n", "t.csv", [prose]).verdict, "supported");
   assert.equal(check("variant,coef,se\nol,0.1155,0.0058\n", "t.csv", [prose]).verdict, "flagged", "a word stands whole or not at all");
 });
+
+test("a CSV tabulated from printed JSON records holds a row for every record of its columns, or the answer says it omits rows", () => {
+  const dropped = "variant,coef,se,significant\nols,0.1155,0.0058,true\n";
+  const r = check(dropped);
+  assert.equal(r.verdict, "flagged");
+  assert.deepEqual(r.notes, ["no row holds the output's record variant ols_cluster, coef 0.1155, se 0.0159, significant false (1 of 2 records missing)"]);
+  // Said in the answer: the rows left out are listed, not flagged.
+  const said = checkArtifacts([{ id: "art-1", path: "out/table.csv", sha256: "a".repeat(64), text: dropped, derivedFrom: [STDOUT] }], "The table.csv omits ols_cluster, which did not converge.")[0]!;
+  assert.deepEqual([said.verdict, said.omittedRows], ["supported", ["variant ols_cluster, coef 0.1155, se 0.0159, significant false"]]);
+  // A sentence naming the table without saying it omits rows excuses nothing; a table of prose figures requires no rows.
+  assert.equal(checkArtifacts([{ id: "art-1", path: "table.csv", sha256: "a".repeat(64), text: dropped, derivedFrom: [STDOUT] }], "table.csv lists the variants.")[0]!.verdict, "flagged");
+  assert.equal(check("variant,coef\nols,0.1155\n", "t.csv", ["ols gives 0.1155 and ols_cluster 0.0159."]).verdict, "supported");
+});

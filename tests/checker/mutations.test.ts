@@ -16,7 +16,7 @@ import { type RecordedRun, type ScenarioName, SCENARIOS, recordScenario } from "
  * must catch each (a flag of the expected kind, or an unsupported verdict), while the unmutated runs
  * check `supported` with no flag at all. The table it prints is in docs/concepts/checker.md.
  */
-const KINDS = ["fabricated quote", "number changed", "number moved to another entity", "wrong page", "wrong artifact cell", "advice", "unsupported claim", "misattributed source"] as const;
+const KINDS = ["fabricated quote", "number changed", "number moved to another entity", "wrong page", "wrong artifact cell", "dropped artifact row", "advice", "unsupported claim", "misattributed source"] as const;
 type Kind = (typeof KINDS)[number];
 
 interface Mutation {
@@ -120,12 +120,18 @@ const MUTATIONS: Mutation[] = [
   m("wrong artifact cell", "pc-measures", "ols.json: se_value and coef_capital swapped", (i) => editArtifact(i, "ols.json", /"se_value": ?([\d.]+), "coef_capital": ?([\d.]+)/, '"se_value": $2, "coef_capital": $1'), artifactCaught),
   m("wrong artifact cell", "etf-overlap", "overlap.json: etf_positions and portfolio_positions swapped", (i) => editArtifact(i, "overlap.json", /"etf_positions": ?10(.*)"portfolio_positions": ?8/, '"etf_positions": 8$1"portfolio_positions": 10'), artifactCaught),
 
+  // A published table missing a row its compute output has, no cell of it wrong, and the answer silent about it.
+  m("dropped artifact row", "pc-measures", "pc_measures.csv: the wls_inv_value_robust row dropped", (i) => editArtifact(i, "pc_measures.csv", /^wls_inv_value_robust,.*\n/m, ""), artifactCaught),
+  m("dropped artifact row", "pc-measures", "pc_measures.csv: the first row (ols) dropped", (i) => editArtifact(i, "pc_measures.csv", /^ols,.*\n/m, ""), artifactCaught),
+
   // Advice, in a judgment, a claim, the summary or a heading.
   m("advice", "etf-overlap", "c6: the judgment becomes 'You should buy ADIV now.'", (i) => void (claimOf(i, "c6").text = "You should buy ADIV now."), adviceCaught),
   m("advice", "etf-overlap", "summary: a timing call", (i) => void (i.summary += " Now is a good time to buy ADIV."), adviceCaught),
   m("advice", "morning-briefing", "a heading recommends", (i) => void (i.headings = [...i.headings, "Buy ETH before the upgrade"]), adviceCaught),
   m("advice", "morning-briefing", "c4: investors told to accumulate", (i) => append(i, "c4", " Investors should accumulate ETH ahead of it."), adviceCaught),
   m("advice", "pc-measures", "c1: a recommendation appended", (i) => append(i, "c1", " We recommend buying the firms with the largest coefficients."), adviceCaught),
+  m("advice", "etf-overlap", "c1: Main's own call in the sentence that quotes the announcement", (i) => replaceIn(i, "c1", "The fee announcement states:", "Buy ADIV before the cut, as the fee announcement states:"), adviceCaught),
+  m("advice", "etf-overlap", "c3: Main's own advice right after the prospectus quote", (i) => append(i, "c3", " Investors should sell ADIV before such a downturn."), adviceCaught),
 
   // An observed claim with no evidence, or resting only on material a stopped Child never summarised.
   m("unsupported claim", "etf-overlap", "an observed claim citing nothing", (i) => addObserved(i, "ADIV has beaten its index in every year since launch."), lastNotSupported),
@@ -197,8 +203,9 @@ forEachEngine("the checker's mutation suite: errors seeded into recorded runs of
     }
   });
 
-  test("at least 40 seeded errors of 8 kinds, over all three scenarios, each caught; the catch rate per kind", () => {
+  test("at least 40 seeded errors of at least 8 kinds, over all three scenarios, each caught; the catch rate per kind", () => {
     assert.ok(MUTATIONS.length >= 40, `${MUTATIONS.length} seeded errors`);
+    assert.ok(KINDS.length >= 8, `${KINDS.length} kinds`);
     assert.deepEqual(new Set(MUTATIONS.map((x) => x.kind)), new Set(KINDS));
     assert.deepEqual(new Set(MUTATIONS.map((x) => x.scenario)), new Set(SCENARIOS));
     const missed: string[] = [];
@@ -231,7 +238,7 @@ forEachEngine("the checker's mutation suite: errors seeded into recorded runs of
 });
 
 describe("the mutation suite's own seeds", () => {
-  test("every seed names a kind of the eight and a scenario of the three", () => {
+  test("every seed names a kind of KINDS and a scenario of the three", () => {
     for (const x of MUTATIONS) {
       assert.ok(KINDS.includes(x.kind));
       assert.ok(SCENARIOS.includes(x.scenario));
