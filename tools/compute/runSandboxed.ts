@@ -59,7 +59,10 @@ export function runSandboxed(argv: string[], opts: { timeLimitMs: number; output
     let timedOut = false;
     let aborted = false;
     let settled = false;
+    // Once Node has reaped the child its pid, and so its process group's id, may be another process's: never killed then.
+    const reaped = () => child.exitCode !== null || child.signalCode !== null;
     const killGroup = () => {
+      if (reaped()) return;
       try {
         if (child.pid) process.kill(-child.pid, "SIGKILL");
       } catch {
@@ -75,7 +78,7 @@ export function runSandboxed(argv: string[], opts: { timeLimitMs: number; output
       killGroup();
     };
     opts.signal?.addEventListener("abort", onAbort, { once: true });
-    const watch = opts.watch && child.pid ? watchSandbox(child.pid, opts.watch, killGroup) : null;
+    const watch = opts.watch && child.pid ? watchSandbox(child.pid, opts.watch, killGroup, undefined, () => !reaped()) : null;
     const finish = async (exitCode: number | null, signal: string | null, spawnError?: string) => {
       if (settled) return;
       settled = true;

@@ -18,6 +18,9 @@ export interface WatchReport {
   peakProcesses: number;
   /** Bytes the workspace's files grew by, at the last look. */
   workspaceGrowth: number;
+  /** Looks at the tree's memory while its root was the run's, and walks of the workspace finished. */
+  looks: number;
+  walks: number;
 }
 
 const PAGE = 4096;
@@ -74,31 +77,51 @@ export async function bytesUnder(dir: string): Promise<number> {
  * or Deno's ArrayBuffers, which V8's heap limit does not count) and the growth
  * of the workspace (RLIMIT_FSIZE bounds one file, not many). Past either limit
  * it calls `stop` once. Reading /proc costs a few milliseconds a look.
+ *
+ * The memory look is synchronous and taken every interval; the workspace walk
+ * (asynchronous, behind libuv's thread pool, which under load took 44 s) runs
+ * one at a time and a tick that finds one under way skips it: looks chained
+ * behind walks once left a whole compute with one look and a queue that drained
+ * for up to a minute after the program ended. `alive` says the root is still
+ * the run's (not yet reaped): a reaped pid may be another process's, which is
+ * neither measured nor stopped.
  */
-export function watchSandbox(rootPid: number, limits: SandboxWatch, stop: () => void, intervalMs = 100): { done(): Promise<WatchReport> } {
-  const report: WatchReport = { stoppedBy: null, peakRssBytes: 0, peakProcesses: 0, workspaceGrowth: 0 };
+export function watchSandbox(rootPid: number, limits: SandboxWatch, stop: () => void, intervalMs = 100, alive: () => boolean = () => true): { done(): Promise<WatchReport> } {
+  const report: WatchReport = { stoppedBy: null, peakRssBytes: 0, peakProcesses: 0, workspaceGrowth: 0, looks: 0, walks: 0 };
   const base = limits.workspaceBase;
-  let looking: Promise<void> = Promise.resolve();
   let ended = false;
-  const look = async () => {
+  const over = (why: "memory" | "workspace") => {
+    if (report.stoppedBy || ended || !alive()) return;
+    report.stoppedBy = why;
+    stop();
+  };
+  const lookAtMemory = () => {
+    if (ended || !alive()) return;
     const { pids, rss } = tree(rootPid);
+    report.looks++;
     report.peakRssBytes = Math.max(report.peakRssBytes, rss);
     report.peakProcesses = Math.max(report.peakProcesses, pids.length);
-    report.workspaceGrowth = (await bytesUnder(limits.workspace)) - base;
-    if (report.stoppedBy || ended) return;
-    if (rss > limits.memoryBytes) report.stoppedBy = "memory";
-    else if (report.workspaceGrowth > limits.workspaceBytes) report.stoppedBy = "workspace";
-    if (report.stoppedBy) stop();
+    if (rss > limits.memoryBytes) over("memory");
   };
-  looking = look();
-  const timer = setInterval(() => {
-    looking = looking.then(look).catch(() => {});
-  }, intervalMs);
+  const walk = async () => {
+    report.workspaceGrowth = (await bytesUnder(limits.workspace)) - base;
+    report.walks++;
+    if (report.workspaceGrowth > limits.workspaceBytes) over("workspace");
+  };
+  let walking: Promise<void> | null = null;
+  const tick = () => {
+    lookAtMemory();
+    walking ??= walk()
+      .catch(() => {})
+      .finally(() => (walking = null));
+  };
+  tick();
+  const timer = setInterval(tick, intervalMs);
   return {
     async done() {
       clearInterval(timer);
-      await looking.catch(() => {});
       ended = true;
+      await walking;
       // One last look at the workspace: a writer faster than the interval is still counted.
       report.workspaceGrowth = (await bytesUnder(limits.workspace)) - base;
       if (!report.stoppedBy && report.workspaceGrowth > limits.workspaceBytes) report.stoppedBy = "workspace";
