@@ -202,7 +202,7 @@ export function checkAnswer(input: CheckInput): CheckResult {
       for (const n of ownNumbers) {
         if (standing.includes(n)) continue;
         // Only a figure the claim words as computed ("a cut of 9 bps") is looked for among the derivations.
-        const d = wordedAsDerived(own, n.offset) ? deriveFigure(n, dedupe(operands)) : null;
+        const d = wordedAsDerived(own, n.offset, n.text.length) ? deriveFigure(n, dedupe(operands)) : null;
         if (d) {
           derived.push(d);
           notes.push(`derived: ${d.formula}`);

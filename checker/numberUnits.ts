@@ -142,9 +142,14 @@ export function isDatePart(text: string, offset: number): boolean {
 }
 
 // Words that say a figure is computed from others: "a cut of 9 bps", "up 1.8%", "twice", "the gap".
-const DERIVATION = /\b(?:cut|cuts|fall|fell|falls|drop|dropped|drops|decline[sd]?|rise|rises|rose|increase[sd]?|decrease[sd]?|reduction|reduced|lower(?:ed)?|higher|change[sd]?|difference|differs?|gap|spread|up|down|ratio|times|twice|total(?:led|s)?|sum|combined|together|more|less|fewer|gain(?:ed|s)?|loss|lost|shrank|grew|widened|narrowed|saving|saves?)\b/i;
+const CHANGE = "cut|cuts|fall|fell|falls|drop|dropped|drops|decline[sd]?|rise|rises|rose|increase[sd]?|decrease[sd]?|reduction|reduced|lower(?:ed)?|higher|change[sd]?|difference|differs?|gap|spread|up|down|ratio|times|twice|total(?:led|s)?|sum|combined|together|more|less|fewer|gain(?:ed|s)?|loss|lost|shrank|grew|widened|narrowed|saving|saves?";
+// The word governs the figure: right before it, across at most two small words ("a cut of 9 bps", "falls by
+// 23.7%", "the gap is 0.29%"), or right after it and its unit ("9 bps lower", "3 times"). "Were down at 311,253"
+// or "the ratio, higher than most, is 0.41%" state a level, not a computation.
+const GOVERNS_BEFORE = new RegExp(`\\b(?:${CHANGE})\\b[\\s:,]*(?:(?:of|by|is|was|are|were|a|an|the|about|around|some|roughly|nearly|almost|just|only)\\s+){0,2}[$€£]?$`, "i");
+const GOVERNS_AFTER = /^\s*(?:%|bps|basis points?|percentage points?|points?|pp|per ?cent)?\s*(?:more|less|fewer|higher|lower|times|apart|cheaper|dearer|up|down)\b/i;
 
-/** Whether the claim words the number at `offset` as computed (a change, a difference, a ratio, a total). */
-export function wordedAsDerived(text: string, offset: number): boolean {
-  return DERIVATION.test(text.slice(Math.max(0, offset - 40), offset + 20));
+/** Whether the claim words the number at `offset` (written `length` characters long) as computed (a change, a difference, a ratio, a total). */
+export function wordedAsDerived(text: string, offset: number, length = 0): boolean {
+  return GOVERNS_BEFORE.test(text.slice(Math.max(0, offset - 60), offset)) || (length > 0 && GOVERNS_AFTER.test(text.slice(offset + length, offset + length + 40)));
 }

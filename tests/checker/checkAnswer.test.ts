@@ -76,3 +76,27 @@ describe("checkAnswer: a quoted source sentence is the source speaking, not advi
     assert.deepEqual((made.claims[0].flags ?? []).map((f) => f.kind).sort(), ["advice", "quote"]);
   });
 });
+
+describe("checkAnswer: a figure is looked for among derivations only when the claim words it as computed", () => {
+  const FEES = "Management fee 0.35%. Portfolio transaction costs 0.06%.";
+  const check = (more: string) => {
+    const c = claim("c1", `The factsheet lists a management fee of 0.35% and transaction costs of 0.06%.${more}`, "observed", [{ text: "Management fee 0.35%" }, { text: "Portfolio transaction costs 0.06%" }]);
+    return checkAnswer({ claims: run([c]), summary: "", headings: [], texts: new Map([[SHA("b"), FEES]]), rereads: reread("read", page.rawSha256, FEES) }).claims[0]!;
+  };
+
+  it("worded as computed (a total of, 0.29% lower, the gap is): derived, with its formula", () => {
+    for (const more of [" Together that is a total of 0.41%.", " The costs are 0.29% lower than the fee.", " The gap is 0.29%."]) {
+      const r = check(more);
+      assert.equal(r.verdict, "supported", `${more}: ${r.notes.join("; ")}`);
+      assert.equal(r.derived?.length, 1, more);
+    }
+  });
+
+  it("a plain level beside a word of change elsewhere in the sentence is not derived: flagged", () => {
+    for (const more of [" The total expense ratio, higher than most, is 0.41%.", " The day before, costs were down at 0.29%."]) {
+      const r = check(more);
+      assert.equal(r.verdict, "flagged", `${more}: ${r.notes.join("; ")}`);
+      assert.deepEqual(r.derived ?? [], [], more);
+    }
+  });
+});

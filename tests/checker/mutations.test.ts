@@ -88,6 +88,8 @@ const MUTATIONS: Mutation[] = [
   m("number changed", "morning-briefing", "c3: the 47-minute halt becomes 74 minutes", (i) => replaceIn(i, "c3", "47-minute", "74-minute"), number),
   m("number changed", "pc-measures", "c2: se_value's second digit changed", (i) => replaceIn(i, "c2", "0.015894336687058863", "0.017894336687058863"), number),
   m("number changed", "etf-overlap", "c1: a derived cut computed wrong (12 bps for 0.38% to 0.29%)", (i) => append(i, "c1", " That is a cut of 12 bps."), number),
+  m("number changed", "morning-briefing", "c5: a made-up level equal to two cited figures' difference, worded as an observation (712,480 − 401,227)", (i) => append(i, "c5", " The day before, Bitcoin transactions were down at 311,253."), number),
+  m("number changed", "etf-overlap", "c2: a made-up fee equal to two cited figures' sum, worded as an observation (0.35% + 0.06%)", (i) => append(i, "c2", " The total expense ratio, higher than most, is 0.41%."), number),
   m("number changed", "pc-measures", "c5: obs 200 becomes 180", (i) => replaceIn(i, "c5", '"obs": 200', '"obs": 180'), number),
 
   // A figure the same source states, given to another entity.
