@@ -26,6 +26,8 @@ export interface CapacityStep {
   latencyMs: { p50: number; p99: number };
   /** Per Child turn: from a model reply's return to the Child's next model call (ms). */
   overheadMs: { p50: number; p99: number; samples: number };
+  /** Child turns left out of overheadMs: those that waited on the heap measurement's forced full collection. */
+  heapPauseTurns: number;
   /** Every Child turn's overhead (ms), for a caller that pools several processes' samples. */
   overheadSamplesMs: number[];
   /** Peak RSS over the step, less what the process held before it, per live executor (bytes). */
@@ -48,7 +50,7 @@ export interface CapacityStep {
 export async function runCapacityStep(
   database: Database,
   store: EventStore,
-  { runs, latency, sampleMs = 250, submit = true }: { runs: number; latency: LatencySpec; sampleMs?: number; submit?: boolean },
+  { runs, latency, sampleMs = 250, submit = true, admitBusy }: { runs: number; latency: LatencySpec; sampleMs?: number; submit?: boolean; admitBusy?: number },
 ): Promise<CapacityStep> {
   const outputTokens = logNormal({ ...OUTPUT_TOKENS, seed: latency.seed + 1 });
   const scripted = new ScriptedModel({
@@ -91,7 +93,7 @@ export async function runCapacityStep(
   }, sampleMs);
   const started = performance.now();
   try {
-    const { results } = await runWorker({ database, store, buildRuntime, concurrency: runs, pollMs: 100, idleExitMs: 500 });
+    const { results } = await runWorker({ database, store, buildRuntime, concurrency: runs, pollMs: 100, idleExitMs: 500, admission: { busy: admitBusy } });
     const failed = results.filter((r) => r.kind !== "finished" || r.outcome.kind !== "answer");
     if (results.length !== runs || failed.length) throw new Error(`capacity bench: ${results.length} of ${runs} runs hosted, ${failed.length} without an answer`);
   } finally {
@@ -99,7 +101,12 @@ export async function runCapacityStep(
     retained.stop();
   }
   const wallMs = performance.now() - started;
-  const overheads = model.overheadsMs;
+  // Turns that waited on the heap measurement's forced collection are the bench's, not the runtime's.
+  const pause = retained.pause();
+  const overheads = model.overheadsMs.filter((ms, i) => {
+    const at = model.overheadsAtMs[i];
+    return pause === null || at <= pause.fromMs || at - ms >= pause.toMs;
+  });
   return {
     runs,
     liveExecutors: runs * (1 + CHILDREN),
@@ -107,12 +114,22 @@ export async function runCapacityStep(
     peakWaitingCalls: model.peakWaiting,
     latencyMs: { p50: percentile(model.latenciesMs, 50), p99: percentile(model.latenciesMs, 99) },
     overheadMs: { p50: percentile(overheads, 50), p99: percentile(overheads, 99), samples: overheads.length },
+    heapPauseTurns: model.overheadsMs.length - overheads.length,
     overheadSamplesMs: overheads,
     rssPerExecutor: (peak.rss - before.rss) / (runs * (1 + CHILDREN)),
     heapPerExecutor: ((retained.bytes() ?? Number.NaN) - heapBefore) / liveAtHeap,
     connections,
     wallMs,
   };
+}
+
+/** `--admit-busy=X`: the worker's admission gate (runs/host/admissionGate.ts; 1 turns it off); undefined leaves the worker's default. */
+export function admitBusyOption(argv: readonly string[]): number | undefined {
+  const text = argv.find((a) => a.startsWith("--admit-busy="))?.slice("--admit-busy=".length);
+  if (text === undefined) return undefined;
+  const busy = Number(text);
+  if (!(busy > 0 && busy <= 1)) throw new Error(`capacity: --admit-busy must be a number in (0, 1], not "${text}"`);
+  return busy;
 }
 
 /** Connections to this database, the sampler's own included (it is one of the pool's). */
