@@ -21,6 +21,8 @@ export async function verifyBundleMain(argv: string[], out: (line: string) => vo
   }
   const [dir, ...extra] = parsed.positionals;
   if (dir === undefined || extra.length > 0 || !isDirectory(dir)) return null;
+  // --refetch reaches the network under the host's address policy, which the full command line reads from its configuration.
+  if (parsed.values.bool("refetch")) return null;
   try {
     const v = parsed.values;
     return await verifyBundleCommand({ dir, keyPath: v.string("key"), claim: v.string("claim"), root: v.string("root"), refetch: v.bool("refetch"), json: v.bool("json"), out });
