@@ -108,6 +108,18 @@ test("a disk filler in /tmp meets the size of the private /tmp", async () => {
   hostUnaffected(report);
 });
 
+test("a file in /tmp as large as the largest file a run may write is the /tmp limit, not the workspace's: the workspace's files are kept", async () => {
+  // The defaults give /tmp and the workspace the same 256 MB, so RLIMIT_FSIZE (EFBIG) can come before the full tmpfs.
+  const ctx = contextFor("tmp-efbig");
+  const code = "open('kept.txt', 'w').write('result')\nwith open('/tmp/fill.bin', 'wb') as f:\n    for _ in range(64):\n        f.write(b'x' * (1024 * 1024))";
+  const report = await compute("python", code, { ...SMALL, maxWorkspaceWriteMb: 16, maxTmpMb: 16 }, ctx);
+  assert.equal(report.status, "disk_limit", JSON.stringify(report));
+  assert.match(report.limits_hit.join("\n"), /\/tmp limit/, JSON.stringify(report.limits_hit));
+  assert.doesNotMatch(report.limits_hit.join("\n"), /workspace limit/);
+  assert.equal(await fs.readFile(path.join(ctx.workspaceDir!, "kept.txt"), "utf8"), "result", "nothing the run wrote to the workspace is removed for a /tmp file");
+  hostUnaffected(report);
+});
+
 test("open files are limited per process", async () => {
   const report = await compute("python", "files = [open('/inputs/../tmp/f%d' % i, 'w') for i in range(1000)]");
   assert.equal(report.status, "error");

@@ -38,10 +38,17 @@ export function limitsHitBy(
   }
   const processes = NO_PROCESS.test(stderr);
   if (processes) lines.push(`process limit: the run reached its ${o.maxProcesses} processes (threads count too) and a fork or thread was refused; use fewer processes`);
-  const workspace = watched?.stoppedBy === "workspace" || FILE_TOO_LARGE.test(stderr) || outcome.signal === "SIGXFSZ";
+  // RLIMIT_FSIZE (EFBIG, or SIGXFSZ where it is not ignored) bounds a file anywhere: it is the workspace's only when the
+  // workspace grew by the limit; otherwise the file was in /tmp, whose default size is the same.
+  const fileTooLarge = FILE_TOO_LARGE.test(stderr) || outcome.signal === "SIGXFSZ";
+  const workspaceFull = watched === undefined || watched.workspaceGrowth >= o.maxWorkspaceWriteMb * 1024 * 1024;
+  const workspace = watched?.stoppedBy === "workspace" || (fileTooLarge && workspaceFull);
   if (workspace) lines.push(`workspace limit: the run wrote more than ${o.maxWorkspaceWriteMb} MB to the workspace and was stopped; the files it wrote were removed. Write less, or summarise before writing`);
-  const tmp = !workspace && NO_SPACE.test(stderr);
-  if (tmp) lines.push(`/tmp limit: the private /tmp (${o.maxTmpMb} MB, held in memory) is full; write less there`);
+  const tmpFull = !workspace && NO_SPACE.test(stderr);
+  const tmpFile = !workspace && !tmpFull && fileTooLarge;
+  if (tmpFull) lines.push(`/tmp limit: the private /tmp (${o.maxTmpMb} MB, held in memory) is full; write less there`);
+  if (tmpFile) lines.push(`/tmp limit: a file outside the workspace (in /tmp) reached ${o.maxWorkspaceWriteMb} MB, the largest file a run may write; write less there`);
+  const tmp = tmpFull || tmpFile;
   if (NO_FILES.test(stderr)) lines.push(`open files limit: a process of the run had ${o.maxOpenFiles} files open and was refused another; close files when done with them`);
   if (!memory && outcome.signal === "SIGKILL" && !outcome.timedOut && !outcome.aborted && !workspace) lines.push("the run was killed (SIGKILL), possibly for using too much memory");
   for (const [name, stream] of [["stdout", outcome.stdout], ["stderr", outcome.stderr]] as const) {
