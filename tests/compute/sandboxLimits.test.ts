@@ -83,6 +83,47 @@ test("Deno ArrayBuffers, which --max-old-space-size does not cover, are bounded 
   hostUnaffected(report);
 });
 
+test("memory held in memfds (no process's RSS, no address space) counts against the memory limit", async () => {
+  const code = [
+    "import os, time",
+    "fds = []",
+    "for i in range(40):",
+    "    fd = os.memfd_create(f'm{i}')",
+    "    for _ in range(30):  # under RLIMIT_FSIZE (32 MB here), which bounds each memfd",
+    "        os.write(fd, b'x' * (1024 * 1024))",
+    "    fds.append(fd)",
+    "print('held', len(fds) * 30, 'MB')",
+    "time.sleep(30)",
+  ].join("\n");
+  const report = await compute("python", code);
+  assert.equal(report.status, "memory_limit", JSON.stringify(report));
+  assert.doesNotMatch(report.stdout, /held 1200 MB/);
+  assert.match(report.limits_hit.join("\n"), /memory limit: the run ran out of its 512 MB/);
+  hostUnaffected(report);
+});
+
+test("files deleted while still open in the workspace (no name to count) count against the workspace limit", async () => {
+  const ctx = contextFor("deleted-filler");
+  const code = [
+    "import os, time",
+    "files = []",
+    "for i in range(6):",
+    "    f = open(f'hidden-{i}.bin', 'wb')",
+    "    os.unlink(f'hidden-{i}.bin')",
+    "    for _ in range(24):",
+    "        f.write(b'x' * (1024 * 1024))",
+    "    f.flush()",
+    "    files.append(f)",
+    "print('hid', len(files) * 24, 'MB')",
+    "time.sleep(30)",
+  ].join("\n");
+  const report = await compute("python", code, SMALL, ctx);
+  assert.equal(report.status, "disk_limit", JSON.stringify(report));
+  // Writing is faster than the watch's look: the run may print before it is stopped, but not sleep on with the blocks held.
+  assert.match(report.limits_hit.join("\n"), /workspace limit: the run wrote more than 32 MB/);
+  hostUnaffected(report);
+});
+
 test("a disk filler in the workspace is stopped past its limit and what it wrote is removed", async () => {
   const ctx = contextFor("filler");
   const report = await compute("python", "for i in range(40):\n    with open(f'fill-{i}.bin', 'wb') as f:\n        f.write(b'x' * (8 * 1024 * 1024))\nprint('done')", SMALL, ctx);

@@ -47,7 +47,7 @@ export function limitsHitBy(
   const tmpFull = !workspace && NO_SPACE.test(stderr);
   const tmpFile = !workspace && !tmpFull && fileTooLarge;
   if (tmpFull) lines.push(`/tmp limit: the private /tmp (${o.maxTmpMb} MB, held in memory) is full; write less there`);
-  if (tmpFile) lines.push(`/tmp limit: a file outside the workspace (in /tmp) reached ${o.maxWorkspaceWriteMb} MB, the largest file a run may write; write less there`);
+  if (tmpFile) lines.push(`/tmp limit: a file outside the workspace (in /tmp, or in memory) reached ${o.maxWorkspaceWriteMb} MB, the largest file a run may write; write less there`);
   const tmp = tmpFull || tmpFile;
   if (NO_FILES.test(stderr)) lines.push(`open files limit: a process of the run had ${o.maxOpenFiles} files open and was refused another; close files when done with them`);
   if (!memory && outcome.signal === "SIGKILL" && !outcome.timedOut && !outcome.aborted && !workspace) lines.push("the run was killed (SIGKILL), possibly for using too much memory");

@@ -1,5 +1,6 @@
-import { promises as fs, readFileSync, readdirSync } from "node:fs";
+import { promises as fs, readFileSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import path from "node:path";
+import { SANDBOX_WORKSPACE } from "./sandboxArgs.ts";
 
 export interface SandboxWatch {
   /** The sandbox's process tree: RSS summed over every process, stopped past this many bytes. */
@@ -51,6 +52,43 @@ function tree(root: number): { pids: number[]; rss: number } {
   return { pids, rss: pids.reduce((sum, pid) => sum + (rssOf.get(pid) ?? 0), 0) };
 }
 
+/**
+ * What the processes hold open that no RSS and no file listing shows: memfds
+ * (anonymous files in memory, counted by no process's RSS until mapped) and
+ * workspace files deleted while open (their blocks stay on the disk, with no
+ * name for bytesUnder to find). Each file once, however many descriptors name it.
+ */
+function heldOpen(pids: readonly number[]): { memfdBytes: number; deletedWorkspaceBytes: number } {
+  const seen = new Set<string>();
+  const held = { memfdBytes: 0, deletedWorkspaceBytes: 0 };
+  for (const pid of pids) {
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue; // ended, or not ours to read
+    }
+    for (const fd of fds) {
+      try {
+        // The target as the process sees it, inside its mount namespace: "/memfd:name (deleted)", "/workspace/x (deleted)".
+        const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+        const memfd = target.startsWith("/memfd:");
+        const deleted = !memfd && target.startsWith(`${SANDBOX_WORKSPACE}/`) && target.endsWith(" (deleted)");
+        if (!memfd && !deleted) continue;
+        const stat = statSync(`/proc/${pid}/fd/${fd}`);
+        const key = `${stat.dev}:${stat.ino}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if (memfd) held.memfdBytes += stat.size;
+        else held.deletedWorkspaceBytes += stat.size;
+      } catch {
+        // closed between the listing and the read
+      }
+    }
+  }
+  return held;
+}
+
 /** The bytes of every regular file under `dir` (links not followed). */
 export async function bytesUnder(dir: string): Promise<number> {
   let total = 0;
@@ -71,8 +109,9 @@ export async function bytesUnder(dir: string): Promise<number> {
 /**
  * Watches a running sandbox from the host, every `intervalMs`: the summed RSS
  * of its whole process tree (what no per-process limit bounds: many processes,
- * or Deno's ArrayBuffers, which V8's heap limit does not count) and the growth
- * of the workspace (RLIMIT_FSIZE bounds one file, not many). Past either limit
+ * or Deno's ArrayBuffers, which V8's heap limit does not count) plus the memfds
+ * it holds, and the growth of the workspace, files deleted while open included
+ * (RLIMIT_FSIZE bounds one file, not many). Past either limit
  * it calls `stop` once. Reading /proc costs a few milliseconds a look.
  */
 export function watchSandbox(rootPid: number, limits: SandboxWatch, stop: () => void, intervalMs = 100): { done(): Promise<WatchReport> } {
@@ -81,10 +120,12 @@ export function watchSandbox(rootPid: number, limits: SandboxWatch, stop: () => 
   let looking: Promise<void> = Promise.resolve();
   let ended = false;
   const look = async () => {
-    const { pids, rss } = tree(rootPid);
+    const { pids, rss: resident } = tree(rootPid);
+    const held = heldOpen(pids);
+    const rss = resident + held.memfdBytes;
     report.peakRssBytes = Math.max(report.peakRssBytes, rss);
     report.peakProcesses = Math.max(report.peakProcesses, pids.length);
-    report.workspaceGrowth = (await bytesUnder(limits.workspace)) - base;
+    report.workspaceGrowth = (await bytesUnder(limits.workspace)) - base + held.deletedWorkspaceBytes;
     if (report.stoppedBy || ended) return;
     if (rss > limits.memoryBytes) report.stoppedBy = "memory";
     else if (report.workspaceGrowth > limits.workspaceBytes) report.stoppedBy = "workspace";
