@@ -3,6 +3,7 @@ import { isDirectory } from "./isDirectory.ts";
 import { parseFlags } from "./flags.ts";
 import { verifyBundleCommand } from "./verifyBundleCommand.ts";
 import { VERIFY_FLAGS } from "./verifyFlags.ts";
+import { errorLine } from "./errorLine.ts";
 
 /**
  * `ariadne verify DIR` before the rest of the command line is loaded
@@ -27,7 +28,7 @@ export async function verifyBundleMain(argv: string[], out: (line: string) => vo
     const v = parsed.values;
     return await verifyBundleCommand({ dir, keyPath: v.string("key"), claim: v.string("claim"), root: v.string("root"), refetch: v.bool("refetch"), json: v.bool("json"), out });
   } catch (e) {
-    console.error(`ariadne: ${isAriadneError(e) ? e.message : (e as Error)?.message ?? String(e)}`);
+    errorLine(`ariadne: ${isAriadneError(e) ? e.message : (e as Error)?.message ?? String(e)}`);
     return isAriadneError(e) && e.code === "USAGE" ? 2 : 1;
   }
 }
