@@ -101,6 +101,12 @@ test("the environment's numbers are read with the flags' bounds: one line naming
     "ARIADNE_QUEUED_PER_KEY",
     "ARIADNE_QUEUED_PER_TENANT",
     "ARIADNE_FETCH_INTERVAL_MS",
+    "ARIADNE_COMPUTE_TIME_MS",
+    "ARIADNE_COMPUTE_MEMORY_MB",
+    "ARIADNE_COMPUTE_PROCESSES",
+    "ARIADNE_COMPUTE_WORKSPACE_MB",
+    "ARIADNE_COMPUTE_TMP_MB",
+    "ARIADNE_COMPUTE_OPEN_FILES",
   ]);
 });
 

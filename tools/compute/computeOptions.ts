@@ -42,6 +42,9 @@ export interface ComputeOptions {
 
 export type ComputeLanguage = "python" | "typescript" | "javascript";
 
+/** The limits a host sets for every compute call (cli/config.ts: ARIADNE_COMPUTE_*); each unset one keeps its default. */
+export type ComputeLimits = Pick<ComputeOptions, "timeLimitMs" | "memoryLimitMb" | "maxProcesses" | "maxWorkspaceWriteMb" | "maxTmpMb" | "maxOpenFiles">;
+
 export const COMPUTE_DEFAULTS = {
   bwrapPath: "/usr/bin/bwrap",
   pythonPath: "/usr/bin/python3",
