@@ -3,7 +3,7 @@ import type { ModelSettings } from "../models/index.ts";
 import type { HostSettings } from "../runs/host/runtimeFactory.ts";
 import { type ComputeLimits, openblasEnv } from "../tools/compute/computeOptions.ts";
 import { type SearchChoice, type SearchSettings, chooseSearchProvider } from "../tools/web/searchProvider.ts";
-import { COMPUTE_MB, COMPUTE_OPEN_FILES, COMPUTE_PROCESSES, COMPUTE_TIME_MS, DATABASE_WAIT_MS, DEFAULT_LEASE_MS, FETCH_INTERVAL_MS, LEASE_MS, MODEL_IDLE_TIMEOUT_MS, SCRIPTED_LATENCY_MS, SERVE_CAP } from "./bounds.ts";
+import { COMPUTE_MB, COMPUTE_OPEN_FILES, COMPUTE_PROCESSES, COMPUTE_TIME_MS, COMPUTE_WORKSPACE_FILES, DATABASE_WAIT_MS, DEFAULT_LEASE_MS, FETCH_INTERVAL_MS, LEASE_MS, MODEL_IDLE_TIMEOUT_MS, SCRIPTED_LATENCY_MS, SERVE_CAP } from "./bounds.ts";
 import { DEFAULT_DATABASE_WAIT_MS } from "../core/connectionLoss.ts";
 import { type Flag, checkedNumber } from "./flags.ts";
 
@@ -29,7 +29,7 @@ export interface AriadneConfig {
   sealKeys: SealKeySettings;
   /** OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE: passed into compute's sandbox (some OpenBLAS builds need them to compute correctly). */
   openblas: Record<string, string>;
-  /** ARIADNE_COMPUTE_TIME_MS, _MEMORY_MB, _PROCESSES, _WORKSPACE_MB, _TMP_MB, _OPEN_FILES: compute's limits (unset: tools/compute's defaults). */
+  /** ARIADNE_COMPUTE_TIME_MS, _MEMORY_MB, _PROCESSES, _WORKSPACE_MB, _WORKSPACE_FILES, _TMP_MB, _OPEN_FILES: compute's limits (unset: tools/compute's defaults). */
   computeLimits: ComputeLimits;
   /** ARIADNE_WORKSPACES: where executors' working folders live; unset means beside the store (runs/host/workspaceRootFor.ts). */
   workspaceRoot: string | undefined;
@@ -104,6 +104,7 @@ export const NUMERIC_ENV: readonly (Pick<Flag, "type" | "min" | "max" | "unit"> 
   { name: "ARIADNE_COMPUTE_MEMORY_MB", ...COMPUTE_MB, help: "compute's memory for the whole process tree (default 1024)" },
   { name: "ARIADNE_COMPUTE_PROCESSES", ...COMPUTE_PROCESSES, help: "compute's processes and threads at once (default 64)" },
   { name: "ARIADNE_COMPUTE_WORKSPACE_MB", ...COMPUTE_MB, help: "what one compute call may write to the workspace, and its largest file (default 256)" },
+  { name: "ARIADNE_COMPUTE_WORKSPACE_FILES", ...COMPUTE_WORKSPACE_FILES, help: "files and folders one compute call may make in the workspace (default 10000)" },
   { name: "ARIADNE_COMPUTE_TMP_MB", ...COMPUTE_MB, help: "the size of compute's private /tmp, held in memory (default 256)" },
   { name: "ARIADNE_COMPUTE_OPEN_FILES", ...COMPUTE_OPEN_FILES, help: "compute's open files per process (default 256)" },
 ];
@@ -138,6 +139,7 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
       memoryLimitMb: numbers.get("ARIADNE_COMPUTE_MEMORY_MB"),
       maxProcesses: numbers.get("ARIADNE_COMPUTE_PROCESSES"),
       maxWorkspaceWriteMb: numbers.get("ARIADNE_COMPUTE_WORKSPACE_MB"),
+      maxWorkspaceFiles: numbers.get("ARIADNE_COMPUTE_WORKSPACE_FILES"),
       maxTmpMb: numbers.get("ARIADNE_COMPUTE_TMP_MB"),
       maxOpenFiles: numbers.get("ARIADNE_COMPUTE_OPEN_FILES"),
     }),

@@ -47,7 +47,7 @@ function hostUnaffected(report: ComputeReport) {
 test("every limit has a safe default, reported with each run", async () => {
   const report = await compute("python", "print(1)", {});
   assert.equal(report.status, "ok", report.stderr);
-  assert.deepEqual(report.limits, { time_ms: 60_000, memory_mb: 1024, output_bytes: 20_000, processes: 64, workspace_write_mb: 256, tmp_mb: 256, open_files: 256 });
+  assert.deepEqual(report.limits, { time_ms: 60_000, memory_mb: 1024, output_bytes: 20_000, processes: 64, workspace_write_mb: 256, workspace_files: 10_000, tmp_mb: 256, open_files: 256 });
   assert.deepEqual(report.limits_hit, []);
 });
 
@@ -134,6 +134,26 @@ test("a disk filler in the workspace is stopped past its limit and what it wrote
   assert.deepEqual(left, [], "the run's files are gone");
   assert.ok((await bytesUnder(ctx.workspaceDir!)) < 1024 * 1024);
   hostUnaffected(report);
+});
+
+test("a run making files without end (inodes, not bytes) is stopped at the files limit, soon, and what it made is removed", async () => {
+  const ctx = contextFor("inode-filler");
+  const code = "import os, time\nos.mkdir('d')\nstart = time.time()\nn = 0\nwhile time.time() - start < 15:\n    open(f'd/{n}', 'w').close()\n    n += 1\nprint('made', n)";
+  const report = await compute("python", code, { ...SMALL, maxWorkspaceFiles: 2_000 }, ctx);
+  assert.equal(report.status, "disk_limit", JSON.stringify(report).slice(0, 2000));
+  assert.match(report.limits_hit.join("\n"), /workspace limit: the run made more than 2000 files and folders in the workspace and was stopped/);
+  assert.ok(report.duration_ms < 5_000, `stopped by the files limit within seconds: ${report.duration_ms} ms`);
+  assert.deepEqual((await fs.readdir(path.join(ctx.workspaceDir!, "d")).catch(() => [])).length, 0, "the files it made are removed");
+  assert.ok(report.files_not_published.length <= 21, `the report lists a few files not published, not thousands: ${report.files_not_published.length}`);
+  hostUnaffected(report);
+});
+
+test("the report names at most 20 files not published, then how many more", async () => {
+  const report = await compute("python", "for i in range(60):\n    open(f'out-{i:02d}.txt', 'w').write('x')", { ...SMALL, maxPublishedFiles: 5 });
+  assert.equal(report.status, "ok", report.stderr);
+  assert.equal(report.files_written.length, 5);
+  assert.equal(report.files_not_published.length, 21);
+  assert.deepEqual(report.files_not_published.at(-1), { path: "…", reason: "35 more files not published, not listed" });
 });
 
 test("one file larger than the workspace limit is refused by RLIMIT_FSIZE", async () => {

@@ -18,6 +18,8 @@ export interface ComputeOptions {
   maxProcesses?: number;
   /** Bytes the workspace may grow by in one run (watched; no file larger: RLIMIT_FSIZE); past it the run is killed and what it wrote removed. Default 256 MB. */
   maxWorkspaceWriteMb?: number;
+  /** Files and folders one run may make in the workspace (each an inode on the host's disk, and a cost to every look of the watch); past it the run is killed and what it made removed. Default 10,000. */
+  maxWorkspaceFiles?: number;
   /** Size of the private /tmp, a tmpfs held in memory. Default 256 MB. */
   maxTmpMb?: number;
   /** Open files per process (RLIMIT_NOFILE). Default 256. */
@@ -43,7 +45,7 @@ export interface ComputeOptions {
 export type ComputeLanguage = "python" | "typescript" | "javascript";
 
 /** The limits a host sets for every compute call (cli/config.ts: ARIADNE_COMPUTE_*); each unset one keeps its default. */
-export type ComputeLimits = Pick<ComputeOptions, "timeLimitMs" | "memoryLimitMb" | "maxProcesses" | "maxWorkspaceWriteMb" | "maxTmpMb" | "maxOpenFiles">;
+export type ComputeLimits = Pick<ComputeOptions, "timeLimitMs" | "memoryLimitMb" | "maxProcesses" | "maxWorkspaceWriteMb" | "maxWorkspaceFiles" | "maxTmpMb" | "maxOpenFiles">;
 
 export const COMPUTE_DEFAULTS = {
   bwrapPath: "/usr/bin/bwrap",
@@ -52,6 +54,7 @@ export const COMPUTE_DEFAULTS = {
   memoryLimitMb: 1024,
   maxProcesses: 64,
   maxWorkspaceWriteMb: 256,
+  maxWorkspaceFiles: 10_000,
   maxTmpMb: 256,
   maxOpenFiles: 256,
   prlimitPath: "/usr/bin/prlimit",

@@ -24,7 +24,7 @@ export interface LimitsHit {
 export function limitsHitBy(
   outcome: SandboxOutcome,
   language: ComputeLanguage,
-  o: { timeLimitMs: number; memoryLimitMb: number; maxProcesses: number; maxWorkspaceWriteMb: number; maxTmpMb: number; maxOpenFiles: number; outputCapBytes: number },
+  o: { timeLimitMs: number; memoryLimitMb: number; maxProcesses: number; maxWorkspaceWriteMb: number; maxWorkspaceFiles: number; maxTmpMb: number; maxOpenFiles: number; outputCapBytes: number },
 ): LimitsHit {
   const lines: string[] = [];
   const stderr = outcome.stderr.text;
@@ -42,8 +42,10 @@ export function limitsHitBy(
   // workspace grew by the limit; otherwise the file was in /tmp, whose default size is the same.
   const fileTooLarge = FILE_TOO_LARGE.test(stderr) || outcome.signal === "SIGXFSZ";
   const workspaceFull = watched === undefined || watched.workspaceGrowth >= o.maxWorkspaceWriteMb * 1024 * 1024;
-  const workspace = watched?.stoppedBy === "workspace" || (fileTooLarge && workspaceFull);
-  if (workspace) lines.push(`workspace limit: the run wrote more than ${o.maxWorkspaceWriteMb} MB to the workspace and was stopped; the files it wrote were removed. Write less, or summarise before writing`);
+  const tooManyFiles = watched?.stoppedBy === "files";
+  if (tooManyFiles) lines.push(`workspace limit: the run made more than ${o.maxWorkspaceFiles} files and folders in the workspace and was stopped; the files it made were removed. Write fewer, larger files`);
+  const workspace = tooManyFiles || watched?.stoppedBy === "workspace" || (fileTooLarge && workspaceFull);
+  if (workspace && !tooManyFiles) lines.push(`workspace limit: the run wrote more than ${o.maxWorkspaceWriteMb} MB to the workspace and was stopped; the files it wrote were removed. Write less, or summarise before writing`);
   const tmpFull = !workspace && NO_SPACE.test(stderr);
   const tmpFile = !workspace && !tmpFull && fileTooLarge;
   if (tmpFull) lines.push(`/tmp limit: the private /tmp (${o.maxTmpMb} MB, held in memory) is full; write less there`);
