@@ -49,7 +49,7 @@ export const COMPUTE_MB = { type: "integer", min: 16, max: 1_048_576, unit: " MB
 export const COMPUTE_PROCESSES = { type: "integer", min: 4, max: 65_536 } as const;
 export const COMPUTE_OPEN_FILES = { type: "integer", min: 16, max: 1_048_576 } as const;
 
-/** Files and folders one compute call may make in the workspace. */
+/** Files and folders one compute call may make in the workspace, and in its /tmp. */
 export const COMPUTE_WORKSPACE_FILES = { type: "integer", min: 16, max: 10_000_000 } as const;
 
 /** The least time between two requests to one web host (tools/web/hostGate.ts): at most a minute, or no site is read in a run's time. */

@@ -29,7 +29,7 @@ export interface AriadneConfig {
   sealKeys: SealKeySettings;
   /** OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE: passed into compute's sandbox (some OpenBLAS builds need them to compute correctly). */
   openblas: Record<string, string>;
-  /** ARIADNE_COMPUTE_TIME_MS, _MEMORY_MB, _PROCESSES, _WORKSPACE_MB, _WORKSPACE_FILES, _TMP_MB, _OPEN_FILES: compute's limits (unset: tools/compute's defaults). */
+  /** ARIADNE_COMPUTE_TIME_MS, _MEMORY_MB, _PROCESSES, _WORKSPACE_MB, _WORKSPACE_FILES, _TMP_MB, _TMP_FILES, _OPEN_FILES: compute's limits (unset: tools/compute's defaults). */
   computeLimits: ComputeLimits;
   /** ARIADNE_WORKSPACES: where executors' working folders live; unset means beside the store (runs/host/workspaceRootFor.ts). */
   workspaceRoot: string | undefined;
@@ -106,6 +106,7 @@ export const NUMERIC_ENV: readonly (Pick<Flag, "type" | "min" | "max" | "unit"> 
   { name: "ARIADNE_COMPUTE_WORKSPACE_MB", ...COMPUTE_MB, help: "what one compute call may write to the workspace, and its largest file (default 256)" },
   { name: "ARIADNE_COMPUTE_WORKSPACE_FILES", ...COMPUTE_WORKSPACE_FILES, help: "files and folders one compute call may make in the workspace (default 10000)" },
   { name: "ARIADNE_COMPUTE_TMP_MB", ...COMPUTE_MB, help: "the size of compute's private /tmp, held in memory (default 256)" },
+  { name: "ARIADNE_COMPUTE_TMP_FILES", ...COMPUTE_WORKSPACE_FILES, help: "files and folders one compute call may make in its private /tmp (default 10000)" },
   { name: "ARIADNE_COMPUTE_OPEN_FILES", ...COMPUTE_OPEN_FILES, help: "compute's open files per process (default 256)" },
 ];
 
@@ -141,6 +142,7 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
       maxWorkspaceWriteMb: numbers.get("ARIADNE_COMPUTE_WORKSPACE_MB"),
       maxWorkspaceFiles: numbers.get("ARIADNE_COMPUTE_WORKSPACE_FILES"),
       maxTmpMb: numbers.get("ARIADNE_COMPUTE_TMP_MB"),
+      maxTmpFiles: numbers.get("ARIADNE_COMPUTE_TMP_FILES"),
       maxOpenFiles: numbers.get("ARIADNE_COMPUTE_OPEN_FILES"),
     }),
     workspaceRoot: set("ARIADNE_WORKSPACES"),

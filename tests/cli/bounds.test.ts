@@ -107,6 +107,7 @@ test("the environment's numbers are read with the flags' bounds: one line naming
     "ARIADNE_COMPUTE_WORKSPACE_MB",
     "ARIADNE_COMPUTE_WORKSPACE_FILES",
     "ARIADNE_COMPUTE_TMP_MB",
+    "ARIADNE_COMPUTE_TMP_FILES",
     "ARIADNE_COMPUTE_OPEN_FILES",
   ]);
 });

@@ -60,10 +60,11 @@ test("compute's limits are the host's to set (ARIADNE_COMPUTE_*), held to bounds
     ARIADNE_COMPUTE_WORKSPACE_MB: "20",
     ARIADNE_COMPUTE_WORKSPACE_FILES: "500",
     ARIADNE_COMPUTE_TMP_MB: "17",
+    ARIADNE_COMPUTE_TMP_FILES: "600",
     ARIADNE_COMPUTE_OPEN_FILES: "40",
   };
-  const limits = { time_ms: 9000, memory_mb: 300, output_bytes: 20_000, processes: 8, workspace_write_mb: 20, workspace_files: 500, tmp_mb: 17, open_files: 40 };
-  assert.deepEqual(hostSettings(readConfig(env)).compute, { passEnv: {}, timeLimitMs: 9000, memoryLimitMb: 300, maxProcesses: 8, maxWorkspaceWriteMb: 20, maxWorkspaceFiles: 500, maxTmpMb: 17, maxOpenFiles: 40 });
+  const limits = { time_ms: 9000, memory_mb: 300, output_bytes: 20_000, processes: 8, workspace_write_mb: 20, workspace_files: 500, tmp_mb: 17, tmp_files: 600, open_files: 40 };
+  assert.deepEqual(hostSettings(readConfig(env)).compute, { passEnv: {}, timeLimitMs: 9000, memoryLimitMb: 300, maxProcesses: 8, maxWorkspaceWriteMb: 20, maxWorkspaceFiles: 500, maxTmpMb: 17, maxTmpFiles: 600, maxOpenFiles: 40 });
   for (const bad of [{ ARIADNE_COMPUTE_PROCESSES: "0" }, { ARIADNE_COMPUTE_MEMORY_MB: "lots" }, { ARIADNE_COMPUTE_TIME_MS: "99999999999" }]) {
     assert.throws(() => readConfig(bad), (e: Error & { code?: string }) => e.code === "USAGE" && new RegExp(`^${Object.keys(bad)[0]} must`).test(e.message), JSON.stringify(bad));
   }

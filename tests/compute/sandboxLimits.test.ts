@@ -47,7 +47,7 @@ function hostUnaffected(report: ComputeReport) {
 test("every limit has a safe default, reported with each run", async () => {
   const report = await compute("python", "print(1)", {});
   assert.equal(report.status, "ok", report.stderr);
-  assert.deepEqual(report.limits, { time_ms: 60_000, memory_mb: 1024, output_bytes: 20_000, processes: 64, workspace_write_mb: 256, workspace_files: 10_000, tmp_mb: 256, open_files: 256 });
+  assert.deepEqual(report.limits, { time_ms: 60_000, memory_mb: 1024, output_bytes: 20_000, processes: 64, workspace_write_mb: 256, workspace_files: 10_000, tmp_mb: 256, tmp_files: 10_000, open_files: 256 });
   assert.deepEqual(report.limits_hit, []);
 });
 
@@ -142,9 +142,18 @@ test("a run making files without end (inodes, not bytes) is stopped at the files
   const report = await compute("python", code, { ...SMALL, maxWorkspaceFiles: 2_000 }, ctx);
   assert.equal(report.status, "disk_limit", JSON.stringify(report).slice(0, 2000));
   assert.match(report.limits_hit.join("\n"), /workspace limit: the run made more than 2000 files and folders in the workspace and was stopped/);
-  assert.ok(report.duration_ms < 5_000, `stopped by the files limit within seconds: ${report.duration_ms} ms`);
+  assert.ok(report.duration_ms < 10_000, `stopped by the files limit within seconds, not the program's 15 s: ${report.duration_ms} ms`);
   assert.deepEqual((await fs.readdir(path.join(ctx.workspaceDir!, "d")).catch(() => [])).length, 0, "the files it made are removed");
   assert.ok(report.files_not_published.length <= 21, `the report lists a few files not published, not thousands: ${report.files_not_published.length}`);
+  hostUnaffected(report);
+});
+
+test("files without end in the private /tmp (inodes are kernel memory, outside the tmpfs's size) are stopped at the /tmp files limit", async () => {
+  const code = "import time\nstart = time.time()\nn = 0\nwhile time.time() - start < 15:\n    open(f'/tmp/{n}', 'w').close()\n    n += 1\nprint('made', n)";
+  const report = await compute("python", code, { ...SMALL, maxTmpFiles: 2_000 });
+  assert.equal(report.status, "disk_limit", JSON.stringify(report).slice(0, 2000));
+  assert.match(report.limits_hit.join("\n"), /\/tmp limit: the run made more than 2000 files and folders in \/tmp and was stopped/);
+  assert.ok(report.duration_ms < 10_000, `stopped by the limit within seconds, not the program's 15 s: ${report.duration_ms} ms`);
   hostUnaffected(report);
 });
 

@@ -22,6 +22,8 @@ export interface ComputeOptions {
   maxWorkspaceFiles?: number;
   /** Size of the private /tmp, a tmpfs held in memory. Default 256 MB. */
   maxTmpMb?: number;
+  /** Files and folders one run may make in the private /tmp: each inode is kernel memory its size does not count. Default 10,000. */
+  maxTmpFiles?: number;
   /** Open files per process (RLIMIT_NOFILE). Default 256. */
   maxOpenFiles?: number;
   /** util-linux's prlimit and setpriv, which set those limits. Defaults /usr/bin/prlimit, /usr/bin/setpriv. */
@@ -45,7 +47,7 @@ export interface ComputeOptions {
 export type ComputeLanguage = "python" | "typescript" | "javascript";
 
 /** The limits a host sets for every compute call (cli/config.ts: ARIADNE_COMPUTE_*); each unset one keeps its default. */
-export type ComputeLimits = Pick<ComputeOptions, "timeLimitMs" | "memoryLimitMb" | "maxProcesses" | "maxWorkspaceWriteMb" | "maxWorkspaceFiles" | "maxTmpMb" | "maxOpenFiles">;
+export type ComputeLimits = Pick<ComputeOptions, "timeLimitMs" | "memoryLimitMb" | "maxProcesses" | "maxWorkspaceWriteMb" | "maxWorkspaceFiles" | "maxTmpMb" | "maxTmpFiles" | "maxOpenFiles">;
 
 export const COMPUTE_DEFAULTS = {
   bwrapPath: "/usr/bin/bwrap",
@@ -56,6 +58,7 @@ export const COMPUTE_DEFAULTS = {
   maxWorkspaceWriteMb: 256,
   maxWorkspaceFiles: 10_000,
   maxTmpMb: 256,
+  maxTmpFiles: 10_000,
   maxOpenFiles: 256,
   prlimitPath: "/usr/bin/prlimit",
   setprivPath: "/usr/bin/setpriv",

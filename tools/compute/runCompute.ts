@@ -31,7 +31,7 @@ export interface ComputeReport {
   exit_code: number | null;
   signal: string | null;
   duration_ms: number;
-  limits: { time_ms: number; memory_mb: number; output_bytes: number; processes: number; workspace_write_mb: number; workspace_files: number; tmp_mb: number; open_files: number };
+  limits: { time_ms: number; memory_mb: number; output_bytes: number; processes: number; workspace_write_mb: number; workspace_files: number; tmp_mb: number; tmp_files: number; open_files: number };
   /** Each limit the run hit, said in words; empty when none. */
   limits_hit: string[];
   /** What the watch saw of the run: the most processes and resident memory of its tree at once, the workspace's growth. */
@@ -92,6 +92,7 @@ export async function runCompute(request: ComputeRequest, ctx: ToolContext, opti
     maxWorkspaceWriteMb: options.maxWorkspaceWriteMb ?? d.maxWorkspaceWriteMb,
     maxWorkspaceFiles: options.maxWorkspaceFiles ?? d.maxWorkspaceFiles,
     maxTmpMb: options.maxTmpMb ?? d.maxTmpMb,
+    maxTmpFiles: options.maxTmpFiles ?? d.maxTmpFiles,
     maxOpenFiles: options.maxOpenFiles ?? d.maxOpenFiles,
     outputCapBytes: options.outputCapBytes ?? d.outputCapBytes,
     maxPublishedFiles: options.maxPublishedFiles ?? d.maxPublishedFiles,
@@ -138,6 +139,7 @@ export async function runCompute(request: ComputeRequest, ctx: ToolContext, opti
       workspaceBase: usage.bytes,
       workspaceEntries: o.maxWorkspaceFiles,
       workspaceEntriesBase: usage.entries,
+      tmpEntries: o.maxTmpFiles,
     };
     try {
       outcome = await runSandboxed(argv, { timeLimitMs: o.timeLimitMs, outputCapBytes: o.outputCapBytes, signal: ctx.signal, watch });
@@ -181,7 +183,7 @@ export async function runCompute(request: ComputeRequest, ctx: ToolContext, opti
     exit_code: outcome.exitCode,
     signal: outcome.signal,
     duration_ms: outcome.durationMs,
-    limits: { time_ms: o.timeLimitMs, memory_mb: o.memoryLimitMb, output_bytes: o.outputCapBytes, processes: o.maxProcesses, workspace_write_mb: o.maxWorkspaceWriteMb, workspace_files: o.maxWorkspaceFiles, tmp_mb: o.maxTmpMb, open_files: o.maxOpenFiles },
+    limits: { time_ms: o.timeLimitMs, memory_mb: o.memoryLimitMb, output_bytes: o.outputCapBytes, processes: o.maxProcesses, workspace_write_mb: o.maxWorkspaceWriteMb, workspace_files: o.maxWorkspaceFiles, tmp_mb: o.maxTmpMb, tmp_files: o.maxTmpFiles, open_files: o.maxOpenFiles },
     limits_hit: limitsHit,
     usage: {
       peak_processes: outcome.watch?.peakProcesses ?? 0,

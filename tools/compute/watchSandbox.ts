@@ -13,11 +13,13 @@ export interface SandboxWatch {
   /** How many files and folders the run may make in the workspace (inodes: empty files cost no bytes), and how many there were before. */
   workspaceEntries: number;
   workspaceEntriesBase: number;
+  /** How many files and folders the run may make in its private /tmp: a tmpfs's size bounds its bytes, not its inodes (kernel memory). */
+  tmpEntries: number;
 }
 
 export interface WatchReport {
   /** What the watch stopped the run for, if it did. */
-  stoppedBy: "memory" | "workspace" | "files" | null;
+  stoppedBy: "memory" | "workspace" | "files" | "tmpFiles" | null;
   peakRssBytes: number;
   peakProcesses: number;
   /** Bytes the workspace's files grew by, at the last look. */
@@ -161,6 +163,9 @@ export function watchSandbox(rootPid: number, limits: SandboxWatch, stop: () => 
     report.peakRssBytes = Math.max(report.peakRssBytes, rss);
     report.peakProcesses = Math.max(report.peakProcesses, pids.length);
     if (rss > limits.memoryBytes) stopFor("memory");
+    // The sandbox's /tmp, seen through a process inside its mount namespace (the root pid is bwrap's outer process).
+    const inside = pids.find((pid) => pid !== rootPid);
+    if (inside !== undefined && (await usageUnder(`/proc/${inside}/root/tmp`, limits.tmpEntries)).entries > limits.tmpEntries) stopFor("tmpFiles");
     await workspaceLook(held.deletedWorkspaceBytes);
   };
   const next = async (): Promise<void> => {
