@@ -4,6 +4,7 @@ import { parseFlags } from "./flags.ts";
 import { verifyBundleCommand } from "./verifyBundleCommand.ts";
 import { VERIFY_FLAGS } from "./verifyFlags.ts";
 import { errorLine } from "./errorLine.ts";
+import { terminalText } from "../core/sanitizeText.ts";
 
 /**
  * `ariadne verify DIR` before the rest of the command line is loaded
@@ -12,7 +13,9 @@ import { errorLine } from "./errorLine.ts";
  * verification as this entry reads them (another target, another flag): the
  * full command line then takes them, and its errors.
  */
-export async function verifyBundleMain(argv: string[], out: (line: string) => void = console.log): Promise<number | null> {
+export async function verifyBundleMain(argv: string[], print: (line: string) => void = console.log): Promise<number | null> {
+  // A bundle is someone else's files: its names and texts are shown, their control sequences never acted on (as main's out does).
+  const out = (line: string) => print(terminalText(line));
   let parsed;
   try {
     // The table's own flags of verify (cli/commands/storeCommands.ts); --help, --data-dir or a bad flag go to the full command line.
