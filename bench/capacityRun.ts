@@ -16,8 +16,10 @@ const OUTPUT_TOKENS = { median: 400, p99: 4000 };
 
 export interface CapacityStep {
   runs: number;
-  /** Executors live at once at the peak (runs x (Main + CHILDREN)): Children waiting on the model, Mains on their Children. */
+  /** Executors the step's runs have (runs x (Main + CHILDREN)). */
   liveExecutors: number;
+  /** Most executors admitted and not ended at once, as the log says (a worker pacing its takes may never hold them all). */
+  peakLive: number;
   /** Executors admitted and not ended when the heap was taken (what it is divided by). */
   liveAtHeap: number;
   /** Most model calls waiting on their latency at once. */
@@ -64,8 +66,9 @@ export async function runCapacityStep(
   const tools = new ToolRegistry().register(noopLookup);
   // Executors admitted and not yet ended, as the log says: the heap is divided by those live when it is taken.
   let live = 0;
+  let peakLive = 0;
   const onEvent = (event: RecordedEvent) => {
-    if (event.type === "executor_admitted") live++;
+    if (event.type === "executor_admitted") peakLive = Math.max(peakLive, ++live);
     else if (event.type === "settled" || event.type === "failed" || event.type === "cancelled") live--;
   };
   const buildRuntime: BuildRuntime = (fenced, lease) =>
@@ -110,6 +113,7 @@ export async function runCapacityStep(
   return {
     runs,
     liveExecutors: runs * (1 + CHILDREN),
+    peakLive,
     liveAtHeap,
     peakWaitingCalls: model.peakWaiting,
     latencyMs: { p50: percentile(model.latenciesMs, 50), p99: percentile(model.latenciesMs, 99) },

@@ -33,7 +33,11 @@ export interface AdmissionGateOptions {
 export const ADMISSION_DEFAULTS = { busy: 0.6, windowMs: 50, maxHoldMs: 2_000 };
 
 export function admissionGate(options: AdmissionGateOptions = {}): AdmissionGate {
-  const o = { ...ADMISSION_DEFAULTS, ...options };
+  const o = {
+    busy: options.busy ?? ADMISSION_DEFAULTS.busy,
+    windowMs: options.windowMs ?? ADMISSION_DEFAULTS.windowMs,
+    maxHoldMs: options.maxHoldMs ?? ADMISSION_DEFAULTS.maxHoldMs,
+  };
   if (!(o.busy > 0 && o.busy <= 1)) throw new RangeError(`admission gate: busy must be in (0, 1], got ${o.busy}`);
   if (o.busy === 1) return { ready: async () => {} };
   let mark = performance.eventLoopUtilization();

@@ -70,5 +70,7 @@ test("busy 1 never holds; a busy share outside (0, 1] is refused", async () => {
     stop();
   }
   assert.throws(() => admissionGate({ busy: 0 }), /busy must be in \(0, 1\], got 0/);
+  // An option given as undefined (a caller passing its own optional setting on) keeps the default.
+  assert.doesNotThrow(() => admissionGate({ busy: undefined, windowMs: undefined, maxHoldMs: undefined }));
   assert.throws(() => admissionGate({ busy: 1.5 }), /busy must be in \(0, 1\]/);
 });
