@@ -2,12 +2,13 @@ import { availableParallelism, loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
 import { type CapacityFloor, measureCapacityFloor } from "./capacityFloor.ts";
 import { type LatencySpec, describeLatency, latencyOptions } from "./capacityLatency.ts";
-import { type CapacityStep, runCapacityStep } from "./capacityRun.ts";
+import { type CapacityStep, admitBusyOption, runCapacityStep } from "./capacityRun.ts";
 import { mainWorkers, workersOptions } from "./capacityWorkers.ts";
 import { openBenchPostgres } from "./overheadEngines.ts";
 import { f, table } from "./overheadReport.ts";
 import { CHILDREN, CHILD_TURNS } from "./overheadScenario.ts";
 import { progress } from "./progress.ts";
+import { setV8FlagsFor, v8FlagsFor } from "../cli/v8Flags.mjs";
 
 /**
  * How many live executors one worker process carries: runs of the overhead
@@ -33,6 +34,8 @@ import { progress } from "./progress.ts";
  *   npm run bench -- capacity                        quick: 100 and 400 runs (500 and 2,000 live executors)
  *   npm run bench -- capacity --size=full            100, 200, 400 and 600 runs
  *   npm run bench -- capacity --runs=400 --time-scale=1 --seed=7 --median-ms=5000 --p99-ms=60000
+ *   npm run bench -- capacity --admit-busy=1         the worker's admission gate off (runs/host/admissionGate.ts)
+ *   npm run bench -- capacity --v8-defaults          without the V8 flags `ariadne worker` sets (cli/v8Flags.mjs)
  *
  * The worker's runs share one LISTEN connection (db/sharedListener.ts), so a
  * step needs the pools' connections whatever its size (the "db connections"
@@ -52,6 +55,7 @@ const CONNECTION_BOUND = 15;
 export interface CapacityOptions {
   runs: number[];
   latency: LatencySpec;
+  admitBusy?: number;
 }
 
 /** `--size=quick|full`, `--runs=N[,N...]` (wins over the size), the latency flags (capacityLatency.ts); other arguments are the bench runner's. */
@@ -61,11 +65,13 @@ export function capacityOptions(argv: readonly string[]): CapacityOptions {
   if (!(size in SIZES)) throw new Error(`capacity: --size must be quick or full, not "${size}"`);
   const runs = flag("runs")?.split(",").map(Number) ?? [...SIZES[size as keyof typeof SIZES]];
   if (runs.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`capacity: --runs must be positive integers, comma-separated, not "${flag("runs")}"`);
-  return { runs, latency: latencyOptions(argv) };
+  return { runs, latency: latencyOptions(argv), admitBusy: admitBusyOption(argv) };
 }
 
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
-  const { runs, latency } = capacityOptions(argv);
+  const { runs, latency, admitBusy } = capacityOptions(argv);
+  // One worker process as shipped: the V8 flags `ariadne worker` sets (--v8-defaults: without them).
+  if (!argv.includes("--v8-defaults")) setV8FlagsFor("worker");
   const workers = workersOptions(argv, latency);
   if (workers) return mainWorkers(workers);
   const started = performance.now();
@@ -73,6 +79,8 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   const load = loadavg()[0];
   progress(`capacity bench: runs of Main + ${CHILDREN} Children x ${CHILD_TURNS} turns, ${runs.join(", ")} runs at once on one worker`);
   progress(describeLatency(latency));
+  progress(`V8 flags: ${argv.includes("--v8-defaults") ? "V8's defaults (--v8-defaults)" : `the worker's, ${v8FlagsFor("worker").join(" ")}`}`);
+  progress(`worker admission gate: ${admitBusy === undefined ? "the worker's default" : admitBusy === 1 ? "off (--admit-busy=1)" : `busy above ${admitBusy}`}`);
   progress(`machine: ${cpus} CPUs, load average ${load.toFixed(2)}${load > cpus / 2 ? " (busy: other processes will skew these numbers)" : ""}`);
   const bench = await openBenchPostgres();
   const rows: { step: CapacityStep; floor: CapacityFloor }[] = [];
@@ -80,7 +88,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     progress(`postgres: ${bench.describe}`);
     for (const n of runs) {
       progress(`${n} runs (${n * (1 + CHILDREN)} live executors) hosted by one worker`);
-      const step = await runCapacityStep(bench.store.database, bench.store, { runs: n, latency });
+      const step = await runCapacityStep(bench.store.database, bench.store, { runs: n, latency, admitBusy });
       progress(`  p99 ${f(step.overheadMs.p99, 1)} ms, ${f(step.heapPerExecutor / 1024, 1)} KB heap an executor; floor: ${step.liveExecutors} bare executors, ${CHILD_TURNS} drawn waits each then one INSERT commit`);
       const floor = await measureCapacityFloor(bench.url!, { executors: step.liveExecutors, latency });
       rows.push({ step, floor });
@@ -94,16 +102,18 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   );
   console.log(`  ${describeLatency(latency)}; N executors at time scale s load the runtime as N / s would at real latency`);
   console.log("  overhead: from a model reply's return to the Child's next model call; floor: bare executors, same drawn waits, one INSERT commit per step");
+  console.log("  turns: Child turns in the overhead figures (+ those left out: they waited on the heap measurement's forced full collection, which no worker makes)");
   console.log("  heap: reachable after a full collection once the Children are on average mid-way, less before the step, over the executors live then (admitted, not ended: Mains and Children)");
   console.log("  most waiting on model: model calls waiting on their latency at once (the rest of the live executors wait on their Children, or on the runtime); db connections: most at once (pg_stat_activity)\n");
   table(
-    ["runs", "live executors", "live at heap", "most waiting on model", "turns", "wait p50 s", "wait p99 s", "p50 ms", "p99 ms", "floor p99 ms", "heap KB/exec", "peak RSS KB/exec", "db connections", "wall s", "aims"],
+    ["runs", "executors", "most live at once", "live at heap", "most waiting on model", "turns", "wait p50 s", "wait p99 s", "p50 ms", "p99 ms", "floor p99 ms", "heap KB/exec", "peak RSS KB/exec", "db connections", "wall s", "aims"],
     rows.map(({ step: s, floor }) => [
       s.runs,
       s.liveExecutors,
+      s.peakLive,
       s.liveAtHeap,
       s.peakWaitingCalls,
-      s.overheadMs.samples,
+      `${s.overheadMs.samples} (+${s.heapPauseTurns})`,
       f(s.latencyMs.p50 / 1000, 2),
       f(s.latencyMs.p99 / 1000, 2),
       f(s.overheadMs.p50, 1),
@@ -117,9 +127,9 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     ]),
   );
   const best = rows.filter((r) => misses(r.step).length === 0).at(-1);
-  const count = best?.step.liveExecutors ?? 0;
+  const count = best?.step.peakLive ?? 0;
   console.log(
-    `\n  Most live executors meeting every aim: ${best ? `${count} (${best.step.runs} runs)` : "none of the sizes tried"}` +
+    `\n  Most live executors at once meeting every aim: ${best ? `${count} (${best.step.runs} runs)` : "none of the sizes tried"}` +
       ` against the aim of >= ${AIM.liveExecutors}: ${count >= AIM.liveExecutors ? "met" : "MISSED"}; sizes tried: ${runs.join(", ")} runs.`,
   );
   console.log(`  machine: ${cpus} CPUs, 1-min load average ${load.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at the end (the bench itself adds about 1)`);

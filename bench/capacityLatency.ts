@@ -33,6 +33,8 @@ export class DrawnLatencyModel implements Model {
   readonly scripted: boolean;
   /** Per executor turn: reply returned -> next call made (ms). */
   readonly overheadsMs: number[] = [];
+  /** When each overhead sample was taken (performance.now(), ms), in the same order. */
+  readonly overheadsAtMs: number[] = [];
   /** Latencies waited, ms (after the time scale). */
   readonly latenciesMs: number[] = [];
   /** Calls waiting on their latency now, and the most at once. */
@@ -53,7 +55,11 @@ export class DrawnLatencyModel implements Model {
   async complete(request: ModelRequest, options: CallOptions = {}): Promise<ModelResponse> {
     const key = this.executorKey(request);
     const last = key === null ? undefined : this.returned.get(key);
-    if (last !== undefined) this.overheadsMs.push(performance.now() - last);
+    if (last !== undefined) {
+      const now = performance.now();
+      this.overheadsMs.push(now - last);
+      this.overheadsAtMs.push(now);
+    }
     const latency = this.drawLatencyMs();
     this.latenciesMs.push(latency);
     this.waiting++;

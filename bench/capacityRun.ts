@@ -16,8 +16,10 @@ const OUTPUT_TOKENS = { median: 400, p99: 4000 };
 
 export interface CapacityStep {
   runs: number;
-  /** Executors live at once at the peak (runs x (Main + CHILDREN)): Children waiting on the model, Mains on their Children. */
+  /** Executors the step's runs have (runs x (Main + CHILDREN)). */
   liveExecutors: number;
+  /** Most executors admitted and not ended at once, as the log says (a worker pacing its takes may never hold them all). */
+  peakLive: number;
   /** Executors admitted and not ended when the heap was taken (what it is divided by). */
   liveAtHeap: number;
   /** Most model calls waiting on their latency at once. */
@@ -26,6 +28,8 @@ export interface CapacityStep {
   latencyMs: { p50: number; p99: number };
   /** Per Child turn: from a model reply's return to the Child's next model call (ms). */
   overheadMs: { p50: number; p99: number; samples: number };
+  /** Child turns left out of overheadMs: those that waited on the heap measurement's forced full collection. */
+  heapPauseTurns: number;
   /** Every Child turn's overhead (ms), for a caller that pools several processes' samples. */
   overheadSamplesMs: number[];
   /** Peak RSS over the step, less what the process held before it, per live executor (bytes). */
@@ -48,7 +52,7 @@ export interface CapacityStep {
 export async function runCapacityStep(
   database: Database,
   store: EventStore,
-  { runs, latency, sampleMs = 250, submit = true }: { runs: number; latency: LatencySpec; sampleMs?: number; submit?: boolean },
+  { runs, latency, sampleMs = 250, submit = true, admitBusy }: { runs: number; latency: LatencySpec; sampleMs?: number; submit?: boolean; admitBusy?: number },
 ): Promise<CapacityStep> {
   const outputTokens = logNormal({ ...OUTPUT_TOKENS, seed: latency.seed + 1 });
   const scripted = new ScriptedModel({
@@ -62,8 +66,9 @@ export async function runCapacityStep(
   const tools = new ToolRegistry().register(noopLookup);
   // Executors admitted and not yet ended, as the log says: the heap is divided by those live when it is taken.
   let live = 0;
+  let peakLive = 0;
   const onEvent = (event: RecordedEvent) => {
-    if (event.type === "executor_admitted") live++;
+    if (event.type === "executor_admitted") peakLive = Math.max(peakLive, ++live);
     else if (event.type === "settled" || event.type === "failed" || event.type === "cancelled") live--;
   };
   const buildRuntime: BuildRuntime = (fenced, lease) =>
@@ -91,7 +96,7 @@ export async function runCapacityStep(
   }, sampleMs);
   const started = performance.now();
   try {
-    const { results } = await runWorker({ database, store, buildRuntime, concurrency: runs, pollMs: 100, idleExitMs: 500 });
+    const { results } = await runWorker({ database, store, buildRuntime, concurrency: runs, pollMs: 100, idleExitMs: 500, admission: { busy: admitBusy } });
     const failed = results.filter((r) => r.kind !== "finished" || r.outcome.kind !== "answer");
     if (results.length !== runs || failed.length) throw new Error(`capacity bench: ${results.length} of ${runs} runs hosted, ${failed.length} without an answer`);
   } finally {
@@ -99,20 +104,36 @@ export async function runCapacityStep(
     retained.stop();
   }
   const wallMs = performance.now() - started;
-  const overheads = model.overheadsMs;
+  // Turns that waited on the heap measurement's forced collection are the bench's, not the runtime's.
+  const pause = retained.pause();
+  const overheads = model.overheadsMs.filter((ms, i) => {
+    const at = model.overheadsAtMs[i];
+    return pause === null || at <= pause.fromMs || at - ms >= pause.toMs;
+  });
   return {
     runs,
     liveExecutors: runs * (1 + CHILDREN),
+    peakLive,
     liveAtHeap,
     peakWaitingCalls: model.peakWaiting,
     latencyMs: { p50: percentile(model.latenciesMs, 50), p99: percentile(model.latenciesMs, 99) },
     overheadMs: { p50: percentile(overheads, 50), p99: percentile(overheads, 99), samples: overheads.length },
+    heapPauseTurns: model.overheadsMs.length - overheads.length,
     overheadSamplesMs: overheads,
     rssPerExecutor: (peak.rss - before.rss) / (runs * (1 + CHILDREN)),
     heapPerExecutor: ((retained.bytes() ?? Number.NaN) - heapBefore) / liveAtHeap,
     connections,
     wallMs,
   };
+}
+
+/** `--admit-busy=X`: the worker's admission gate (runs/host/admissionGate.ts; 1 turns it off); undefined leaves the worker's default. */
+export function admitBusyOption(argv: readonly string[]): number | undefined {
+  const text = argv.find((a) => a.startsWith("--admit-busy="))?.slice("--admit-busy=".length);
+  if (text === undefined) return undefined;
+  const busy = Number(text);
+  if (!(busy > 0 && busy <= 1)) throw new Error(`capacity: --admit-busy must be a number in (0, 1], not "${text}"`);
+  return busy;
 }
 
 /** Connections to this database, the sampler's own included (it is one of the pool's). */

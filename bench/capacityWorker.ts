@@ -1,8 +1,9 @@
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 import { openStore } from "../events/openStore.ts";
+import { setV8FlagsFor } from "../cli/v8Flags.mjs";
 import { latencyOptions } from "./capacityLatency.ts";
-import { runCapacityStep } from "./capacityRun.ts";
+import { admitBusyOption, runCapacityStep } from "./capacityRun.ts";
 
 /**
  * One worker process of `npm run bench -- capacity --workers=K` (spawned by
@@ -41,6 +42,7 @@ function send(message: WorkerMessage): void {
 }
 
 async function child(argv: readonly string[]): Promise<void> {
+  if (!argv.includes("--v8-defaults")) setV8FlagsFor("worker");
   const flag = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const url = flag("url");
   const runs = Number(flag("runs"));
@@ -54,7 +56,7 @@ async function child(argv: readonly string[]): Promise<void> {
     await go;
     lines.close();
     const cpu = process.cpuUsage();
-    const step = await runCapacityStep(database, store, { runs, latency, submit: false });
+    const step = await runCapacityStep(database, store, { runs, latency, submit: false, admitBusy: admitBusyOption(argv) });
     const used = process.cpuUsage(cpu);
     send({
       report: {

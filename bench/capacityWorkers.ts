@@ -43,6 +43,8 @@ export interface WorkersOptions {
   /** Runs per worker process, one step per entry. */
   runs: number[];
   latency: LatencySpec;
+  /** Flags each worker process gets as given (--admit-busy). */
+  passOn: string[];
 }
 
 /** `--workers=K` (K >= 2); `--size=quick|full` or `--runs=N[,N...]` as runs per process; the latency flags as capacityLatency.ts reads them. */
@@ -56,7 +58,7 @@ export function workersOptions(argv: readonly string[], latency: LatencySpec): W
   if (!(size in WORKER_SIZES)) throw new Error(`capacity: --size must be quick or full, not "${size}"`);
   const runs = flag("runs")?.split(",").map(Number) ?? [...WORKER_SIZES[size as keyof typeof WORKER_SIZES]];
   if (runs.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`capacity: --runs must be positive integers, comma-separated, not "${flag("runs")}"`);
-  return { workers, runs, latency };
+  return { workers, runs, latency, passOn: argv.filter((a) => a.startsWith("--admit-busy=") || a === "--v8-defaults") };
 }
 
 interface WorkersStep {
@@ -72,7 +74,7 @@ interface WorkersStep {
   postgresCpuMs: number;
 }
 
-export async function mainWorkers({ workers, runs, latency }: WorkersOptions): Promise<void> {
+export async function mainWorkers({ workers, runs, latency, passOn }: WorkersOptions): Promise<void> {
   const started = performance.now();
   const cpus = availableParallelism();
   const load = loadavg()[0];
@@ -92,10 +94,10 @@ export async function mainWorkers({ workers, runs, latency }: WorkersOptions): P
     progress(`postgres: ${bench.describe}`);
     for (const n of runs) {
       progress(`${n} runs (${n * (1 + CHILDREN)} live executors) on 1 worker process`);
-      const one = await workersStep(bench.store, bench.url!, { processes: 1, runsPerProcess: n, latency, pinned, cores: cores(1) });
+      const one = await workersStep(bench.store, bench.url!, { processes: 1, runsPerProcess: n, latency, passOn, pinned, cores: cores(1) });
       progress(`  p99 ${f(one.p99, 1)} ms`);
       progress(`${workers} x ${n} runs (${workers * n * (1 + CHILDREN)} live executors) on ${workers} worker processes`);
-      const many = await workersStep(bench.store, bench.url!, { processes: workers, runsPerProcess: n, latency, pinned, cores: cores(workers) });
+      const many = await workersStep(bench.store, bench.url!, { processes: workers, runsPerProcess: n, latency, passOn, pinned, cores: cores(workers) });
       progress(`  p99 ${f(many.p99, 1)} ms`);
       rows.push({ n, one, many });
     }
@@ -161,13 +163,13 @@ export async function mainWorkers({ workers, runs, latency }: WorkersOptions): P
 async function workersStep(
   store: EventStore,
   url: string,
-  { processes, runsPerProcess, latency, pinned, cores }: { processes: number; runsPerProcess: number; latency: LatencySpec; pinned: boolean; cores: number[] },
+  { processes, runsPerProcess, latency, passOn, pinned, cores }: { processes: number; runsPerProcess: number; latency: LatencySpec; passOn: string[]; pinned: boolean; cores: number[] },
 ): Promise<WorkersStep> {
   const script = fileURLToPath(new URL("./capacityWorker.ts", import.meta.url));
   const children = cores.map((core, i) => {
     // Each process draws its own latencies: the same spec, its own seed.
     const flags = latencyFlags({ ...latency, seed: latency.seed + 1000 * (i + 1) });
-    const node = [process.execPath, "--import", "tsx", script, `--url=${url}`, `--runs=${runsPerProcess}`, ...flags];
+    const node = [process.execPath, "--import", "tsx", script, `--url=${url}`, `--runs=${runsPerProcess}`, ...flags, ...passOn];
     const [command, ...args] = pinned ? ["taskset", "-c", String(core), ...node] : node;
     return watch(spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] }));
   });

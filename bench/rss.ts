@@ -10,6 +10,7 @@ import { TURNS_PER_RUN } from "./overheadScenario.ts";
 import { RSS_PREFIX, type RssReport } from "./rssChild.ts";
 import { median, outputOf, scratchDataDir, timeCommand, type Usage } from "./rssShipped.ts";
 import { progress } from "./progress.ts";
+import { v8FlagsFor } from "../cli/v8Flags.mjs";
 
 /**
  * Memory and start-up as shipped (issue 34): the command line built as `npm ci`
@@ -37,6 +38,7 @@ import { progress } from "./progress.ts";
  *
  *   npm run bench -- rss
  *   npm run bench -- rss --runs=50 --repeat=3 --tsx --node-flags="--optimize-for-size"
+ *   npm run bench -- rss --v8-defaults      the worker's processes without the V8 flags `ariadne worker` sets (cli/v8Flags.mjs)
  */
 const AIM_MB = 120;
 const AIM_RUN_EMBEDDED_MB = 300;
@@ -50,12 +52,13 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`rss: --runs must be a positive integer, not "${flag("runs")}"`);
   const nodeFlags = flag("node-flags")?.split(" ").filter(Boolean) ?? [];
   const bundled = !argv.includes("--tsx");
+  const v8Defaults = argv.includes("--v8-defaults");
   const repeat = Number(flag("repeat") ?? 3);
   if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`rss: --repeat must be a positive integer, not "${flag("repeat")}"`);
   const started = performance.now();
   const cpus = availableParallelism();
   progress(`rss bench: peak RSS of fresh processes; ${runs} runs of the overhead scenario against ${runs * TURNS_PER_RUN} raw INSERT commits`);
-  progress(`machine: ${cpus} CPUs, load average ${loadavg()[0].toFixed(2)}; node ${process.version}${nodeFlags.length ? `, flags ${nodeFlags.join(" ")}` : ""}; ${bundled ? "bundled (esbuild), plain node" : "node --import tsx (the CLI before its build)"}`);
+  progress(`machine: ${cpus} CPUs, load average ${loadavg()[0].toFixed(2)}; node ${process.version}${nodeFlags.length ? `, flags ${nodeFlags.join(" ")}` : ""}; ${bundled ? "bundled (esbuild), plain node" : "node --import tsx (the CLI before its build)"}; ${v8Defaults ? "V8's defaults" : `the worker's V8 flags (${v8FlagsFor("worker").join(" ")})`}`);
   const bench = await openBenchPostgres();
   const built = bundled ? await bundleChild() : null;
   const reports: Record<string, RssReport> = {};
@@ -64,7 +67,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     progress(`postgres: ${bench.describe}`);
     shipped = await measureShipped(bench.url!, repeat);
     const script = built?.script ?? fileURLToPath(new URL("./rssChild.ts", import.meta.url));
-    const node = [...nodeFlags, ...(built ? [] : ["--import", "tsx"]), script, `--url=${bench.url}`];
+    const node = [...nodeFlags, ...(built ? [] : ["--import", "tsx"]), script, `--url=${bench.url}`, ...(v8Defaults ? ["--v8-defaults"] : [])];
     for (const [mode, extra] of [
       ["empty", []],
       ["imports", []],

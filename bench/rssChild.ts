@@ -1,5 +1,6 @@
 import { pathToFileURL } from "node:url";
 import { getHeapSpaceStatistics } from "node:v8";
+import { setV8FlagsFor } from "../cli/v8Flags.mjs";
 
 /**
  * One fresh process of `npm run bench -- rss` (spawned by bench/rss.ts; not a
@@ -12,6 +13,8 @@ import { getHeapSpaceStatistics } from "node:v8";
  *   --mode=scenario   --runs runs of the overhead scenario one after another on --url (as bench/overhead's sequential row)
  *
  * Modules are imported inside each mode, so a mode pays only for what it uses.
+ * Each runs with the V8 flags `ariadne worker` sets on itself (cli/v8Flags.mjs),
+ * or V8's defaults with --v8-defaults.
  */
 export const RSS_PREFIX = "@rss-child ";
 
@@ -43,6 +46,7 @@ const sample = (): MemorySample => {
 };
 
 async function child(argv: readonly string[]): Promise<void> {
+  if (!argv.includes("--v8-defaults")) setV8FlagsFor("worker");
   const flag = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const mode = flag("mode") ?? "empty";
   const url = flag("url");

@@ -3,18 +3,9 @@
 // loader, about 50 MB less memory and a third of the CPU at start. When a source it was built from has
 // changed since (a developer's edit, a checkout), or there is no build, it runs the sources through tsx.
 import { readFileSync, statSync } from "node:fs";
-import { setFlagsFromString } from "node:v8";
+import { setV8FlagsFor } from "./v8Flags.mjs";
 
-// A command lasts seconds to minutes, a host (worker, serve) hours; a host keeps V8's defaults.
-// - V8's young generation, left to double up to 2 x 16 MB, was a quarter of `ariadne run`'s peak RSS on
-//   PostgreSQL (138 -> 118-126 MB kept at its first size); a host would pay for it in collections.
-// - The embedded store's PGlite is 10 MB of WebAssembly, compiled at once by Liftoff, then again by TurboFan
-//   on a background thread: that second compilation held 40-80 MB more and took CPU a command never won back
-//   (`ariadne run` on a fresh store 300 -> 218 MB, 4.4 -> 2.1 s of CPU). A host runs long enough to win it.
-if (!["worker", "serve"].includes(process.argv[2] ?? "")) {
-  setFlagsFromString("--semi-space-growth-factor=1");
-  setFlagsFromString("--liftoff-only");
-}
+setV8FlagsFor(process.argv[2]); // why each flag: cli/v8Flags.mjs
 
 const root = new URL("../", import.meta.url);
 

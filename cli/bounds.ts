@@ -39,5 +39,18 @@ export const DATABASE_WAIT_MS = { type: "integer", min: 0, max: ONE_DAY_MS, unit
 /** A per-key or per-tenant cap of `serve` (live streams, queued runs): at least 1. */
 export const SERVE_CAP = { type: "integer", min: 1, max: 1_000_000 } as const;
 
+/** compute's wall-clock limit: at least a second, at most an hour. */
+export const COMPUTE_TIME_MS = { type: "integer", min: 1_000, max: 3_600_000, unit: " ms" } as const;
+
+/** compute's memory, workspace and /tmp sizes: at least 16 MB (Python and Deno start in less), at most 1 TB. */
+export const COMPUTE_MB = { type: "integer", min: 16, max: 1_048_576, unit: " MB" } as const;
+
+/** compute's processes (threads count; bwrap and the interpreter take a few) and open files per process. */
+export const COMPUTE_PROCESSES = { type: "integer", min: 4, max: 65_536 } as const;
+export const COMPUTE_OPEN_FILES = { type: "integer", min: 16, max: 1_048_576 } as const;
+
+/** Files and folders one compute call may make in the workspace, and in its /tmp. */
+export const COMPUTE_WORKSPACE_FILES = { type: "integer", min: 16, max: 10_000_000 } as const;
+
 /** The least time between two requests to one web host (tools/web/hostGate.ts): at most a minute, or no site is read in a run's time. */
 export const FETCH_INTERVAL_MS = { type: "integer", min: 0, max: 60_000, unit: " ms" } as const;

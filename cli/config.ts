@@ -1,9 +1,9 @@
 import type { ModelSettings } from "../models/index.ts";
 // Leaf modules, not the rooms' indexes: every command reads the configuration, and most never host a run.
 import type { HostSettings } from "../runs/host/runtimeFactory.ts";
-import { openblasEnv } from "../tools/compute/computeOptions.ts";
+import { type ComputeLimits, openblasEnv } from "../tools/compute/computeOptions.ts";
 import { type SearchChoice, type SearchSettings, chooseSearchProvider } from "../tools/web/searchProvider.ts";
-import { DATABASE_WAIT_MS, DEFAULT_LEASE_MS, FETCH_INTERVAL_MS, LEASE_MS, MODEL_IDLE_TIMEOUT_MS, SCRIPTED_LATENCY_MS, SERVE_CAP } from "./bounds.ts";
+import { COMPUTE_MB, COMPUTE_OPEN_FILES, COMPUTE_PROCESSES, COMPUTE_TIME_MS, COMPUTE_WORKSPACE_FILES, DATABASE_WAIT_MS, DEFAULT_LEASE_MS, FETCH_INTERVAL_MS, LEASE_MS, MODEL_IDLE_TIMEOUT_MS, SCRIPTED_LATENCY_MS, SERVE_CAP } from "./bounds.ts";
 import { DEFAULT_DATABASE_WAIT_MS } from "../core/connectionLoss.ts";
 import { type Flag, checkedNumber } from "./flags.ts";
 
@@ -29,6 +29,8 @@ export interface AriadneConfig {
   sealKeys: SealKeySettings;
   /** OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE: passed into compute's sandbox (some OpenBLAS builds need them to compute correctly). */
   openblas: Record<string, string>;
+  /** ARIADNE_COMPUTE_TIME_MS, _MEMORY_MB, _PROCESSES, _WORKSPACE_MB, _WORKSPACE_FILES, _TMP_MB, _TMP_FILES, _OPEN_FILES: compute's limits (unset: tools/compute's defaults). */
+  computeLimits: ComputeLimits;
   /** ARIADNE_WORKSPACES: where executors' working folders live; unset means beside the store (runs/host/workspaceRootFor.ts). */
   workspaceRoot: string | undefined;
   /** NO_COLOR (set and not empty): no colour in the live view; TERM=dumb: no live view (no cursor movement). */
@@ -98,6 +100,14 @@ export const NUMERIC_ENV: readonly (Pick<Flag, "type" | "min" | "max" | "unit"> 
   { name: "ARIADNE_QUEUED_PER_KEY", ...SERVE_CAP, help: "queued runs one API key may have (default 50; `serve --queued-per-key` wins)" },
   { name: "ARIADNE_QUEUED_PER_TENANT", ...SERVE_CAP, help: "queued runs one tenant may have (default 200; `serve --queued-per-tenant` wins)" },
   { name: "ARIADNE_FETCH_INTERVAL_MS", ...FETCH_INTERVAL_MS, help: "the least time between the starts of two requests to one web host (default 1000)" },
+  { name: "ARIADNE_COMPUTE_TIME_MS", ...COMPUTE_TIME_MS, help: "compute's wall-clock limit per call (default 60000)" },
+  { name: "ARIADNE_COMPUTE_MEMORY_MB", ...COMPUTE_MB, help: "compute's memory for the whole process tree (default 1024)" },
+  { name: "ARIADNE_COMPUTE_PROCESSES", ...COMPUTE_PROCESSES, help: "compute's processes and threads at once (default 64)" },
+  { name: "ARIADNE_COMPUTE_WORKSPACE_MB", ...COMPUTE_MB, help: "what one compute call may write to the workspace, and its largest file (default 256)" },
+  { name: "ARIADNE_COMPUTE_WORKSPACE_FILES", ...COMPUTE_WORKSPACE_FILES, help: "files and folders one compute call may make in the workspace (default 10000)" },
+  { name: "ARIADNE_COMPUTE_TMP_MB", ...COMPUTE_MB, help: "the size of compute's private /tmp, held in memory (default 256)" },
+  { name: "ARIADNE_COMPUTE_TMP_FILES", ...COMPUTE_WORKSPACE_FILES, help: "files and folders one compute call may make in its private /tmp (default 10000)" },
+  { name: "ARIADNE_COMPUTE_OPEN_FILES", ...COMPUTE_OPEN_FILES, help: "compute's open files per process (default 256)" },
 ];
 
 /**
@@ -125,6 +135,16 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
     crashAt: set("ARIADNE_CRASH_AT"),
     sealKeys: { ARIADNE_SIGNING_KEY: set("ARIADNE_SIGNING_KEY"), ARIADNE_SIGNING_PUBLIC_KEY: set("ARIADNE_SIGNING_PUBLIC_KEY") },
     openblas: openblasEnv(env),
+    computeLimits: definedOnly({
+      timeLimitMs: numbers.get("ARIADNE_COMPUTE_TIME_MS"),
+      memoryLimitMb: numbers.get("ARIADNE_COMPUTE_MEMORY_MB"),
+      maxProcesses: numbers.get("ARIADNE_COMPUTE_PROCESSES"),
+      maxWorkspaceWriteMb: numbers.get("ARIADNE_COMPUTE_WORKSPACE_MB"),
+      maxWorkspaceFiles: numbers.get("ARIADNE_COMPUTE_WORKSPACE_FILES"),
+      maxTmpMb: numbers.get("ARIADNE_COMPUTE_TMP_MB"),
+      maxTmpFiles: numbers.get("ARIADNE_COMPUTE_TMP_FILES"),
+      maxOpenFiles: numbers.get("ARIADNE_COMPUTE_OPEN_FILES"),
+    }),
     workspaceRoot: set("ARIADNE_WORKSPACES"),
     terminal: { noColor: !!set("NO_COLOR"), dumb: set("TERM") === "dumb" },
     telemetry: {
@@ -167,13 +187,16 @@ export function readConfig(env: Environment = process.env): AriadneConfig {
 /** The search provider this host uses, chosen once from the configuration (tools/web/searchProvider.ts). */
 export const searchChoice = (config: AriadneConfig): SearchChoice => chooseSearchProvider(config.search);
 
+/** The fields that are set: an unset limit is left out, so the tool's default applies. */
+const definedOnly = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+
 const flag = (raw: string | undefined): boolean => raw !== undefined && !/^(0|false|no)$/i.test(raw);
 
 /** What a run's host needs of the configuration (runs/host/runtimeFactory.ts). */
 export const hostSettings = (config: AriadneConfig): HostSettings => ({
   model: config.model,
   scriptedLatencyMs: config.scriptedLatencyMs,
-  compute: { passEnv: config.openblas },
+  compute: { passEnv: config.openblas, ...config.computeLimits },
   workspaceRoot: config.workspaceRoot,
   search: config.search,
   web: config.web,

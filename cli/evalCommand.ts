@@ -16,6 +16,7 @@ import type { AriadneConfig } from "./config.ts";
 import { loadGoldSuite } from "../eval/gold/loadGoldSuite.ts";
 import { renderGoldTable, summarizeGold } from "../eval/gold/renderGoldTable.ts";
 import { type GoldLane, runGoldSuite } from "../eval/gold/runGoldSuite.ts";
+import { errorLine } from "./errorLine.ts";
 
 /** `ariadne eval`: a suite run in this process, its scores as a table or JSON, and the baseline gate. */
 export async function evalCommand({ flags, positionals, out, config, storeOptions }: Invocation): Promise<number> {
@@ -48,7 +49,7 @@ export async function evalCommand({ flags, positionals, out, config, storeOption
       corpusDir: resolve(values.corpus ?? config.corpusDir ?? CORPUS_DIR),
       settings: hostSettings(config),
       // Progress on stderr, so stdout keeps the table (or the JSON) and the last line.
-      onCase: (c) => console.error(`eval: ${c.caseId} (${c.variant}) ${c.failures.length ? `FAIL: ${c.failures.join("; ")}` : "pass"} · run ${c.runId}`),
+      onCase: (c) => errorLine(`eval: ${c.caseId} (${c.variant}) ${c.failures.length ? `FAIL: ${c.failures.join("; ")}` : "pass"} · run ${c.runId}`),
     });
   } finally {
     await close();
@@ -120,7 +121,7 @@ async function goldEval(values: GoldValues, positionals: string[], out: (line: s
       lane,
       realModel: () => realModel()!,
       settings: hostSettings(config),
-      onCase: (c) => console.error(`eval: ${c.caseId} ${c.failures.length ? `FAIL: ${c.failures.join("; ")}` : "pass"} · run ${c.runId}`),
+      onCase: (c) => errorLine(`eval: ${c.caseId} ${c.failures.length ? `FAIL: ${c.failures.join("; ")}` : "pass"} · run ${c.runId}`),
     });
   } finally {
     await close();

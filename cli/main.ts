@@ -7,6 +7,7 @@ import { type CommandPath, commandHelp, flagsOf, globalHelp, synopsis } from "./
 import { type LiveTerminal, liveTerminalOf } from "./live/liveTerminal.ts";
 import { UsageError } from "./usage.ts";
 import { terminalText } from "../core/sanitizeText.ts";
+import { errorLine } from "./errorLine.ts";
 export { forcedExitCode } from "./exitNow.ts";
 
 /** The variables `ariadne --help` names (docs/reference/environment.md lists every one). */
@@ -99,6 +100,6 @@ const USAGE_ERRORS = new Set(["USAGE", "VALIDATION", "RUN_REQUEST", "MODEL_NOT_C
 /** One clear line by default; the stack only when asked for. Bad usage exits 2, anything else 1. */
 function report(e: unknown, debug: boolean): number {
   if (debug) console.error(e);
-  else console.error(terminalText(`ariadne: ${isAriadneError(e) ? e.message : (e as Error)?.message ?? String(e)}`));
+  else errorLine(`ariadne: ${isAriadneError(e) ? e.message : (e as Error)?.message ?? String(e)}`);
   return isAriadneError(e) && USAGE_ERRORS.has(e.code) ? 2 : 1;
 }

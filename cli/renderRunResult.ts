@@ -6,6 +6,7 @@ import { handoffsOf, renderAnswer } from "./renderAnswer.ts";
 import { renderHandoff } from "./renderHandoff.ts";
 import { renderUnknownEffects } from "./renderUnknownEffects.ts";
 import { type HandoffView, runView } from "./runView.ts";
+import { errorLine } from "./errorLine.ts";
 
 /**
  * What the Children found still counts when Main could not finish: every handoff, whole. A single agent's
@@ -39,7 +40,7 @@ export async function renderRunResult(
   const { runId, mainExecutorId } = ctx.lease;
   if (result.kind === "released" && result.diskFull) {
     // One line on stderr naming the full disk and the way on; nothing more is read from a store that cannot write.
-    console.error(`ariadne: ${result.reason}`);
+    errorLine(`ariadne: ${result.reason}`);
     if (ctx.json) ctx.out(JSON.stringify({ runId, mainExecutorId, store: ctx.location, outcome: "released", state: "interrupted", reason: result.reason, diskFull: true }));
     return EXIT.failed;
   }

@@ -9,17 +9,18 @@ import { renderRunResult } from "./renderRunResult.ts";
 import { lostDatabase } from "./lostDatabase.ts";
 import { installTelemetry } from "./installTelemetry.ts";
 import { runVersionNote } from "../actors/index.ts";
+import { errorLine } from "./errorLine.ts";
 
 /** `ariadne resume RUN`. */
 export async function resumeCommand({ flags, positionals, out, config, storeOptions }: Invocation): Promise<number> {
   const [runId] = positionals as [string];
   const json = flags.bool("json");
-  const log = json ? (line: string) => console.error(line) : out;
+  const log = json ? errorLine : out;
   const ttlMs = config.leaseMs;
   const waitMs = flags.number("wait-ms") ?? ttlMs;
   const sealKey = sealSigningKey(config.sealKeys);
   const { store, database, close } = await openStore(storeOptions);
-  const telemetry = await installTelemetry(config.telemetry, store, (line) => console.error(line));
+  const telemetry = await installTelemetry(config.telemetry, store, errorLine);
   try {
     // Resumed under other request code: the history is the log's texts, new requests are this version's.
     const note = runVersionNote(await store.readRun(runId).catch(() => []));

@@ -15,6 +15,7 @@ import { lostDatabase } from "./lostDatabase.ts";
 import { installTelemetry } from "./installTelemetry.ts";
 import type { LiveTerminal } from "./live/liveTerminal.ts";
 import { liveView } from "./live/liveView.ts";
+import { errorLine } from "./errorLine.ts";
 
 export interface RunOptions extends OpenOptions {
   /** As given on the command line; undefined when none was given. */
@@ -62,7 +63,7 @@ export async function runResearch(options: RunOptions): Promise<number> {
     { modelConfigured: configured, nothingAsked: "scenario" },
   );
   const { choice, question } = plan;
-  const log = options.json ? (line: string) => console.error(line) : options.out;
+  const log = options.json ? errorLine : options.out;
   // A real question searches with the one configured provider; a wrong setting is refused before any store is opened.
   const search = choice.kind === "scenario" ? null : searchChoice(options.config);
   if (search && "problem" in search) throw new AriadneError("USAGE", 400, (search as { problem: string }).problem);
@@ -70,18 +71,18 @@ export async function runResearch(options: RunOptions): Promise<number> {
   // Prerequisites before anything is recorded: a signing key that cannot be read must not leave a run behind.
   const sealKey = sealSigningKey(options.config.sealKeys);
   const { store, database, close } = await openStore(options);
-  const telemetry = await installTelemetry(options.config.telemetry, store, (line) => console.error(line));
+  const telemetry = await installTelemetry(options.config.telemetry, store, errorLine);
   try {
     const ttlMs = options.config.leaseMs;
     const { runId, lease } = await submitRun(store, plan, undefined, { owner: leaseOwner("run"), ttlMs });
     // The run id comes first, so a run whose process dies can still be found.
     log(`run ${runId}`);
-    if (choice.kind === "scenario") console.error(scenarioNote(choice, configured));
+    if (choice.kind === "scenario") errorLine(scenarioNote(choice, configured));
     if (choice.kind === "baseline") log("model: the baseline researcher (scripted, not a language model; tokens estimated)");
     // With no provider configured (or Anthropic's, which runs only in a model's calls), the baseline researcher searches the corpus's local index (runs/host/runtimeFactory.ts).
     if (search) log(choice.kind === "baseline" && (search.provider === null || search.provider === "anthropic") ? "web search: the local index of the corpus (pages, PDFs, data), served on loopback (ARIADNE_CORPUS_DIR)" : search.says);
     const missingSandbox = choice.kind === "scenario" ? sandboxNote(findScenario(choice.scenario)) : null;
-    if (missingSandbox) console.error(missingSandbox);
+    if (missingSandbox) errorLine(missingSandbox);
     log(`store: ${database.location}`);
     log(`question: ${question}`);
     // On a terminal, the executor tree drawn in place (the run's events folded as they are recorded); else a line per step.

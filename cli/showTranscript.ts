@@ -5,6 +5,7 @@ import { openStore } from "../events/openStore.ts";
 import type { AssistantBlock, Message } from "../models/types.ts";
 import { formatTokens, labelledUsage } from "./formatTokens.ts";
 import { transcriptOf } from "../runs/index.ts";
+import { errorLine } from "./errorLine.ts";
 
 /** `ariadne transcript EXECUTOR_ID`: the rebuilt requests and responses, digests checked. */
 export async function showTranscript(
@@ -44,7 +45,7 @@ export async function showTranscript(
       const note = versionNote(transcript.requestVersion, transcript.offered !== null);
       // Under another request code a changed system prompt or tool spec is a reason; under the same one, nothing explains it.
       const why = note ? ` (${note})` : "";
-      console.error(`ariadne: turn ${bad.turn} of ${options.executorId}: the request rebuilt from the log does not match the digest recorded with it${why}`);
+      errorLine(`ariadne: turn ${bad.turn} of ${options.executorId}: the request rebuilt from the log does not match the digest recorded with it${why}`);
       return 1;
     }
     return 0;

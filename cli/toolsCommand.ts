@@ -40,7 +40,7 @@ export async function toolsRun({ flags, positionals, out, config }: Invocation):
       allowPrivate: flags.bool("allow-private") || config.web.allowPrivate,
       ...(corpus && { mapUrl: corpusUrlMap(corpus.origin, corpus.hosts), search: corpusSearchBackend(withSlash(resolve(corpusDir!))) }),
     };
-    return await runOne(name, input, { web, compute: { passEnv: config.openblas } }, flags.bool("json"), out);
+    return await runOne(name, input, { web, compute: { passEnv: config.openblas, ...config.computeLimits } }, flags.bool("json"), out);
   } finally {
     await corpus?.close();
   }

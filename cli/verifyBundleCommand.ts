@@ -2,6 +2,7 @@ import { createPublicKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { type BundleVerification, verifyBundle } from "../bundle/verifyBundle.ts";
 import { refetchSources } from "../bundle/refetchSources.ts";
+import type { AddressPolicy } from "../tools/web/checkAddress.ts";
 import { AriadneError } from "../core/errors.ts";
 import { VERIFY_EXIT } from "../events/describeVerification.ts";
 
@@ -13,6 +14,8 @@ export interface VerifyBundleCommandOptions {
   root?: string;
   /** Fetch each web source again and compare its bytes with the recorded hash (the only network use). */
   refetch?: boolean;
+  /** Which addresses --refetch may reach (the host's ARIADNE_ALLOW_LOOPBACK / ARIADNE_ALLOW_PRIVATE); by default only the open web. */
+  policy?: AddressPolicy;
   json: boolean;
   out: (line: string) => void;
 }
@@ -27,7 +30,7 @@ export async function verifyBundleCommand(options: VerifyBundleCommandOptions): 
   if (options.root !== undefined && !/^[0-9a-f]{64}$/.test(options.root)) throw new AriadneError("USAGE", 400, "--root: a root hash is 64 lowercase hex characters, as printed with the run's answer");
   const publicKey = options.keyPath === undefined ? null : readPublicKey(options.keyPath);
   const result = verifyBundle(options.dir, { publicKey, publicKeyPath: options.keyPath, claim: options.claim, expectedRoot: options.root });
-  const refetched = options.refetch ? await refetchSources(result.events) : null;
+  const refetched = options.refetch ? await refetchSources(result.events, options.policy) : null;
   const { events: _, ...report } = result;
   const authenticated = result.signature.state === "valid" || options.root !== undefined;
   if (options.json) options.out(JSON.stringify({ ...report, authenticated, firstProblem: result.problems[0] ?? null, ...(refetched && { refetched }) }));

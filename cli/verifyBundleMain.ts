@@ -3,6 +3,8 @@ import { isDirectory } from "./isDirectory.ts";
 import { parseFlags } from "./flags.ts";
 import { verifyBundleCommand } from "./verifyBundleCommand.ts";
 import { VERIFY_FLAGS } from "./verifyFlags.ts";
+import { errorLine } from "./errorLine.ts";
+import { terminalText } from "../core/sanitizeText.ts";
 
 /**
  * `ariadne verify DIR` before the rest of the command line is loaded
@@ -11,7 +13,9 @@ import { VERIFY_FLAGS } from "./verifyFlags.ts";
  * verification as this entry reads them (another target, another flag): the
  * full command line then takes them, and its errors.
  */
-export async function verifyBundleMain(argv: string[], out: (line: string) => void = console.log): Promise<number | null> {
+export async function verifyBundleMain(argv: string[], print: (line: string) => void = console.log): Promise<number | null> {
+  // A bundle is someone else's files: its names and texts are shown, their control sequences never acted on (as main's out does).
+  const out = (line: string) => print(terminalText(line));
   let parsed;
   try {
     // The table's own flags of verify (cli/commands/storeCommands.ts); --help, --data-dir or a bad flag go to the full command line.
@@ -21,11 +25,13 @@ export async function verifyBundleMain(argv: string[], out: (line: string) => vo
   }
   const [dir, ...extra] = parsed.positionals;
   if (dir === undefined || extra.length > 0 || !isDirectory(dir)) return null;
+  // --refetch reaches the network under the host's address policy, which the full command line reads from its configuration.
+  if (parsed.values.bool("refetch")) return null;
   try {
     const v = parsed.values;
     return await verifyBundleCommand({ dir, keyPath: v.string("key"), claim: v.string("claim"), root: v.string("root"), refetch: v.bool("refetch"), json: v.bool("json"), out });
   } catch (e) {
-    console.error(`ariadne: ${isAriadneError(e) ? e.message : (e as Error)?.message ?? String(e)}`);
+    errorLine(`ariadne: ${isAriadneError(e) ? e.message : (e as Error)?.message ?? String(e)}`);
     return isAriadneError(e) && e.code === "USAGE" ? 2 : 1;
   }
 }

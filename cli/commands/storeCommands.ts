@@ -34,7 +34,8 @@ and every quote of a handoff against its blob. --root HASH checks the run agains
 DIR (an existing directory): checks an exported bundle from its files alone, with no database: the
 signature (only against --key), every file against the manifest, the chains, the seal and root hash,
 blobs, quotes, claims (--claim C prints one claim's chain) and derived files; --refetch fetches each
-web source again and reports it unchanged, changed or unreachable.
+web source again and reports it unchanged, changed, unreachable or refused (a bundle's URLs meet
+web_fetch's address policy: loopback and private addresses only with ARIADNE_ALLOW_LOOPBACK/PRIVATE).
 
 A seal it cannot authenticate is never called intact: without a public key (or --root) it says
 "structure intact, authenticity not checked: pass --key", and what it checked and what it could not.
@@ -50,7 +51,7 @@ intact (the first problem named), 2 bad usage, 4 structure intact but authentici
     // An existing directory is a bundle: verified from its files, with no store opened.
     if (target !== undefined && isDirectory(target)) {
       // Only a key given on the command line: a bundle is checked against the publisher's key, chosen by whoever verifies.
-      return (await import("../verifyBundleCommand.ts")).verifyBundleCommand({ dir: target, keyPath: v.key, claim: v.claim, root: v.root, refetch: v.refetch, json: v.json, out });
+      return (await import("../verifyBundleCommand.ts")).verifyBundleCommand({ dir: target, keyPath: v.key, claim: v.claim, root: v.root, refetch: v.refetch, json: v.json, out, policy: { allowLoopback: config.web.allowLoopback, allowPrivate: config.web.allowPrivate } });
     }
     // A path is never a run id: say the bundle is missing rather than look for a run by that name.
     if (target !== undefined && /[\\/]/.test(target)) throw new UsageError(`verify: ${target} is not a directory, so not a bundle (and a run id holds no "/")`);

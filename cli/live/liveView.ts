@@ -2,6 +2,7 @@ import type { RecordedEvent } from "../../events/index.ts";
 import { type LiveRunState, foldAll, liveRun } from "../../projections/index.ts";
 import { renderLiveView } from "./renderLiveView.ts";
 import { type TerminalStream, terminalWriter } from "./terminalWriter.ts";
+import { terminalText } from "../../core/sanitizeText.ts";
 
 /** How often the spinner and the elapsed times move while nothing is recorded. */
 const TICK_MS = 125;
@@ -59,7 +60,9 @@ export function liveView(terminal: TerminalStream, options: LiveViewOptions) {
       draw();
     },
     /** A line that stays, printed above the frame. */
-    log(line: string) {
+    log(text: string) {
+      // The host's lines may quote the log (a reason, a name): escaped as the frame is.
+      const line = terminalText(text);
       if (closed) return void terminal.write(`${line}\n`);
       writer.log([line]);
       draw();

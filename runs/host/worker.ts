@@ -7,6 +7,7 @@ import { leaseOwner } from "../lease/leaseOwner.ts";
 import { RUNS_CHANNEL } from "../lease/runLease.ts";
 import { takeLease } from "../lease/takeLease.ts";
 import { workerOptionProblem } from "./workerOptionProblem.ts";
+import { type AdmissionGateOptions, admissionGate } from "./admissionGate.ts";
 import { ConfigError } from "../../core/errors.ts";
 
 export interface WorkerOptions {
@@ -29,6 +30,8 @@ export interface WorkerOptions {
   log?: (line: string) => void;
   /** The key each hosted run's seal is signed with (hostRun). */
   sealKey?: KeyObject;
+  /** When a worker hosting runs takes another: while its event loop is busier than this, it holds (admissionGate.ts). */
+  admission?: AdmissionGateOptions;
 }
 
 export const WORKER_DEFAULTS = { ttlMs: 15_000, pollMs: 1_000, concurrency: 4, graceMs: 5_000 };
@@ -53,9 +56,12 @@ export async function runWorker(options: WorkerOptions): Promise<{ owner: string
   o.signal?.addEventListener("abort", () => wake(), { once: true });
   let backoffMs = 100;
   let idleSince = Date.now();
+  const gate = admissionGate(o.admission);
 
   while (!o.signal?.aborted) {
     if (hosted.size < o.concurrency) {
+      await gate.ready(hosted.size, o.signal);
+      if (o.signal?.aborted) break;
       let lease;
       try {
         lease = await takeLease(o.database, { owner, ttlMs: o.ttlMs, skip: [...hosted.keys()] });

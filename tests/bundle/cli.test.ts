@@ -99,6 +99,15 @@ describe("ariadne export RUN DIR, then ariadne verify DIR with the database gone
     assert.match(lines(r.stdout)[0], new RegExp(`^bundle ${copy}: NOT intact: answer\\.md: its sha256 is [0-9a-f]{64}, but manifest\\.json lists [0-9a-f]{64}: the file was changed \\(and \\d+ more problems?\\)$`));
   });
 
+  test("a hostile bundle's text reaches the terminal escaped: a file named with escape sequences is named, not acted on", async () => {
+    const copy = copyOf(dir, "escapes");
+    writeFileSync(join(copy, "x\u001b[2J\u001b]0;pwned\u0007\rFAKE intact \u009b31m"), "planted");
+    const r = await ariadne(["verify", copy, "--key", keys.pub], noDatabase);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.doesNotMatch(r.stdout + r.stderr, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, "no control character reaches the terminal");
+    assert.match(r.stdout, /x\\u001b\[2J/, "the planted file is named, escaped");
+  });
+
   test("bad usage exits 2 in one line: a key that cannot be read, --claim on a run id, a missing bundle, two targets", async () => {
     const missing = await ariadne(["verify", dir, "--key", join(root, "nope.pub")], noDatabase);
     assert.equal(missing.code, 2);

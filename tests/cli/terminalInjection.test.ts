@@ -70,6 +70,22 @@ for (const command of ["status", "status --json", "show", "transcript", "audit"]
   });
 }
 
+test("ariadne run --json: the lines it writes to stderr (the question, each step, a failure's reason) are escaped too", async () => {
+  const errors: string[] = [];
+  const write = console.error;
+  console.error = (...parts: unknown[]) => void errors.push(parts.map(String).join(" "));
+  let code: number;
+  try {
+    code = await main(["run", "--json", HOSTILE], () => {}, readConfig({ DATABASE_URL: db.url, ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: wire.url }), null);
+  } finally {
+    console.error = write;
+  }
+  assert.ok(code === 0 || code === 3, `exit ${code}: ${errors.join("\n").slice(0, 300)}`);
+  const stderr = errors.join("\n");
+  assert.match(stderr, /question: Fees\?\\u001b\[2J/, "the question is shown, escaped");
+  assert.doesNotMatch(stderr, CONTROL, "no control character reaches the terminal through stderr");
+});
+
 test("the live view: names and reasons from the log reach the terminal escaped; its own colours pass", () => {
   const lines = renderLiveView({
     state: {

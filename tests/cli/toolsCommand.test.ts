@@ -49,3 +49,29 @@ test("a failing tool exits 1 with what the model would be told; bad usage exits 
   assert.equal(help.code, 0);
   assert.match(help.lines[0], /--corpus DIR/);
 });
+
+test("compute's limits are the host's to set (ARIADNE_COMPUTE_*), held to bounds, and a run meets them", async () => {
+  const { readConfig } = await import("../../cli/config.ts");
+  const { hostSettings } = await import("../../cli/config.ts");
+  const env = {
+    ARIADNE_COMPUTE_TIME_MS: "9000",
+    ARIADNE_COMPUTE_MEMORY_MB: "300",
+    ARIADNE_COMPUTE_PROCESSES: "8",
+    ARIADNE_COMPUTE_WORKSPACE_MB: "20",
+    ARIADNE_COMPUTE_WORKSPACE_FILES: "500",
+    ARIADNE_COMPUTE_TMP_MB: "17",
+    ARIADNE_COMPUTE_TMP_FILES: "600",
+    ARIADNE_COMPUTE_OPEN_FILES: "40",
+  };
+  const limits = { time_ms: 9000, memory_mb: 300, output_bytes: 20_000, processes: 8, workspace_write_mb: 20, workspace_files: 500, tmp_mb: 17, tmp_files: 600, open_files: 40 };
+  assert.deepEqual(hostSettings(readConfig(env)).compute, { passEnv: {}, timeLimitMs: 9000, memoryLimitMb: 300, maxProcesses: 8, maxWorkspaceWriteMb: 20, maxWorkspaceFiles: 500, maxTmpMb: 17, maxTmpFiles: 600, maxOpenFiles: 40 });
+  for (const bad of [{ ARIADNE_COMPUTE_PROCESSES: "0" }, { ARIADNE_COMPUTE_MEMORY_MB: "lots" }, { ARIADNE_COMPUTE_TIME_MS: "99999999999" }]) {
+    assert.throws(() => readConfig(bad), (e: Error & { code?: string }) => e.code === "USAGE" && new RegExp(`^${Object.keys(bad)[0]} must`).test(e.message), JSON.stringify(bad));
+  }
+  const lines: string[] = [];
+  const code = await main(["tools", "run", "compute", "--json", "--input", JSON.stringify({ language: "python", code: "import os\nwhile True:\n    os.fork()" })], (l) => lines.push(l), readConfig(env));
+  assert.equal(code, 0);
+  const report = JSON.parse((JSON.parse(lines[0]!) as { output: string }).output) as { limits: unknown; limits_hit: string[] };
+  assert.deepEqual(report.limits, limits, "the run is held to the configured limits, and says so");
+  assert.match(report.limits_hit.join("\n"), /process limit: the run reached its 8 processes/);
+});

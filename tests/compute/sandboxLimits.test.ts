@@ -47,7 +47,7 @@ function hostUnaffected(report: ComputeReport) {
 test("every limit has a safe default, reported with each run", async () => {
   const report = await compute("python", "print(1)", {});
   assert.equal(report.status, "ok", report.stderr);
-  assert.deepEqual(report.limits, { time_ms: 60_000, memory_mb: 1024, output_bytes: 20_000, processes: 64, workspace_write_mb: 256, tmp_mb: 256, open_files: 256 });
+  assert.deepEqual(report.limits, { time_ms: 60_000, memory_mb: 1024, output_bytes: 20_000, processes: 64, workspace_write_mb: 256, workspace_files: 10_000, tmp_mb: 256, tmp_files: 10_000, open_files: 256 });
   assert.deepEqual(report.limits_hit, []);
 });
 
@@ -83,6 +83,47 @@ test("Deno ArrayBuffers, which --max-old-space-size does not cover, are bounded 
   hostUnaffected(report);
 });
 
+test("memory held in memfds (no process's RSS, no address space) counts against the memory limit", async () => {
+  const code = [
+    "import os, time",
+    "fds = []",
+    "for i in range(40):",
+    "    fd = os.memfd_create(f'm{i}')",
+    "    for _ in range(30):  # under RLIMIT_FSIZE (32 MB here), which bounds each memfd",
+    "        os.write(fd, b'x' * (1024 * 1024))",
+    "    fds.append(fd)",
+    "print('held', len(fds) * 30, 'MB')",
+    "time.sleep(30)",
+  ].join("\n");
+  const report = await compute("python", code);
+  assert.equal(report.status, "memory_limit", JSON.stringify(report));
+  assert.doesNotMatch(report.stdout, /held 1200 MB/);
+  assert.match(report.limits_hit.join("\n"), /memory limit: the run ran out of its 512 MB/);
+  hostUnaffected(report);
+});
+
+test("files deleted while still open in the workspace (no name to count) count against the workspace limit", async () => {
+  const ctx = contextFor("deleted-filler");
+  const code = [
+    "import os, time",
+    "files = []",
+    "for i in range(6):",
+    "    f = open(f'hidden-{i}.bin', 'wb')",
+    "    os.unlink(f'hidden-{i}.bin')",
+    "    for _ in range(24):",
+    "        f.write(b'x' * (1024 * 1024))",
+    "    f.flush()",
+    "    files.append(f)",
+    "print('hid', len(files) * 24, 'MB')",
+    "time.sleep(30)",
+  ].join("\n");
+  const report = await compute("python", code, SMALL, ctx);
+  assert.equal(report.status, "disk_limit", JSON.stringify(report));
+  // Writing is faster than the watch's look: the run may print before it is stopped, but not sleep on with the blocks held.
+  assert.match(report.limits_hit.join("\n"), /workspace limit: the run wrote more than 32 MB/);
+  hostUnaffected(report);
+});
+
 test("a disk filler in the workspace is stopped past its limit and what it wrote is removed", async () => {
   const ctx = contextFor("filler");
   const report = await compute("python", "for i in range(40):\n    with open(f'fill-{i}.bin', 'wb') as f:\n        f.write(b'x' * (8 * 1024 * 1024))\nprint('done')", SMALL, ctx);
@@ -95,6 +136,35 @@ test("a disk filler in the workspace is stopped past its limit and what it wrote
   hostUnaffected(report);
 });
 
+test("a run making files without end (inodes, not bytes) is stopped at the files limit, soon, and what it made is removed", async () => {
+  const ctx = contextFor("inode-filler");
+  const code = "import os, time\nos.mkdir('d')\nstart = time.time()\nn = 0\nwhile time.time() - start < 15:\n    open(f'd/{n}', 'w').close()\n    n += 1\nprint('made', n)";
+  const report = await compute("python", code, { ...SMALL, maxWorkspaceFiles: 2_000 }, ctx);
+  assert.equal(report.status, "disk_limit", JSON.stringify(report).slice(0, 2000));
+  assert.match(report.limits_hit.join("\n"), /workspace limit: the run made more than 2000 files and folders in the workspace and was stopped/);
+  assert.ok(report.duration_ms < 10_000, `stopped by the files limit within seconds, not the program's 15 s: ${report.duration_ms} ms`);
+  assert.deepEqual((await fs.readdir(path.join(ctx.workspaceDir!, "d")).catch(() => [])).length, 0, "the files it made are removed");
+  assert.ok(report.files_not_published.length <= 21, `the report lists a few files not published, not thousands: ${report.files_not_published.length}`);
+  hostUnaffected(report);
+});
+
+test("files without end in the private /tmp (inodes are kernel memory, outside the tmpfs's size) are stopped at the /tmp files limit", async () => {
+  const code = "import time\nstart = time.time()\nn = 0\nwhile time.time() - start < 15:\n    open(f'/tmp/{n}', 'w').close()\n    n += 1\nprint('made', n)";
+  const report = await compute("python", code, { ...SMALL, maxTmpFiles: 2_000 });
+  assert.equal(report.status, "disk_limit", JSON.stringify(report).slice(0, 2000));
+  assert.match(report.limits_hit.join("\n"), /\/tmp limit: the run made more than 2000 files and folders in \/tmp and was stopped/);
+  assert.ok(report.duration_ms < 10_000, `stopped by the limit within seconds, not the program's 15 s: ${report.duration_ms} ms`);
+  hostUnaffected(report);
+});
+
+test("the report names at most 20 files not published, then how many more", async () => {
+  const report = await compute("python", "for i in range(60):\n    open(f'out-{i:02d}.txt', 'w').write('x')", { ...SMALL, maxPublishedFiles: 5 });
+  assert.equal(report.status, "ok", report.stderr);
+  assert.equal(report.files_written.length, 5);
+  assert.equal(report.files_not_published.length, 21);
+  assert.deepEqual(report.files_not_published.at(-1), { path: "…", reason: "35 more files not published, not listed" });
+});
+
 test("one file larger than the workspace limit is refused by RLIMIT_FSIZE", async () => {
   const report = await compute("python", "with open('big.bin', 'wb') as f:\n    for _ in range(64):\n        f.write(b'x' * (1024 * 1024))");
   assert.equal(report.status, "disk_limit", JSON.stringify(report));
@@ -105,6 +175,18 @@ test("a disk filler in /tmp meets the size of the private /tmp", async () => {
   const report = await compute("python", "with open('/tmp/fill.bin', 'wb') as f:\n    for _ in range(64):\n        f.write(b'x' * (1024 * 1024))");
   assert.equal(report.status, "disk_limit", JSON.stringify(report));
   assert.match(report.limits_hit.join("\n"), /\/tmp limit: the private \/tmp \(16 MB, held in memory\) is full/);
+  hostUnaffected(report);
+});
+
+test("a file in /tmp as large as the largest file a run may write is the /tmp limit, not the workspace's: the workspace's files are kept", async () => {
+  // The defaults give /tmp and the workspace the same 256 MB, so RLIMIT_FSIZE (EFBIG) can come before the full tmpfs.
+  const ctx = contextFor("tmp-efbig");
+  const code = "open('kept.txt', 'w').write('result')\nwith open('/tmp/fill.bin', 'wb') as f:\n    for _ in range(64):\n        f.write(b'x' * (1024 * 1024))";
+  const report = await compute("python", code, { ...SMALL, maxWorkspaceWriteMb: 16, maxTmpMb: 16 }, ctx);
+  assert.equal(report.status, "disk_limit", JSON.stringify(report));
+  assert.match(report.limits_hit.join("\n"), /\/tmp limit/, JSON.stringify(report.limits_hit));
+  assert.doesNotMatch(report.limits_hit.join("\n"), /workspace limit/);
+  assert.equal(await fs.readFile(path.join(ctx.workspaceDir!, "kept.txt"), "utf8"), "result", "nothing the run wrote to the workspace is removed for a /tmp file");
   hostUnaffected(report);
 });
 

@@ -8,8 +8,8 @@ import { bytesUnder, watchSandbox } from "../../tools/compute/watchSandbox.ts";
 /**
  * The watch over a sandbox's memory and workspace, which 47fc398 added: under load its looks queued behind the
  * workspace walk (one look in a whole pc-measures compute, a look taking 44 s, the result held up to 60 s after
- * the program ended while the queue drained over a pid already reaped). The test process stands in for a
- * sandbox's root: its RSS is far past a 1-byte limit.
+ * the program ended while the queue drained over a pid already reaped; 0ba3a37 made a look wait for the last).
+ * The test process stands in for a sandbox's root: its RSS is far past a 1-byte limit.
  */
 let workspace: string;
 before(async () => {
@@ -22,7 +22,7 @@ before(async () => {
 });
 after(() => fs.rm(workspace, { recursive: true, force: true }));
 
-const limits = (memoryBytes: number) => ({ memoryBytes, workspace, workspaceBytes: 1024 ** 3, workspaceBase: 0 });
+const limits = (memoryBytes: number) => ({ memoryBytes, workspace, workspaceBytes: 1024 ** 3, workspaceBase: 0, workspaceEntries: 1_000_000, workspaceEntriesBase: 0, tmpEntries: 10 }); // the stand-in's /tmp is the host's: walked no further
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test("a root no longer the run's (reaped: its pid may be another process's now) is neither measured nor stopped", async () => {
@@ -36,10 +36,10 @@ test("a root no longer the run's (reaped: its pid may be another process's now) 
   const reaped = watchSandbox(process.pid, limits(1), () => stray++, 5, () => false);
   await sleep(50);
   const report = await reaped.done();
-  assert.deepEqual([report.stoppedBy, stray, report.peakRssBytes, report.looks], [null, 0, 0, 0]);
+  assert.deepEqual([report.stoppedBy, stray, report.peakRssBytes, report.peakProcesses], [null, 0, 0, 0]);
 });
 
-test("memory is looked at every interval while a slow workspace walk is under way, and done() waits for no queue of looks", async () => {
+test("done() waits for no queue of looks behind a slow workspace walk", async () => {
   let walkMs = performance.now();
   await bytesUnder(workspace);
   walkMs = performance.now() - walkMs;
@@ -55,7 +55,5 @@ test("memory is looked at every interval while a slow workspace walk is under wa
   // At most the walk in flight and the last one: no backlog of looks drains after the run (chained, the ticks of
   // those 600 ms drained one walk each: 6 s and more here).
   assert.ok(waited < 4 * walkMs + 500, `done() took ${Math.round(waited)} ms, a walk ${Math.round(walkMs)} ms`);
-  assert.ok(report.walks >= 1, `${report.walks} walks`);
-  assert.ok(report.looks >= 2 * report.walks, `memory looks (${report.looks}) do not wait for the workspace walks (${report.walks})`);
   assert.ok(report.peakRssBytes > 0 && report.peakProcesses >= 1);
 });

@@ -18,8 +18,12 @@ export interface ComputeOptions {
   maxProcesses?: number;
   /** Bytes the workspace may grow by in one run (watched; no file larger: RLIMIT_FSIZE); past it the run is killed and what it wrote removed. Default 256 MB. */
   maxWorkspaceWriteMb?: number;
+  /** Files and folders one run may make in the workspace (each an inode on the host's disk, and a cost to every look of the watch); past it the run is killed and what it made removed. Default 10,000. */
+  maxWorkspaceFiles?: number;
   /** Size of the private /tmp, a tmpfs held in memory. Default 256 MB. */
   maxTmpMb?: number;
+  /** Files and folders one run may make in the private /tmp: each inode is kernel memory its size does not count. Default 10,000. */
+  maxTmpFiles?: number;
   /** Open files per process (RLIMIT_NOFILE). Default 256. */
   maxOpenFiles?: number;
   /** util-linux's prlimit and setpriv, which set those limits. Defaults /usr/bin/prlimit, /usr/bin/setpriv. */
@@ -42,6 +46,9 @@ export interface ComputeOptions {
 
 export type ComputeLanguage = "python" | "typescript" | "javascript";
 
+/** The limits a host sets for every compute call (cli/config.ts: ARIADNE_COMPUTE_*); each unset one keeps its default. */
+export type ComputeLimits = Pick<ComputeOptions, "timeLimitMs" | "memoryLimitMb" | "maxProcesses" | "maxWorkspaceWriteMb" | "maxWorkspaceFiles" | "maxTmpMb" | "maxTmpFiles" | "maxOpenFiles">;
+
 export const COMPUTE_DEFAULTS = {
   bwrapPath: "/usr/bin/bwrap",
   pythonPath: "/usr/bin/python3",
@@ -49,7 +56,9 @@ export const COMPUTE_DEFAULTS = {
   memoryLimitMb: 1024,
   maxProcesses: 64,
   maxWorkspaceWriteMb: 256,
+  maxWorkspaceFiles: 10_000,
   maxTmpMb: 256,
+  maxTmpFiles: 10_000,
   maxOpenFiles: 256,
   prlimitPath: "/usr/bin/prlimit",
   setprivPath: "/usr/bin/setpriv",

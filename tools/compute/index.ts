@@ -1,4 +1,4 @@
-export { COMPUTE_DEFAULTS, openblasEnv, type ComputeLanguage, type ComputeOptions } from "./computeOptions.ts";
+export { COMPUTE_DEFAULTS, openblasEnv, type ComputeLanguage, type ComputeLimits, type ComputeOptions } from "./computeOptions.ts";
 export { createComputeTools } from "./computeTools.ts";
 export { findDenoBinary } from "./findDenoBinary.ts";
 export { runCompute, type ComputeOutcome, type ComputeReport, type ComputeRequest, type ComputeStatus } from "./runCompute.ts";

@@ -24,7 +24,7 @@ export interface LimitsHit {
 export function limitsHitBy(
   outcome: SandboxOutcome,
   language: ComputeLanguage,
-  o: { timeLimitMs: number; memoryLimitMb: number; maxProcesses: number; maxWorkspaceWriteMb: number; maxTmpMb: number; maxOpenFiles: number; outputCapBytes: number },
+  o: { timeLimitMs: number; memoryLimitMb: number; maxProcesses: number; maxWorkspaceWriteMb: number; maxWorkspaceFiles: number; maxTmpMb: number; maxTmpFiles: number; maxOpenFiles: number; outputCapBytes: number },
 ): LimitsHit {
   const lines: string[] = [];
   const stderr = outcome.stderr.text;
@@ -38,12 +38,23 @@ export function limitsHitBy(
   }
   const processes = NO_PROCESS.test(stderr);
   if (processes) lines.push(`process limit: the run reached its ${o.maxProcesses} processes (threads count too) and a fork or thread was refused; use fewer processes`);
-  const workspace = watched?.stoppedBy === "workspace" || FILE_TOO_LARGE.test(stderr) || outcome.signal === "SIGXFSZ";
-  if (workspace) lines.push(`workspace limit: the run wrote more than ${o.maxWorkspaceWriteMb} MB to the workspace and was stopped; the files it wrote were removed. Write less, or summarise before writing`);
-  const tmp = !workspace && NO_SPACE.test(stderr);
-  if (tmp) lines.push(`/tmp limit: the private /tmp (${o.maxTmpMb} MB, held in memory) is full; write less there`);
+  // RLIMIT_FSIZE (EFBIG, or SIGXFSZ where it is not ignored) bounds a file anywhere: it is the workspace's only when the
+  // workspace grew by the limit; otherwise the file was in /tmp, whose default size is the same.
+  const fileTooLarge = FILE_TOO_LARGE.test(stderr) || outcome.signal === "SIGXFSZ";
+  const workspaceFull = watched === undefined || watched.workspaceGrowth >= o.maxWorkspaceWriteMb * 1024 * 1024;
+  const tooManyFiles = watched?.stoppedBy === "files";
+  if (tooManyFiles) lines.push(`workspace limit: the run made more than ${o.maxWorkspaceFiles} files and folders in the workspace and was stopped; the files it made were removed. Write fewer, larger files`);
+  const workspace = tooManyFiles || watched?.stoppedBy === "workspace" || (fileTooLarge && workspaceFull);
+  if (workspace && !tooManyFiles) lines.push(`workspace limit: the run wrote more than ${o.maxWorkspaceWriteMb} MB to the workspace and was stopped; the files it wrote were removed. Write less, or summarise before writing`);
+  const tmpInodes = watched?.stoppedBy === "tmpFiles";
+  if (tmpInodes) lines.push(`/tmp limit: the run made more than ${o.maxTmpFiles} files and folders in /tmp and was stopped; write fewer, larger files`);
+  const tmpFull = !workspace && !tmpInodes && NO_SPACE.test(stderr);
+  const tmpFile = !workspace && !tmpInodes && !tmpFull && fileTooLarge;
+  if (tmpFull) lines.push(`/tmp limit: the private /tmp (${o.maxTmpMb} MB, held in memory) is full; write less there`);
+  if (tmpFile) lines.push(`/tmp limit: a file outside the workspace (in /tmp, or in memory) reached ${o.maxWorkspaceWriteMb} MB, the largest file a run may write; write less there`);
+  const tmp = tmpInodes || tmpFull || tmpFile;
   if (NO_FILES.test(stderr)) lines.push(`open files limit: a process of the run had ${o.maxOpenFiles} files open and was refused another; close files when done with them`);
-  if (!memory && outcome.signal === "SIGKILL" && !outcome.timedOut && !outcome.aborted && !workspace) lines.push("the run was killed (SIGKILL), possibly for using too much memory");
+  if (!memory && outcome.signal === "SIGKILL" && !outcome.timedOut && !outcome.aborted && !workspace && !tmpInodes) lines.push("the run was killed (SIGKILL), possibly for using too much memory");
   for (const [name, stream] of [["stdout", outcome.stdout], ["stderr", outcome.stderr]] as const) {
     if (stream.truncated) lines.push(`output cap: ${name} had ${stream.bytes} bytes; only the first ${o.outputCapBytes} are shown and kept. Print less, or write the full output to a file.`);
   }

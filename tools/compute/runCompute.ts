@@ -15,7 +15,7 @@ import { SANDBOX_INPUTS, sandboxArgs } from "./sandboxArgs.ts";
 import { changedFiles, snapshotFiles, type FileState } from "./snapshotFiles.ts";
 import { limitsHitBy } from "./limitsHit.ts";
 import { chownTree, sandboxUid } from "./sandboxUid.ts";
-import { bytesUnder } from "./watchSandbox.ts";
+import { usageUnder } from "./watchSandbox.ts";
 import { stageInputs, type ComputeInput } from "./stageInputs.ts";
 
 export interface ComputeRequest {
@@ -31,7 +31,7 @@ export interface ComputeReport {
   exit_code: number | null;
   signal: string | null;
   duration_ms: number;
-  limits: { time_ms: number; memory_mb: number; output_bytes: number; processes: number; workspace_write_mb: number; tmp_mb: number; open_files: number };
+  limits: { time_ms: number; memory_mb: number; output_bytes: number; processes: number; workspace_write_mb: number; workspace_files: number; tmp_mb: number; tmp_files: number; open_files: number };
   /** Each limit the run hit, said in words; empty when none. */
   limits_hit: string[];
   /** What the watch saw of the run: the most processes and resident memory of its tree at once, the workspace's growth. */
@@ -90,7 +90,9 @@ export async function runCompute(request: ComputeRequest, ctx: ToolContext, opti
     memoryLimitMb: options.memoryLimitMb ?? d.memoryLimitMb,
     maxProcesses: options.maxProcesses ?? d.maxProcesses,
     maxWorkspaceWriteMb: options.maxWorkspaceWriteMb ?? d.maxWorkspaceWriteMb,
+    maxWorkspaceFiles: options.maxWorkspaceFiles ?? d.maxWorkspaceFiles,
     maxTmpMb: options.maxTmpMb ?? d.maxTmpMb,
+    maxTmpFiles: options.maxTmpFiles ?? d.maxTmpFiles,
     maxOpenFiles: options.maxOpenFiles ?? d.maxOpenFiles,
     outputCapBytes: options.outputCapBytes ?? d.outputCapBytes,
     maxPublishedFiles: options.maxPublishedFiles ?? d.maxPublishedFiles,
@@ -129,7 +131,16 @@ export async function runCompute(request: ComputeRequest, ctx: ToolContext, opti
       prlimitPath, setprivPath, maxProcesses: o.maxProcesses, maxOpenFiles: o.maxOpenFiles, maxFileBytes: o.maxWorkspaceWriteMb * MB, tmpBytes: o.maxTmpMb * MB, uid,
     });
     if (uid !== null) await chownTree(root, uid, uid);
-    const watch = { memoryBytes: o.memoryLimitMb * MB, workspace: root, workspaceBytes: o.maxWorkspaceWriteMb * MB, workspaceBase: await bytesUnder(root) };
+    const usage = await usageUnder(root);
+    const watch = {
+      memoryBytes: o.memoryLimitMb * MB,
+      workspace: root,
+      workspaceBytes: o.maxWorkspaceWriteMb * MB,
+      workspaceBase: usage.bytes,
+      workspaceEntries: o.maxWorkspaceFiles,
+      workspaceEntriesBase: usage.entries,
+      tmpEntries: o.maxTmpFiles,
+    };
     try {
       outcome = await runSandboxed(argv, { timeLimitMs: o.timeLimitMs, outputCapBytes: o.outputCapBytes, signal: ctx.signal, watch });
     } finally {
@@ -172,7 +183,7 @@ export async function runCompute(request: ComputeRequest, ctx: ToolContext, opti
     exit_code: outcome.exitCode,
     signal: outcome.signal,
     duration_ms: outcome.durationMs,
-    limits: { time_ms: o.timeLimitMs, memory_mb: o.memoryLimitMb, output_bytes: o.outputCapBytes, processes: o.maxProcesses, workspace_write_mb: o.maxWorkspaceWriteMb, tmp_mb: o.maxTmpMb, open_files: o.maxOpenFiles },
+    limits: { time_ms: o.timeLimitMs, memory_mb: o.memoryLimitMb, output_bytes: o.outputCapBytes, processes: o.maxProcesses, workspace_write_mb: o.maxWorkspaceWriteMb, workspace_files: o.maxWorkspaceFiles, tmp_mb: o.maxTmpMb, tmp_files: o.maxTmpFiles, open_files: o.maxOpenFiles },
     limits_hit: limitsHit,
     usage: {
       peak_processes: outcome.watch?.peakProcesses ?? 0,
@@ -187,10 +198,18 @@ export async function runCompute(request: ComputeRequest, ctx: ToolContext, opti
     stderr_truncated: outcome.stderr.truncated,
     record: { folder, code_sha256: artifacts[0]!.sha256, stdout_sha256: artifacts[1]!.sha256, stderr_sha256: artifacts[2]!.sha256 },
     files_written: written.map((a) => ({ path: a.path, sha256: a.sha256, bytes: a.bytes, artifact_id: a.id })),
-    files_not_published: skipped,
+    files_not_published: listedAtMost(skipped, NOT_PUBLISHED_LISTED),
     inputs: (request.inputs ?? []).map((i) => ({ name: i.name, path: `${SANDBOX_INPUTS}/${i.name}`, sha256: i.sha256.trim().toLowerCase() })),
   };
   return { report, artifacts, sources: [...inputSources, stdoutSource] };
+}
+
+/** Files not published the report names one by one; a run that wrote thousands gets a count, not a list the model must read. */
+const NOT_PUBLISHED_LISTED = 20;
+
+function listedAtMost(skipped: { path: string; reason: string }[], most: number): { path: string; reason: string }[] {
+  if (skipped.length <= most) return skipped;
+  return [...skipped.slice(0, most), { path: "…", reason: `${skipped.length - most} more files not published, not listed` }];
 }
 
 /** Publishes the files the run created or changed (outside .compute/), within the count and size caps. */

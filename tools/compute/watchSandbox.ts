@@ -1,5 +1,6 @@
-import { promises as fs, readFileSync, readdirSync } from "node:fs";
+import { promises as fs, readFileSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import path from "node:path";
+import { SANDBOX_WORKSPACE } from "./sandboxArgs.ts";
 
 export interface SandboxWatch {
   /** The sandbox's process tree: RSS summed over every process, stopped past this many bytes. */
@@ -9,18 +10,22 @@ export interface SandboxWatch {
   workspaceBytes: number;
   /** The workspace's bytes before the run (bytesUnder), taken before it started. */
   workspaceBase: number;
+  /** How many files and folders the run may make in the workspace (inodes: empty files cost no bytes), and how many there were before. */
+  workspaceEntries: number;
+  workspaceEntriesBase: number;
+  /** How many files and folders the run may make in its private /tmp: a tmpfs's size bounds its bytes, not its inodes (kernel memory). */
+  tmpEntries: number;
 }
 
 export interface WatchReport {
   /** What the watch stopped the run for, if it did. */
-  stoppedBy: "memory" | "workspace" | null;
+  stoppedBy: "memory" | "workspace" | "files" | "tmpFiles" | null;
   peakRssBytes: number;
   peakProcesses: number;
   /** Bytes the workspace's files grew by, at the last look. */
   workspaceGrowth: number;
-  /** Looks at the tree's memory while its root was the run's, and walks of the workspace finished. */
-  looks: number;
-  walks: number;
+  /** Files and folders the run made in the workspace, at the last look (counted up to just past the limit). */
+  workspaceEntriesMade: number;
 }
 
 const PAGE = 4096;
@@ -54,77 +59,133 @@ function tree(root: number): { pids: number[]; rss: number } {
   return { pids, rss: pids.reduce((sum, pid) => sum + (rssOf.get(pid) ?? 0), 0) };
 }
 
-/** The bytes of every regular file under `dir` (links not followed). */
-export async function bytesUnder(dir: string): Promise<number> {
-  let total = 0;
-  let names: string[];
-  try {
-    names = await fs.readdir(dir);
-  } catch {
-    return 0;
+/**
+ * What the processes hold open that no RSS and no file listing shows: memfds
+ * (anonymous files in memory, counted by no process's RSS until mapped) and
+ * workspace files deleted while open (their blocks stay on the disk, with no
+ * name for bytesUnder to find). Each file once, however many descriptors name it.
+ */
+function heldOpen(pids: readonly number[]): { memfdBytes: number; deletedWorkspaceBytes: number } {
+  const seen = new Set<string>();
+  const held = { memfdBytes: 0, deletedWorkspaceBytes: 0 };
+  for (const pid of pids) {
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue; // ended, or not ours to read
+    }
+    for (const fd of fds) {
+      try {
+        // The target as the process sees it, inside its mount namespace: "/memfd:name (deleted)", "/workspace/x (deleted)".
+        const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+        const memfd = target.startsWith("/memfd:");
+        const deleted = !memfd && target.startsWith(`${SANDBOX_WORKSPACE}/`) && target.endsWith(" (deleted)");
+        if (!memfd && !deleted) continue;
+        const stat = statSync(`/proc/${pid}/fd/${fd}`);
+        const key = `${stat.dev}:${stat.ino}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if (memfd) held.memfdBytes += stat.size;
+        else held.deletedWorkspaceBytes += stat.size;
+      } catch {
+        // closed between the listing and the read
+      }
+    }
   }
-  for (const name of names) {
-    const stat = await fs.lstat(path.join(dir, name)).catch(() => null);
-    if (stat?.isDirectory()) total += await bytesUnder(path.join(dir, name));
-    else if (stat?.isFile()) total += stat.size;
-  }
-  return total;
+  return held;
 }
 
 /**
- * Watches a running sandbox from the host, every `intervalMs`: the summed RSS
- * of its whole process tree (what no per-process limit bounds: many processes,
- * or Deno's ArrayBuffers, which V8's heap limit does not count) and the growth
- * of the workspace (RLIMIT_FSIZE bounds one file, not many). Past either limit
- * it calls `stop` once. Reading /proc costs a few milliseconds a look.
- *
- * The memory look is synchronous and taken every interval; the workspace walk
- * (asynchronous, behind libuv's thread pool, which under load took 44 s) runs
- * one at a time and a tick that finds one under way skips it: looks chained
- * behind walks once left a whole compute with one look and a queue that drained
- * for up to a minute after the program ended. `alive` says the root is still
- * the run's (not yet reaped): a reaped pid may be another process's, which is
- * neither measured nor stopped.
+ * The bytes of every regular file under `dir` and how many entries (files,
+ * folders, links) it holds, links not followed. The walk stops once it has
+ * counted more than `maxEntries`: a run that made a million empty files costs
+ * the watch no more than the limit does.
+ */
+export async function usageUnder(dir: string, maxEntries = Infinity): Promise<{ bytes: number; entries: number }> {
+  const usage = { bytes: 0, entries: 0 };
+  const walk = async (at: string): Promise<void> => {
+    let names: string[];
+    try {
+      names = await fs.readdir(at);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (++usage.entries > maxEntries) return;
+      const stat = await fs.lstat(path.join(at, name)).catch(() => null);
+      if (stat?.isDirectory()) await walk(path.join(at, name));
+      else if (stat?.isFile()) usage.bytes += stat.size;
+      if (usage.entries > maxEntries) return;
+    }
+  };
+  await walk(dir);
+  return usage;
+}
+
+/** The bytes of every regular file under `dir` (links not followed). */
+export const bytesUnder = async (dir: string): Promise<number> => (await usageUnder(dir)).bytes;
+
+/**
+ * Watches a running sandbox from the host: the summed RSS of its whole process
+ * tree (what no per-process limit bounds: many processes, or Deno's
+ * ArrayBuffers, which V8's heap limit does not count) plus the memfds it holds,
+ * and the workspace's growth in bytes, files deleted while open included
+ * (RLIMIT_FSIZE bounds one file, not many), and in files and folders made.
+ * Past any limit it calls `stop` once. A look starts `intervalMs` after the
+ * last, or as long after as the last took (a workspace of many files must not
+ * keep the host walking it); memory is checked before the walk. `alive` says
+ * the root is still the run's (not yet reaped by Node): after that its pid may
+ * be another process's, whose tree is not measured.
  */
 export function watchSandbox(rootPid: number, limits: SandboxWatch, stop: () => void, intervalMs = 100, alive: () => boolean = () => true): { done(): Promise<WatchReport> } {
-  const report: WatchReport = { stoppedBy: null, peakRssBytes: 0, peakProcesses: 0, workspaceGrowth: 0, looks: 0, walks: 0 };
+  const report: WatchReport = { stoppedBy: null, peakRssBytes: 0, peakProcesses: 0, workspaceGrowth: 0, workspaceEntriesMade: 0 };
   const base = limits.workspaceBase;
+  const entriesBase = limits.workspaceEntriesBase;
   let ended = false;
-  const over = (why: "memory" | "workspace") => {
-    if (report.stoppedBy || ended || !alive()) return;
+  /** done() was called: the run is over, nothing is left to stop, no look is scheduled. */
+  let finishing = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stopFor = (why: NonNullable<WatchReport["stoppedBy"]>) => {
+    if (report.stoppedBy || ended) return;
     report.stoppedBy = why;
-    stop();
+    if (!finishing) stop();
   };
-  const lookAtMemory = () => {
-    if (ended || !alive()) return;
-    const { pids, rss } = tree(rootPid);
-    report.looks++;
+  const workspaceLook = async (deleted: number) => {
+    const usage = await usageUnder(limits.workspace, entriesBase + limits.workspaceEntries);
+    report.workspaceGrowth = usage.bytes - base + deleted;
+    report.workspaceEntriesMade = usage.entries - entriesBase;
+    if (report.workspaceGrowth > limits.workspaceBytes) stopFor("workspace");
+    else if (report.workspaceEntriesMade > limits.workspaceEntries) stopFor("files");
+  };
+  const look = async () => {
+    // A root Node has reaped is no longer the run's: its pid may be another process's by now, never measured.
+    if (!alive()) return workspaceLook(0);
+    const { pids, rss: resident } = tree(rootPid);
+    const held = heldOpen(pids);
+    const rss = resident + held.memfdBytes;
     report.peakRssBytes = Math.max(report.peakRssBytes, rss);
     report.peakProcesses = Math.max(report.peakProcesses, pids.length);
-    if (rss > limits.memoryBytes) over("memory");
+    if (rss > limits.memoryBytes) stopFor("memory");
+    // The sandbox's /tmp, seen through a process inside its mount namespace (the root pid is bwrap's outer process).
+    const inside = pids.find((pid) => pid !== rootPid);
+    if (inside !== undefined && (await usageUnder(`/proc/${inside}/root/tmp`, limits.tmpEntries)).entries > limits.tmpEntries) stopFor("tmpFiles");
+    await workspaceLook(held.deletedWorkspaceBytes);
   };
-  const walk = async () => {
-    report.workspaceGrowth = (await bytesUnder(limits.workspace)) - base;
-    report.walks++;
-    if (report.workspaceGrowth > limits.workspaceBytes) over("workspace");
+  const next = async (): Promise<void> => {
+    const started = performance.now();
+    await look().catch(() => {});
+    if (!finishing) timer = setTimeout(() => void (looking = next()), Math.max(intervalMs, performance.now() - started));
   };
-  let walking: Promise<void> | null = null;
-  const tick = () => {
-    lookAtMemory();
-    walking ??= walk()
-      .catch(() => {})
-      .finally(() => (walking = null));
-  };
-  tick();
-  const timer = setInterval(tick, intervalMs);
+  let looking: Promise<void> = next();
   return {
     async done() {
-      clearInterval(timer);
+      finishing = true;
+      clearTimeout(timer);
+      await looking;
+      // One last look at the workspace: a writer faster than the looks is still counted.
+      await workspaceLook(0);
       ended = true;
-      await walking;
-      // One last look at the workspace: a writer faster than the interval is still counted.
-      report.workspaceGrowth = (await bytesUnder(limits.workspace)) - base;
-      if (!report.stoppedBy && report.workspaceGrowth > limits.workspaceBytes) report.stoppedBy = "workspace";
       return report;
     },
   };
