@@ -44,6 +44,8 @@ export interface Database {
    * than raise 53100). Absent where the client cannot tell (PostgreSQL says 53100).
    */
   outOfSpace?(): Promise<boolean>;
+  /** Queries waiting for one of the pool's connections now (PostgreSQL); absent where there is no pool. */
+  waiting?(): number;
   close(): Promise<void>;
 }
 
@@ -124,6 +126,7 @@ async function openPostgres(url: string, poolSize: number, wait: NonNullable<Ope
     db,
     engine: "postgres",
     location: `postgres://${where}`,
+    waiting: () => pool.waitingCount,
     notify(channel, notice = "") {
       let notifier = notifiers.get(channel);
       // Each NOTIFY is a small transaction of its own (it even takes a transaction id), so a

@@ -56,7 +56,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ owner: string
   o.signal?.addEventListener("abort", () => wake(), { once: true });
   let backoffMs = 100;
   let idleSince = Date.now();
-  const gate = admissionGate(o.admission);
+  const gate = admissionGate({ waiting: () => o.database.waiting?.() ?? 0, ...o.admission });
 
   while (!o.signal?.aborted) {
     if (hosted.size < o.concurrency) {

@@ -74,3 +74,15 @@ test("busy 1 never holds; a busy share outside (0, 1] is refused", async () => {
   assert.doesNotThrow(() => admissionGate({ busy: undefined, windowMs: undefined, maxHoldMs: undefined }));
   assert.throws(() => admissionGate({ busy: 1.5 }), /busy must be in \(0, 1\]/);
 });
+
+test("queries waiting for the store's pool hold the take though the loop is idle, until they are served", async () => {
+  let waiting = 5;
+  const gate = admissionGate({ busy: 0.5, windowMs: 20, maxHoldMs: 60_000, waiting: () => waiting });
+  let done = false;
+  const ready = gate.ready(2).then(() => (done = true));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.equal(done, false, "taken while 5 queries waited for a connection");
+  waiting = 0;
+  await ready;
+  assert.equal(done, true);
+});
