@@ -5,8 +5,11 @@ import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-/** Where the environment may be read: the one configuration module, benchmarks, and tests. */
-const ALLOWED = ["cli/config.ts"];
+/**
+ * Where the environment may be read: the one configuration module, benchmarks, and tests; and the V8 flags
+ * `ariadne` sets on itself before any module loads, which must not override a flag given in NODE_OPTIONS.
+ */
+const ALLOWED = ["cli/config.ts", "cli/v8Flags.mjs"];
 // dist/ is the command line built from these sources (packages bundled in): what it reads is read here.
 const SKIPPED_DIRS = new Set(["node_modules", ".git", ".ariadne", "tests", "bench", "dist"]);
 const SOURCE = /\.(ts|mts|cts|js|mjs|cjs)$/;

@@ -20,14 +20,16 @@ export async function throughHostGate<T>(host: string, intervalMs: number, reque
   if (!state) hosts.set(host, (state = { running: 0, nextStartAt: 0, waiting: [] }));
   while (state.running >= PER_HOST_CONCURRENCY) await new Promise<void>((resolve) => state!.waiting.push(resolve));
   state.running++;
-  const startAt = Math.max(Date.now(), state.nextStartAt);
+  const startAt = Math.max(performance.now(), state.nextStartAt);
   state.nextStartAt = startAt + intervalMs;
   try {
-    if (startAt > Date.now()) await new Promise((resolve) => setTimeout(resolve, startAt - Date.now()));
+    // Spacing on the monotonic clock: the wall clock can be stepped (CI saw two starts 41 ms apart under a
+    // 50 ms interval, the gate reading Date.now() and the test performance.now()); a timer may fire early.
+    while (startAt > performance.now()) await new Promise((resolve) => setTimeout(resolve, Math.ceil(startAt - performance.now())));
     return await request();
   } finally {
     state.running--;
     state.waiting.shift()?.();
-    if (state.running === 0 && state.waiting.length === 0 && state.nextStartAt <= Date.now()) hosts.delete(host);
+    if (state.running === 0 && state.waiting.length === 0 && state.nextStartAt <= performance.now()) hosts.delete(host);
   }
 }
