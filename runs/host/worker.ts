@@ -30,7 +30,7 @@ export interface WorkerOptions {
   log?: (line: string) => void;
   /** The key each hosted run's seal is signed with (hostRun). */
   sealKey?: KeyObject;
-  /** When a worker hosting runs takes another: while its event loop is busier than this, it holds (admissionGate.ts). */
+  /** When a worker hosting runs takes another: it holds while queries wait for the pool or its event loop is busy (admissionGate.ts). */
   admission?: AdmissionGateOptions;
 }
 
