@@ -7,6 +7,7 @@ import { mainWorkers, workersOptions } from "./capacityWorkers.ts";
 import { openBenchPostgres } from "./overheadEngines.ts";
 import { f, table } from "./overheadReport.ts";
 import { CHILDREN, CHILD_TURNS } from "./overheadScenario.ts";
+import { describeTail } from "./capacityTail.ts";
 import { progress } from "./progress.ts";
 import { setV8FlagsFor, v8FlagsFor } from "../cli/v8Flags.mjs";
 
@@ -89,7 +90,8 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     for (const n of runs) {
       progress(`${n} runs (${n * (1 + CHILDREN)} live executors) hosted by one worker`);
       const step = await runCapacityStep(bench.store.database, bench.store, { runs: n, latency, admitBusy });
-      progress(`  p99 ${f(step.overheadMs.p99, 1)} ms, ${f(step.heapPerExecutor / 1024, 1)} KB heap an executor; floor: ${step.liveExecutors} bare executors, ${CHILD_TURNS} drawn waits each then one INSERT commit`);
+      progress(`  p99 ${f(step.overheadMs.p99, 1)} ms, ${f(step.heapPerExecutor / 1024, 1)} KB heap an executor; ${describeTail(step.tail)}`);
+      progress(`  floor: ${step.liveExecutors} bare executors, ${CHILD_TURNS} drawn waits each then one INSERT commit`);
       const floor = await measureCapacityFloor(bench.url!, { executors: step.liveExecutors, latency });
       rows.push({ step, floor });
     }
@@ -126,6 +128,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       misses(s).length ? `MISSED: ${misses(s).join(", ")}` : "met",
     ]),
   );
+  for (const { step } of rows) console.log(`  ${step.runs} runs, ${describeTail(step.tail)}`);
   const best = rows.filter((r) => misses(r.step).length === 0).at(-1);
   const count = best?.step.peakLive ?? 0;
   console.log(

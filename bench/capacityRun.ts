@@ -8,6 +8,7 @@ import { type BuildRuntime, runWorker, submitRun } from "../runs/index.ts";
 import { ToolRegistry } from "../tools/index.ts";
 import { DrawnLatencyModel, type LatencySpec, drawLatency, logNormal } from "./capacityLatency.ts";
 import { retainedHeap, retainedHeapWhen } from "./capacityMemory.ts";
+import { type TailReport, watchTail } from "./capacityTail.ts";
 import { percentile } from "./overheadProbe.ts";
 import { CHILDREN, CHILD_TURNS, TurnMarks, executorKey, isMain, noopLookup, overheadPolicy } from "./overheadScenario.ts";
 
@@ -38,6 +39,8 @@ export interface CapacityStep {
   heapPerExecutor: number;
   /** Most connections to the bench database at once (pg_stat_activity), sampled through the step. */
   connections: number;
+  /** Where the turns at or above p99 went (collections, the loop's delay). */
+  tail: TailReport;
   wallMs: number;
 }
 
@@ -94,6 +97,7 @@ export async function runCapacityStep(
     peak = { rss: Math.max(peak.rss, m.rss) };
     void countConnections(database).then((n) => (connections = Math.max(connections, n)), () => {});
   }, sampleMs);
+  const tail = watchTail();
   const started = performance.now();
   try {
     const { results } = await runWorker({ database, store, buildRuntime, concurrency: runs, pollMs: 100, idleExitMs: 500, admission: { busy: admitBusy } });
@@ -102,14 +106,17 @@ export async function runCapacityStep(
   } finally {
     clearInterval(sampler);
     retained.stop();
+    tail.stop();
   }
   const wallMs = performance.now() - started;
   // Turns that waited on the heap measurement's forced collection are the bench's, not the runtime's.
   const pause = retained.pause();
-  const overheads = model.overheadsMs.filter((ms, i) => {
+  const kept = model.overheadsMs.map((_, i) => i).filter((i) => {
     const at = model.overheadsAtMs[i];
-    return pause === null || at <= pause.fromMs || at - ms >= pause.toMs;
+    return pause === null || at <= pause.fromMs || at - model.overheadsMs[i] >= pause.toMs;
   });
+  const overheads = kept.map((i) => model.overheadsMs[i]);
+  const p99 = percentile(overheads, 99);
   return {
     runs,
     liveExecutors: runs * (1 + CHILDREN),
@@ -117,12 +124,13 @@ export async function runCapacityStep(
     liveAtHeap,
     peakWaitingCalls: model.peakWaiting,
     latencyMs: { p50: percentile(model.latenciesMs, 50), p99: percentile(model.latenciesMs, 99) },
-    overheadMs: { p50: percentile(overheads, 50), p99: percentile(overheads, 99), samples: overheads.length },
+    overheadMs: { p50: percentile(overheads, 50), p99, samples: overheads.length },
     heapPauseTurns: model.overheadsMs.length - overheads.length,
     overheadSamplesMs: overheads,
     rssPerExecutor: (peak.rss - before.rss) / (runs * (1 + CHILDREN)),
     heapPerExecutor: ((retained.bytes() ?? Number.NaN) - heapBefore) / liveAtHeap,
     connections,
+    tail: tail.report(overheads, kept.map((i) => model.overheadsAtMs[i]), p99, pause),
     wallMs,
   };
 }
