@@ -8,7 +8,7 @@ import { type BuildRuntime, runWorker, submitRun } from "../runs/index.ts";
 import { ToolRegistry } from "../tools/index.ts";
 import { DrawnLatencyModel, type LatencySpec, drawLatency, logNormal } from "./capacityLatency.ts";
 import { retainedHeap, retainedHeapWhen } from "./capacityMemory.ts";
-import { type TailReport, watchTail } from "./capacityTail.ts";
+import { type TailReport, tailOf, watchTail } from "./capacityTail.ts";
 import { percentile } from "./overheadProbe.ts";
 import { CHILDREN, CHILD_TURNS, TurnMarks, executorKey, isMain, noopLookup, overheadPolicy } from "./overheadScenario.ts";
 
@@ -39,7 +39,7 @@ export interface CapacityStep {
   heapPerExecutor: number;
   /** Most connections to the bench database at once (pg_stat_activity), sampled through the step. */
   connections: number;
-  /** Where the turns at or above p99 went (collections, the loop's delay). */
+  /** Where the turns at or above p99 went (collection pauses inside them, the loop's lateness). */
   tail: TailReport;
   wallMs: number;
 }
@@ -130,7 +130,7 @@ export async function runCapacityStep(
     rssPerExecutor: (peak.rss - before.rss) / (runs * (1 + CHILDREN)),
     heapPerExecutor: ((retained.bytes() ?? Number.NaN) - heapBefore) / liveAtHeap,
     connections,
-    tail: tail.report(overheads, kept.map((i) => model.overheadsAtMs[i]), p99, pause),
+    tail: tailOf(kept.map((i) => ({ ms: model.overheadsMs[i], atMs: model.overheadsAtMs[i] })), p99, tail.pauses, pause, tail.loopLateMs(), tail.youngKb()),
     wallMs,
   };
 }
