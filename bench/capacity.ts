@@ -99,9 +99,15 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       for (let i = 1; i <= repeat; i++) {
         progress(`${n} runs (${n * (1 + CHILDREN)} live executors) hosted by one worker, run ${i} of ${repeat}`);
         const step = await runCapacityStep(bench.store.database, bench.store, { runs: n, latency, admitBusy });
-        progress(`  p99 ${f(step.overheadMs.p99, 1)} ms, ${f(step.heapPerExecutor / 1024, 1)} KB heap an executor; ${describeTail(step.tail)}`);
+        // Each run's figures as it ends, so a bench cut short keeps what it measured.
+        progress(
+          `  p50 ${f(step.overheadMs.p50, 1)} ms, p99 ${f(step.overheadMs.p99, 1)} ms, ${step.peakLive} live at once at the most, ` +
+            `${f(step.heapPerExecutor / 1024, 1)} KB heap an executor, ${step.connections} db connections; ${describeTail(step.tail)}`,
+        );
         progress(`  floor: ${step.liveExecutors} bare executors, ${CHILD_TURNS} drawn waits each then one INSERT commit`);
-        taken.push({ step, floor: await measureCapacityFloor(bench.url!, { executors: step.liveExecutors, latency }) });
+        const floor = await measureCapacityFloor(bench.url!, { executors: step.liveExecutors, latency });
+        progress(`  floor p99 ${f(floor.overheadMs.p99, 1)} ms`);
+        taken.push({ step, floor });
       }
       rows.push(medianRun(taken));
     }

@@ -39,6 +39,8 @@ export interface RunGovernance extends Governance {
   readonly reviewer: ReviewerConfig;
   /** The Reviewer policy over a run's events (review_requested / review_delivered), now. */
   review(events: readonly RecordedEvent[], request: ReviewRequest): ReviewDecision;
+  /** Resolves when every Child's settle still being written is in the ledger (or has failed). */
+  settled(): Promise<void>;
 }
 
 /**
@@ -53,6 +55,14 @@ export interface RunGovernance extends Governance {
  *
  * Call afterModelCall exactly once per reservation, and append the drafts it
  * returns (re-appending them on a version conflict, never settling again).
+ *
+ * A Child's settle is written beside its turn's append, not before it: its
+ * drafts do not depend on the ledger's answer (its budget reminders are posted
+ * to Main), so the turn pays one round trip less. Its next reservation waits
+ * for it, and a settle that failed throws there. Crash-safe either way round:
+ * the log's `budget_settled` is the truth, and releaseOpenReservations
+ * recounts the ledger from it at takeover and run end (a settle arriving after
+ * that finds its reservation no longer open and counts nothing).
  */
 export function createRunGovernance(options: RunGovernanceOptions): RunGovernance {
   const { db, post } = options;
@@ -65,6 +75,16 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
   const facts = runFacts(db, clock, options.caps ?? CONFIGURED_CAPS);
   /** Reservations taken and not yet settled, by id: only to refuse settling one twice, never to decide. */
   const open = new Map<string, { runId: string; executorId: string }>();
+  /** Children's settles still being written (or failed, kept until the executor's next call throws it), by executor. */
+  const settling = new Map<string, Promise<unknown>>();
+  /** An executor's own settle in flight is waited for before it reserves again (its spend counts against its cap). */
+  const settledFor = async (executorId: string): Promise<void> => {
+    const pending = settling.get(executorId);
+    if (!pending) return;
+    const failed = await pending;
+    if (settling.get(executorId) === pending) settling.delete(executorId);
+    if (failed) throw failed;
+  };
 
   /** The wall clocks' readings now, hosted time only: what the log says the run spent without a host is left out. */
   const clocksOf = async (state: ExecutorView, run: RunInfo): Promise<Clocks> => {
@@ -106,7 +126,12 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
 
     review: (events, request) => reviewPolicy(foldReviews(events, reviewer), request, clock.now()),
 
+    async settled() {
+      await Promise.all(settling.values());
+    },
+
     async beforeModelCall(state: ExecutorView, plan: ModelCallPlan) {
+      await settledFor(state.executorId);
       const run = await facts.run(state.runId);
       const clocks = await clocksOf(state, run);
       const { now } = clocks;
@@ -164,15 +189,6 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
       // Cached input counts as tokens the call used, priced at the cache's rates.
       const spent = usage ?? { inputTokens, outputTokens };
       const actual = { tokens: allInputTokens(spent) + outputTokens, costMicros: usageCostMicros(priceOf(reservation.model, prices), spent) };
-      const totals = await settleBudget(db, {
-        epoch: options.epoch,
-        reservationId: reservation.reservationId,
-        runId: state.runId,
-        executorId: state.executorId,
-        reserved: { tokens: reservation.tokens, costMicros: reservation.costMicros },
-        actual,
-      });
-      const run = await facts.run(state.runId);
       const drafts: Draft[] = [
         {
           type: "budget_reserved",
@@ -185,7 +201,27 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
         },
         { type: "budget_settled", data: { reservationId: reservation.reservationId, actual: { ...actual, inputTokens, outputTokens } } },
       ];
-      return [...drafts, ...(await remind(state, run, budgetReminders(totals, run.raised, thresholds)))];
+      const settle = async (): Promise<Draft[]> => {
+        const totals = await settleBudget(db, {
+          epoch: options.epoch,
+          reservationId: reservation.reservationId,
+          runId: state.runId,
+          executorId: state.executorId,
+          reserved: { tokens: reservation.tokens, costMicros: reservation.costMicros },
+          actual,
+        });
+        const run = await facts.run(state.runId);
+        return remind(state, run, budgetReminders(totals, run.raised, thresholds));
+      };
+      // Main's reminders ride in its own turn, so its drafts wait for the ledger; a Child's do not.
+      if (state.role === "main") return [...drafts, ...(await settle())];
+      const { executorId } = state;
+      const pending: Promise<unknown> = settle().then(
+        () => void (settling.get(executorId) === pending && settling.delete(executorId)),
+        (error: unknown) => error,
+      );
+      settling.set(executorId, pending);
+      return drafts;
     },
 
     async beforeToolCalls(state: ExecutorView, calls: readonly ToolCallRequest[]): Promise<Verdict[]> {

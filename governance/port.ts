@@ -49,7 +49,8 @@ export type Verdict<T = unknown> =
  * it to settle, and before a turn's tool calls. It never throws for a refusal;
  * it answers with a verdict and the events that record it. It is given the
  * executor as its log has it (ExecutorView) and keeps no memory of its own
- * between calls: a decision that needs a fact finds it in the log.
+ * between calls (beyond a settle still being written): a decision that needs a
+ * fact finds it in the log.
  */
 export interface Governance {
   /**
@@ -59,7 +60,12 @@ export interface Governance {
    * call may run: its max_uses, lowered to what is left of the run's search budget.
    */
   beforeModelCall(executor: ExecutorView, plan: ModelCallPlan): Promise<Verdict<{ reservation: Reservation | null; deadline?: number; searches?: number }>>;
-  /** Settles the real usage (null when the call failed and spent nothing measurable) and releases the rest. */
+  /**
+   * Settles the real usage (null when the call failed and spent nothing
+   * measurable) and releases the rest. When the drafts do not depend on the
+   * ledger's answer (a Child's), the settle may still be written as the turn
+   * is appended; the executor's next beforeModelCall waits for it.
+   */
   afterModelCall(
     executor: ExecutorView,
     reservation: Reservation | null,

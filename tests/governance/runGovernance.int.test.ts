@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
+import { sql } from "kysely";
 import { type ExecutorState } from "../../actors/fold/executorState.ts";
 import { manualClock } from "../../core/clock.ts";
 import { type EventStore, type RecordedEvent, createEventStore, executorStreamId } from "../../events/index.ts";
@@ -112,6 +113,7 @@ forEachEngine("run governance", (ctx) => {
       assert.ok(v.ok, `expected room for ${tokens}`);
       const drafts = await g.afterModelCall(s, v.reservation, { inputTokens: tokens, outputTokens: 0 });
       await record(store, s, [...v.events, ...drafts]);
+      await g.settled(); // a Child's settle (and the reminder it posts) is written beside its turn
       return drafts.filter((d) => d.type === "reminder_raised").map((d) => (d.data as { key: string }).key);
     };
     assert.deepEqual(await spend(governance, main, 5000), ["run_tokens@50"]);
@@ -207,12 +209,78 @@ forEachEngine("run governance", (ctx) => {
       const v = await governance.beforeModelCall(c, { model: SONNET, inputTokens: tokens, maxTokens: 1 });
       assert.ok(v.ok);
       await record(store, c, await governance.afterModelCall(c, v.reservation, { inputTokens: tokens, outputTokens: 0 }));
+      await governance.settled();
     };
     await spend(6000);
     assert.deepEqual(await reminders(main), []);
     failing = false;
     await spend(100);
     assert.deepEqual(await reminders(main), ["run_tokens@50"]);
+  });
+
+  it("writes a Child's settle beside its turn: the drafts do not wait for the ledger, the Child's next call does, and a failed settle is thrown there", async () => {
+    const { runId, governance, main } = await setup();
+    const c = await child(main);
+    const v = await governance.beforeModelCall(c, { model: SONNET, inputTokens: 1000, maxTokens: 500 });
+    const m = await governance.beforeModelCall(main, { model: SONNET, inputTokens: 10, maxTokens: 10 });
+    assert.ok(v.ok && m.ok);
+    // The run's ledger row is gone, so no settle can be written.
+    await sql`DELETE FROM ariadne_run_budgets WHERE run_id = ${runId}`.execute(ctx.db.database.db);
+    const drafts = await governance.afterModelCall(c, v.reservation, { inputTokens: 800, outputTokens: 200 });
+    assert.deepEqual(drafts.map((d) => d.type), ["budget_reserved", "budget_settled"], "a Child's drafts are not held by its settle");
+    await assert.rejects(governance.afterModelCall(main, m.reservation, null), /no budget row to settle against/, "Main's drafts wait for the ledger");
+    await assert.rejects(governance.beforeModelCall(c, { model: SONNET, inputTokens: 10, maxTokens: 10 }), /no budget row to settle against/);
+  });
+
+  // PostgreSQL only: PGlite has one connection, so a transaction holding the row would hold every query.
+  if (ctx.engine === "postgres") {
+    it("a Child's next reservation waits for its own settle (PostgreSQL: another transaction holds the ledger's row)", async () => {
+      const { runId, governance, main } = await setup();
+      const c = await child(main);
+      const v = await governance.beforeModelCall(c, { model: SONNET, inputTokens: 1000, maxTokens: 500 });
+      assert.ok(v.ok);
+      let letGo!: () => void;
+      let locked!: () => void;
+      const isLocked = new Promise<void>((r) => (locked = r));
+      const holder = ctx.db.database.db.transaction().execute(async (tx) => {
+        await sql`SELECT 1 FROM ariadne_run_budgets WHERE run_id = ${runId} FOR UPDATE`.execute(tx);
+        locked();
+        await new Promise<void>((r) => (letGo = r));
+      });
+      await isLocked;
+      const drafts = await governance.afterModelCall(c, v.reservation, { inputTokens: 800, outputTokens: 200 });
+      assert.equal(drafts.length, 2);
+      let reserved = false;
+      const next = governance.beforeModelCall(c, { model: SONNET, inputTokens: 100, maxTokens: 100 }).then((r) => ((reserved = true), r));
+      await new Promise((r) => setTimeout(r, 150));
+      assert.equal(reserved, false, "the next reservation went ahead of the executor's own settle");
+      letGo();
+      await holder;
+      assert.ok((await next).ok);
+      const budget = (await readRunBudget(ctx.db.database, runId))!;
+      assert.deepEqual([budget.totals.spentTokens, budget.totals.reservedTokens, budget.openReservations], [1000, 200, 1]);
+    });
+  }
+
+  it("a Child's turn in the log whose settle never reached the ledger (the process died between them) is counted at recovery", async () => {
+    const { runId, governance, main } = await setup();
+    const c = await child(main);
+    const v = await governance.beforeModelCall(c, { model: SONNET, inputTokens: 1000, maxTokens: 500 });
+    assert.ok(v.ok && v.reservation);
+    const { reservationId, tokens, costMicros } = v.reservation;
+    // The drafts afterModelCall would return, appended; the ledger never told.
+    await record(store, c, [
+      { type: "budget_reserved", data: { reservationId, purpose: "model", model: SONNET, amount: { tokens, costMicros } } },
+      { type: "budget_settled", data: { reservationId, actual: { tokens: 1100, costMicros: 4500, inputTokens: 1000, outputTokens: 100 } } },
+    ]);
+    assert.deepEqual([(await readRunBudget(ctx.db.database, runId))!.totals.spentTokens, (await readRunBudget(ctx.db.database, runId))!.totals.reservedTokens], [0, 1500]);
+    await releaseOpenReservations(ctx.db.database, runId);
+    const after = (await readRunBudget(ctx.db.database, runId))!;
+    assert.deepEqual([after.totals.spentTokens, after.totals.spentCostMicros, after.totals.reservedTokens, after.openReservations], [1100, 4500, 0, 0]);
+    // The settle arriving late (after the recount) finds its reservation closed and counts nothing twice.
+    await governance.afterModelCall(c, v.reservation, { inputTokens: 1000, outputTokens: 100 });
+    await governance.settled();
+    assert.equal((await readRunBudget(ctx.db.database, runId))!.totals.spentTokens, 1100);
   });
 
   it("settles a reservation once", async () => {
