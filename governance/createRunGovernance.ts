@@ -76,14 +76,14 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
   /** Reservations taken and not yet settled, by id: only to refuse settling one twice, never to decide. */
   const open = new Map<string, { runId: string; executorId: string }>();
   /** Children's settles still being written (or failed, kept until the executor's next call throws it), by executor. */
-  const settling = new Map<string, Promise<unknown>>();
+  const settling = new Map<string, Promise<{ error: unknown } | null>>();
   /** An executor's own settle in flight is waited for before it reserves again (its spend counts against its cap). */
   const settledFor = async (executorId: string): Promise<void> => {
     const pending = settling.get(executorId);
     if (!pending) return;
     const failed = await pending;
     if (settling.get(executorId) === pending) settling.delete(executorId);
-    if (failed) throw failed;
+    if (failed) throw failed.error;
   };
 
   /** The wall clocks' readings now, hosted time only: what the log says the run spent without a host is left out. */
@@ -216,9 +216,12 @@ export function createRunGovernance(options: RunGovernanceOptions): RunGovernanc
       // Main's reminders ride in its own turn, so its drafts wait for the ledger; a Child's do not.
       if (state.role === "main") return [...drafts, ...(await settle())];
       const { executorId } = state;
-      const pending: Promise<unknown> = settle().then(
-        () => void (settling.get(executorId) === pending && settling.delete(executorId)),
-        (error: unknown) => error,
+      const pending: Promise<{ error: unknown } | null> = settle().then(
+        () => {
+          if (settling.get(executorId) === pending) settling.delete(executorId);
+          return null;
+        },
+        (error: unknown) => ({ error }),
       );
       settling.set(executorId, pending);
       return drafts;

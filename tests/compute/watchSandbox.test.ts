@@ -27,13 +27,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test("a root no longer the run's (reaped: its pid may be another process's now) is neither measured nor stopped", async () => {
   let stops = 0;
-  const live = watchSandbox(process.pid, limits(1), () => stops++, 5, () => true);
+  const live = watchSandbox(process.pid, limits(1), () => stops++, { intervalMs: 5, memoryIntervalMs: 5, alive: () => true });
   await sleep(50);
   const seen = await live.done();
   assert.deepEqual([seen.stoppedBy, stops], ["memory", 1], "the run's own tree past its limit is stopped, once");
 
   let stray = 0;
-  const reaped = watchSandbox(process.pid, limits(1), () => stray++, 5, () => false);
+  const reaped = watchSandbox(process.pid, limits(1), () => stray++, { intervalMs: 5, memoryIntervalMs: 5, alive: () => false });
   await sleep(50);
   const report = await reaped.done();
   assert.deepEqual([report.stoppedBy, stray, report.peakRssBytes, report.peakProcesses], [null, 0, 0, 0]);
@@ -43,7 +43,7 @@ test("done() waits for no queue of looks behind a slow workspace walk", async ()
   let walkMs = performance.now();
   await bytesUnder(workspace);
   walkMs = performance.now() - walkMs;
-  const watch = watchSandbox(process.pid, limits(1024 ** 4), () => {}, 5, () => true);
+  const watch = watchSandbox(process.pid, limits(1024 ** 4), () => {}, { intervalMs: 5, memoryIntervalMs: 5, alive: () => true });
   await sleep(600);
   const started = performance.now();
   const report = await watch.done();

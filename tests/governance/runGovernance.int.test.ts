@@ -273,7 +273,8 @@ forEachEngine("run governance", (ctx) => {
       { type: "budget_reserved", data: { reservationId, purpose: "model", model: SONNET, amount: { tokens, costMicros } } },
       { type: "budget_settled", data: { reservationId, actual: { tokens: 1100, costMicros: 4500, inputTokens: 1000, outputTokens: 100 } } },
     ]);
-    assert.deepEqual([(await readRunBudget(ctx.db.database, runId))!.totals.spentTokens, (await readRunBudget(ctx.db.database, runId))!.totals.reservedTokens], [0, 1500]);
+    const { totals } = (await readRunBudget(ctx.db.database, runId))!;
+    assert.deepEqual([totals.spentTokens, totals.reservedTokens], [0, 1500]);
     await releaseOpenReservations(ctx.db.database, runId);
     const after = (await readRunBudget(ctx.db.database, runId))!;
     assert.deepEqual([after.totals.spentTokens, after.totals.spentCostMicros, after.totals.reservedTokens, after.openReservations], [1100, 4500, 0, 0]);

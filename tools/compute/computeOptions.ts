@@ -9,11 +9,19 @@ export interface ComputeOptions {
   /** Wall-clock limit of one run; the whole process group is killed when it passes. Default 60 s. */
   timeLimitMs?: number;
   /**
-   * Memory of the whole process tree: its summed RSS is watched from the host and
-   * the run killed past it; also each Python process's address space (RLIMIT_AS)
-   * and Deno's V8 heap. Default 1024 MB.
+   * Memory of the whole run: held by the kernel in a memory cgroup of the run's
+   * own where the host allows one (memoryCgroup), else its process tree's summed
+   * RSS is watched from the host and the run killed past it; also each Python
+   * process's address space (RLIMIT_AS) and Deno's V8 heap. Default 1024 MB.
    */
   memoryLimitMb?: number;
+  /**
+   * Give each run a memory cgroup of its own, bounded at memoryLimitMb, where the
+   * host lets us make one (root on cgroup v1, a delegated v2 subtree); where it
+   * does not, the watch bounds memory alone, to what the tree allocates between
+   * two looks past the limit. Default true.
+   */
+  memoryCgroup?: boolean;
   /** Processes (and threads) the program may have at once (RLIMIT_NPROC, under a uid of its own when the host is root). Default 64. */
   maxProcesses?: number;
   /** Bytes the workspace may grow by in one run (watched; no file larger: RLIMIT_FSIZE); past it the run is killed and what it wrote removed. Default 256 MB. */
@@ -54,6 +62,7 @@ export const COMPUTE_DEFAULTS = {
   pythonPath: "/usr/bin/python3",
   timeLimitMs: 60_000,
   memoryLimitMb: 1024,
+  memoryCgroup: true,
   maxProcesses: 64,
   maxWorkspaceWriteMb: 256,
   maxWorkspaceFiles: 10_000,

@@ -15,6 +15,7 @@ import { SANDBOX_INPUTS, sandboxArgs } from "./sandboxArgs.ts";
 import { changedFiles, snapshotFiles, type FileState } from "./snapshotFiles.ts";
 import { limitsHitBy } from "./limitsHit.ts";
 import { chownTree, sandboxUid } from "./sandboxUid.ts";
+import { ENTER_FAILED } from "./memoryCgroup.ts";
 import { usageUnder } from "./watchSandbox.ts";
 import { stageInputs, type ComputeInput } from "./stageInputs.ts";
 
@@ -88,6 +89,7 @@ export async function runCompute(request: ComputeRequest, ctx: ToolContext, opti
     pythonPath: options.pythonPath ?? d.pythonPath,
     timeLimitMs: options.timeLimitMs ?? d.timeLimitMs,
     memoryLimitMb: options.memoryLimitMb ?? d.memoryLimitMb,
+    memoryCgroup: options.memoryCgroup ?? d.memoryCgroup,
     maxProcesses: options.maxProcesses ?? d.maxProcesses,
     maxWorkspaceWriteMb: options.maxWorkspaceWriteMb ?? d.maxWorkspaceWriteMb,
     maxWorkspaceFiles: options.maxWorkspaceFiles ?? d.maxWorkspaceFiles,
@@ -142,7 +144,7 @@ export async function runCompute(request: ComputeRequest, ctx: ToolContext, opti
       tmpEntries: o.maxTmpFiles,
     };
     try {
-      outcome = await runSandboxed(argv, { timeLimitMs: o.timeLimitMs, outputCapBytes: o.outputCapBytes, signal: ctx.signal, watch });
+      outcome = await runSandboxed(argv, { timeLimitMs: o.timeLimitMs, outputCapBytes: o.outputCapBytes, signal: ctx.signal, watch, memoryCgroup: o.memoryCgroup });
     } finally {
       if (uid !== null) await chownTree(root, process.getuid!(), process.getgid!());
     }
@@ -152,6 +154,7 @@ export async function runCompute(request: ComputeRequest, ctx: ToolContext, opti
   if (outcome.spawnError) throw notRun(`the sandbox could not be started (${outcome.spawnError})`);
   // bubblewrap reports its own failures (namespaces not allowed, a bind that fails) as "bwrap: …", exit 1, before any code ran.
   if (outcome.exitCode === 1 && /^bwrap: /.test(outcome.stderr.text)) throw notRun(`the sandbox could not be set up (${outcome.stderr.text.trim()})`);
+  if (outcome.exitCode === 125 && outcome.stderr.text.includes(ENTER_FAILED)) throw notRun(`the sandbox could not be set up (${outcome.stderr.text.trim()})`);
 
   const hit = limitsHitBy(outcome, request.language, o);
   const limitsHit = hit.lines;

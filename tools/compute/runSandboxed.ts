@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { openMemoryCgroup } from "./memoryCgroup.ts";
 import { type SandboxWatch, type WatchReport, watchSandbox } from "./watchSandbox.ts";
 
 export interface CapturedStream {
@@ -48,14 +49,18 @@ function capture(cap: number) {
  * Runs argv in a process group of its own with an empty environment, keeping at
  * most `outputCapBytes` of each stream; past `timeLimitMs` (or on abort, or when
  * the watch finds the tree's memory or the workspace's growth past its limit)
- * the whole group is killed with SIGKILL.
+ * the whole group is killed with SIGKILL. A watched run gets a memory cgroup of
+ * its own where the host allows one (see memoryCgroup.ts), so the kernel holds
+ * its memory to the limit; the cgroup is removed when the run has ended.
  */
-export function runSandboxed(argv: string[], opts: { timeLimitMs: number; outputCapBytes: number; signal?: AbortSignal; watch?: SandboxWatch }): Promise<SandboxOutcome> {
+export function runSandboxed(argv: string[], opts: { timeLimitMs: number; outputCapBytes: number; signal?: AbortSignal; watch?: SandboxWatch; memoryCgroup?: boolean }): Promise<SandboxOutcome> {
   const started = performance.now();
   const out = capture(opts.outputCapBytes);
   const err = capture(opts.outputCapBytes);
+  const cgroup = opts.watch && opts.memoryCgroup !== false ? openMemoryCgroup(opts.watch.memoryBytes) : null;
+  const command = cgroup ? cgroup.enter(argv) : argv;
   return new Promise((resolve) => {
-    const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ["ignore", "pipe", "pipe"], env: {} });
+    const child = spawn(command[0]!, command.slice(1), { detached: true, stdio: ["ignore", "pipe", "pipe"], env: {} });
     let timedOut = false;
     let aborted = false;
     let settled = false;
@@ -78,13 +83,14 @@ export function runSandboxed(argv: string[], opts: { timeLimitMs: number; output
       killGroup();
     };
     opts.signal?.addEventListener("abort", onAbort, { once: true });
-    const watch = opts.watch && child.pid ? watchSandbox(child.pid, opts.watch, killGroup, undefined, () => !reaped()) : null;
+    const watch = opts.watch && child.pid ? watchSandbox(child.pid, opts.watch, killGroup, { alive: () => !reaped(), cgroup }) : null;
     const finish = async (exitCode: number | null, signal: string | null, spawnError?: string) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       opts.signal?.removeEventListener("abort", onAbort);
       const watched = await watch?.done();
+      await cgroup?.close();
       resolve({
         ...(watched ? { watch: watched } : {}),
         exitCode,

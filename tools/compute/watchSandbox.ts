@@ -1,5 +1,6 @@
 import { promises as fs, readFileSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import path from "node:path";
+import type { MemoryCgroup } from "./memoryCgroup.ts";
 import { SANDBOX_WORKSPACE } from "./sandboxArgs.ts";
 
 export interface SandboxWatch {
@@ -126,30 +127,54 @@ export async function usageUnder(dir: string, maxEntries = Infinity): Promise<{ 
 /** The bytes of every regular file under `dir` (links not followed). */
 export const bytesUnder = async (dir: string): Promise<number> => (await usageUnder(dir)).bytes;
 
+export interface WatchOptions {
+  /** How often the workspace and /tmp are walked (or as long after as the last walk took: a workspace of many files must not keep the host walking it). */
+  intervalMs?: number;
+  /** How often memory is looked at, apart from the walks: what a tree allocates between two looks passes the limit unseen. */
+  memoryIntervalMs?: number;
+  /** The root is still the run's (not yet reaped by Node): after that its pid may be another process's, whose tree is not measured. */
+  alive?: () => boolean;
+  /** The run's own memory cgroup, when the host let us make one: the kernel bounds memory then, and the watch reads its counts. */
+  cgroup?: MemoryCgroup | null;
+}
+
 /**
- * Watches a running sandbox from the host: the summed RSS of its whole process
- * tree (what no per-process limit bounds: many processes, or Deno's
- * ArrayBuffers, which V8's heap limit does not count) plus the memfds it holds,
- * and the workspace's growth in bytes, files deleted while open included
- * (RLIMIT_FSIZE bounds one file, not many), and in files and folders made.
- * Past any limit it calls `stop` once. A look starts `intervalMs` after the
- * last, or as long after as the last took (a workspace of many files must not
- * keep the host walking it); memory is checked before the walk. `alive` says
- * the root is still the run's (not yet reaped by Node): after that its pid may
- * be another process's, whose tree is not measured.
+ * Watches a running sandbox from the host. Memory: where the run has a memory
+ * cgroup the kernel holds it to the limit and the watch stops the whole run
+ * once the kernel has killed one of its processes for it; elsewhere the watch
+ * sums the RSS of the whole process tree (what no per-process limit bounds:
+ * many processes, or Deno's ArrayBuffers, which V8's heap limit does not
+ * count) plus the memfds it holds, every `memoryIntervalMs`, and stops it past
+ * the limit. The workspace: its growth in bytes, files deleted while open
+ * included (RLIMIT_FSIZE bounds one file, not many), and in files and folders
+ * made, on a slower walk. Past any limit it calls `stop` once.
  */
-export function watchSandbox(rootPid: number, limits: SandboxWatch, stop: () => void, intervalMs = 100, alive: () => boolean = () => true): { done(): Promise<WatchReport> } {
+export function watchSandbox(rootPid: number, limits: SandboxWatch, stop: () => void, options: WatchOptions = {}): { done(): Promise<WatchReport> } {
+  const { intervalMs = 100, memoryIntervalMs = 20, alive = () => true, cgroup = null } = options;
   const report: WatchReport = { stoppedBy: null, peakRssBytes: 0, peakProcesses: 0, workspaceGrowth: 0, workspaceEntriesMade: 0 };
   const base = limits.workspaceBase;
   const entriesBase = limits.workspaceEntriesBase;
   let ended = false;
   /** done() was called: the run is over, nothing is left to stop, no look is scheduled. */
   let finishing = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
   const stopFor = (why: NonNullable<WatchReport["stoppedBy"]>) => {
     if (report.stoppedBy || ended) return;
     report.stoppedBy = why;
     if (!finishing) stop();
+  };
+  /** The run's processes: the cgroup's, which no reaped pid can stand in for, or the root's tree while the root is the run's. */
+  const processes = (): { pids: number[]; rss: number } => (cgroup ? { pids: cgroup.pids(), rss: 0 } : alive() ? tree(rootPid) : { pids: [], rss: 0 });
+  const memoryLook = () => {
+    const { pids, rss: resident } = processes();
+    report.peakProcesses = Math.max(report.peakProcesses, pids.length);
+    if (cgroup) {
+      report.peakRssBytes = Math.max(report.peakRssBytes, cgroup.peakBytes());
+      if (cgroup.oomKills() > 0) stopFor("memory");
+      return;
+    }
+    const rss = resident + heldOpen(pids).memfdBytes;
+    report.peakRssBytes = Math.max(report.peakRssBytes, rss);
+    if (rss > limits.memoryBytes) stopFor("memory");
   };
   const workspaceLook = async (deleted: number) => {
     const usage = await usageUnder(limits.workspace, entriesBase + limits.workspaceEntries);
@@ -158,31 +183,33 @@ export function watchSandbox(rootPid: number, limits: SandboxWatch, stop: () => 
     if (report.workspaceGrowth > limits.workspaceBytes) stopFor("workspace");
     else if (report.workspaceEntriesMade > limits.workspaceEntries) stopFor("files");
   };
-  const look = async () => {
-    // A root Node has reaped is no longer the run's: its pid may be another process's by now, never measured.
-    if (!alive()) return workspaceLook(0);
-    const { pids, rss: resident } = tree(rootPid);
-    const held = heldOpen(pids);
-    const rss = resident + held.memfdBytes;
-    report.peakRssBytes = Math.max(report.peakRssBytes, rss);
-    report.peakProcesses = Math.max(report.peakProcesses, pids.length);
-    if (rss > limits.memoryBytes) stopFor("memory");
+  const filesLook = async () => {
+    const { pids } = processes();
+    if (pids.length === 0) return workspaceLook(0);
     // The sandbox's /tmp, seen through a process inside its mount namespace (the root pid is bwrap's outer process).
     const inside = pids.find((pid) => pid !== rootPid);
     if (inside !== undefined && (await usageUnder(`/proc/${inside}/root/tmp`, limits.tmpEntries)).entries > limits.tmpEntries) stopFor("tmpFiles");
-    await workspaceLook(held.deletedWorkspaceBytes);
+    await workspaceLook(heldOpen(pids).deletedWorkspaceBytes);
   };
-  const next = async (): Promise<void> => {
-    const started = performance.now();
-    await look().catch(() => {});
-    if (!finishing) timer = setTimeout(() => void (looking = next()), Math.max(intervalMs, performance.now() - started));
+  /** Looks again and again, each `every` after the last began or as long after as it took, until done(). */
+  const repeat = (look: () => void | Promise<void>, every: number) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const next = async (): Promise<void> => {
+      const started = performance.now();
+      await Promise.resolve().then(look).catch(() => {});
+      if (!finishing) timer = setTimeout(() => void (state.looking = next()), Math.max(every, performance.now() - started));
+    };
+    const state = { looking: next(), cancel: () => clearTimeout(timer) };
+    return state;
   };
-  let looking: Promise<void> = next();
+  const loops = [repeat(memoryLook, memoryIntervalMs), repeat(filesLook, intervalMs)];
   return {
     async done() {
       finishing = true;
-      clearTimeout(timer);
-      await looking;
+      for (const loop of loops) loop.cancel();
+      await Promise.all(loops.map((loop) => loop.looking));
+      // A process the kernel killed for memory just before the run ended still ended it for memory.
+      if (cgroup) memoryLook();
       // One last look at the workspace: a writer faster than the looks is still counted.
       await workspaceLook(0);
       ended = true;
