@@ -9,9 +9,13 @@ export interface MedianRow {
   p99s: number[];
 }
 
-/** The run whose p99 is the median of the size's runs (the upper middle one of an even count), so its other figures come from one real run. */
-export function medianRun(taken: readonly { step: CapacityStep; floor: CapacityFloor }[]): MedianRow {
+/** The run whose p99 is the median of the runs (the upper middle one of an even count), so its other figures come from one real run. */
+export function middleByP99<T>(taken: readonly T[], p99Of: (run: T) => number): T {
   if (taken.length === 0) throw new Error("medianRun: no runs");
-  const byP99 = [...taken].sort((a, b) => a.step.overheadMs.p99 - b.step.overheadMs.p99);
-  return { ...byP99[Math.floor(byP99.length / 2)], p99s: taken.map((t) => t.step.overheadMs.p99) };
+  return [...taken].sort((a, b) => p99Of(a) - p99Of(b))[Math.floor(taken.length / 2)]!;
+}
+
+/** One worker's size row: its median run by p99, with every run's p99 beside it. */
+export function medianRun(taken: readonly { step: CapacityStep; floor: CapacityFloor }[]): MedianRow {
+  return { ...middleByP99(taken, (t) => t.step.overheadMs.p99), p99s: taken.map((t) => t.step.overheadMs.p99) };
 }

@@ -11,7 +11,8 @@ import { openBenchPostgres } from "./overheadEngines.ts";
 import { percentile } from "./overheadProbe.ts";
 import { f, table } from "./overheadReport.ts";
 import { CHILDREN, CHILD_TURNS } from "./overheadScenario.ts";
-import { progress } from "./progress.ts";
+import { middleByP99 } from "./capacityMedian.ts";
+import { progress, repeatFlag } from "./progress.ts";
 
 /**
  * `npm run bench -- capacity --workers=K`: the capacity of K worker processes
@@ -27,6 +28,10 @@ import { progress } from "./progress.ts";
  * scratch database, releases the workers together, and pools their per-Child-
  * turn overhead samples (from a model reply's return to the Child's next
  * call, as DrawnLatencyModel measures) into one p50/p99.
+ *
+ * Each step is taken --repeat times (3 by default), one worker and K workers
+ * alternating, so a drift of the machine falls on both; a configuration's row
+ * at a size is its run whose pooled p99 is the median, every run's p99 beside it.
  *
  * Capacity, for a configuration: the most live executors at once, among the
  * sizes tried, whose pooled p99 overhead is <= 50 ms with every smaller size
@@ -45,6 +50,8 @@ export interface WorkersOptions {
   latency: LatencySpec;
   /** Flags each worker process gets as given (--admit-busy). */
   passOn: string[];
+  /** Runs of each step; a row is the median one by p99. */
+  repeat: number;
 }
 
 /** `--workers=K` (K >= 2); `--size=quick|full` or `--runs=N[,N...]` as runs per process; the latency flags as capacityLatency.ts reads them. */
@@ -58,7 +65,7 @@ export function workersOptions(argv: readonly string[], latency: LatencySpec): W
   if (!(size in WORKER_SIZES)) throw new Error(`capacity: --size must be quick or full, not "${size}"`);
   const runs = flag("runs")?.split(",").map(Number) ?? [...WORKER_SIZES[size as keyof typeof WORKER_SIZES]];
   if (runs.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`capacity: --runs must be positive integers, comma-separated, not "${flag("runs")}"`);
-  return { workers, runs, latency, passOn: argv.filter((a) => a.startsWith("--admit-busy=") || a === "--v8-defaults") };
+  return { workers, runs, latency, passOn: argv.filter((a) => a.startsWith("--admit-busy=") || a === "--v8-defaults"), repeat: repeatFlag(argv, "capacity") };
 }
 
 interface WorkersStep {
@@ -72,9 +79,11 @@ interface WorkersStep {
   wallMs: number;
   /** CPU the PostgreSQL server used over the step (ms), or NaN when /proc cannot tell. */
   postgresCpuMs: number;
+  /** The pooled p99 of every run of this step, in the order taken (the row is the median one). */
+  p99s: number[];
 }
 
-export async function mainWorkers({ workers, runs, latency, passOn }: WorkersOptions): Promise<void> {
+export async function mainWorkers({ workers, runs, latency, passOn, repeat }: WorkersOptions): Promise<void> {
   const started = performance.now();
   const cpus = availableParallelism();
   const load = loadavg()[0];
@@ -92,20 +101,29 @@ export async function mainWorkers({ workers, runs, latency, passOn }: WorkersOpt
   const rows: { n: number; one: WorkersStep; many: WorkersStep }[] = [];
   try {
     progress(`postgres: ${bench.describe}`);
+    const median = (taken: WorkersStep[]): WorkersStep => ({ ...middleByP99(taken, (s) => s.p99), p99s: taken.map((s) => s.p99) });
     for (const n of runs) {
-      progress(`${n} runs (${n * (1 + CHILDREN)} live executors) on 1 worker process`);
-      const one = await workersStep(bench.store, bench.url!, { processes: 1, runsPerProcess: n, latency, passOn, pinned, cores: cores(1) });
-      progress(`  p99 ${f(one.p99, 1)} ms`);
-      progress(`${workers} x ${n} runs (${workers * n * (1 + CHILDREN)} live executors) on ${workers} worker processes`);
-      const many = await workersStep(bench.store, bench.url!, { processes: workers, runsPerProcess: n, latency, passOn, pinned, cores: cores(workers) });
-      progress(`  p99 ${f(many.p99, 1)} ms`);
-      rows.push({ n, one, many });
+      const ones: WorkersStep[] = [];
+      const manys: WorkersStep[] = [];
+      for (let i = 1; i <= repeat; i++) {
+        const of = repeat === 1 ? "" : `, run ${i} of ${repeat}`;
+        progress(`${n} runs (${n * (1 + CHILDREN)} live executors) on 1 worker process${of}`);
+        const one = await workersStep(bench.store, bench.url!, { processes: 1, runsPerProcess: n, latency, passOn, pinned, cores: cores(1) });
+        progress(`  ${stepLine(one)}`);
+        ones.push(one);
+        progress(`${workers} x ${n} runs (${workers * n * (1 + CHILDREN)} live executors) on ${workers} worker processes${of}`);
+        const many = await workersStep(bench.store, bench.url!, { processes: workers, runsPerProcess: n, latency, passOn, pinned, cores: cores(workers) });
+        progress(`  ${stepLine(many)}`);
+        manys.push(many);
+      }
+      rows.push({ n, one: median(ones), many: median(manys) });
     }
   } finally {
     await bench.close();
   }
 
   console.log(`\nCapacity of ${workers} worker processes against 1, one PostgreSQL (aim: ${workers} carry >= ${RATIO_AIM}x one's live executors at p99 <= ${P99_AIM_MS} ms)`);
+  console.log(`  each row the median of ${repeat} run${repeat === 1 ? "" : "s"} by pooled p99 (one worker and ${workers} alternating), every run's p99 in the last column`);
   console.log(`  overhead: from a model reply to the Child's next call, pooled over the step's processes`);
   console.log(
     `  ${pinned ? `each worker process pinned to one core (taskset -c); ` : "worker processes NOT pinned (no taskset); "}PostgreSQL unpinned on all ${cpus} cores; worker CPU: each process's user+system over its wall time;` +
@@ -113,7 +131,7 @@ export async function mainWorkers({ workers, runs, latency, passOn }: WorkersOpt
   );
   const cell = (s: WorkersStep) => [s.processes, s.runsPerProcess * s.processes, s.live, s.samples, f(s.p50, 1), f(s.p99, 1), f(Math.max(...s.reports.map((r) => percentile(r.overheadSamplesMs, 99))), 1)];
   table(
-    ["worker procs", "runs", "live executors", "turns", "p50 ms", "p99 ms", "worst proc p99 ms", "turns/s", "worker CPU %", "postgres CPU %", "heap KB/exec", "max RSS MB/proc", "wall s", "p99 <= 50"],
+    ["worker procs", "runs", "live executors", "turns", "p50 ms", "p99 ms", "worst proc p99 ms", "turns/s", "worker CPU %", "postgres CPU %", "heap KB/exec", "max RSS MB/proc", "wall s", "p99 <= 50", "p99 of each run ms"],
     rows.flatMap(({ one, many }) =>
       [one, many].map((s) => [
         ...cell(s),
@@ -124,6 +142,7 @@ export async function mainWorkers({ workers, runs, latency, passOn }: WorkersOpt
         f(Math.max(...s.reports.map((r) => r.maxRssKb)) / 1024, 0),
         f(s.wallMs / 1000, 1),
         s.p99 <= P99_AIM_MS ? "yes" : "no",
+        s.p99s.map((p) => f(p, 1)).join(" / "),
       ]),
     ),
   );
@@ -196,6 +215,7 @@ async function workersStep(
       samples: samples.length,
       wallMs,
       postgresCpuMs: postgresCpuMs() - cpuBefore,
+      p99s: [],
     };
   } finally {
     for (const c of children) if (c.process.exitCode === null && c.process.signalCode === null) c.process.kill();
@@ -260,6 +280,11 @@ function postgresCpuMs(): number {
     return Number.NaN;
   }
 }
+
+/** A step's figures as it ends, so a bench cut short keeps them. */
+const stepLine = (s: WorkersStep) =>
+  `${s.live} live, p50 ${f(s.p50, 1)} ms, p99 ${f(s.p99, 1)} ms (worst process ${f(Math.max(...s.reports.map((r) => percentile(r.overheadSamplesMs, 99))), 1)}), ` +
+  `worker CPU ${s.reports.map((r) => f((100 * r.cpuMs) / r.wallMs, 0)).join("/")} %, postgres CPU ${f((100 * s.postgresCpuMs) / s.wallMs, 0)} %, wall ${f(s.wallMs / 1000, 1)} s`;
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 

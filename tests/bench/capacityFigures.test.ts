@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { CapacityFloor } from "../../bench/capacityFloor.ts";
+import { latencyOptions } from "../../bench/capacityLatency.ts";
 import { medianRun } from "../../bench/capacityMedian.ts";
 import type { CapacityStep } from "../../bench/capacityRun.ts";
 import { describeTail, tailOf } from "../../bench/capacityTail.ts";
+import { workersOptions } from "../../bench/capacityWorkers.ts";
 
 const turn = (ms: number, atMs: number) => ({ ms, atMs });
 const noLoop = { p99: 0, max: 0 };
@@ -43,4 +45,13 @@ test("a size's row is the run with the median p99, every run's p99 kept in order
   assert.deepEqual(row.p99s, [96.9, 41.2, 61.3]);
   assert.equal(medianRun([run(10, 1), run(30, 2)]).step.wallMs, 2);
   assert.throws(() => medianRun([]), /no runs/);
+});
+
+test("two workers against one are measured --repeat times (3 unless told), like one worker's sizes", () => {
+  const options = (...argv: string[]) => workersOptions(argv, latencyOptions(argv));
+  assert.equal(options("--runs=200")?.repeat, undefined, "no --workers: the one-worker bench");
+  assert.deepEqual([options("--workers=2")?.repeat, options("--workers=2")?.runs], [3, [100, 200]]);
+  assert.deepEqual([options("--workers=2", "--runs=200,300", "--repeat=1")?.repeat, options("--workers=2", "--runs=200,300")?.runs], [1, [200, 300]]);
+  assert.throws(() => options("--workers=2", "--repeat=0"), /--repeat must be a positive integer, not "0"/);
+  assert.throws(() => options("--workers=1"), /--workers must be an integer >= 2/);
 });
