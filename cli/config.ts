@@ -101,7 +101,7 @@ export const NUMERIC_ENV: readonly (Pick<Flag, "type" | "min" | "max" | "unit"> 
   { name: "ARIADNE_QUEUED_PER_TENANT", ...SERVE_CAP, help: "queued runs one tenant may have (default 200; `serve --queued-per-tenant` wins)" },
   { name: "ARIADNE_FETCH_INTERVAL_MS", ...FETCH_INTERVAL_MS, help: "the least time between the starts of two requests to one web host (default 1000)" },
   { name: "ARIADNE_COMPUTE_TIME_MS", ...COMPUTE_TIME_MS, help: "compute's wall-clock limit per call (default 60000)" },
-  { name: "ARIADNE_COMPUTE_MEMORY_MB", ...COMPUTE_MB, help: "compute's memory for the whole process tree (default 1024)" },
+  { name: "ARIADNE_COMPUTE_MEMORY_MB", ...COMPUTE_MB, help: "compute's memory for the whole run, all its processes together (default 1024)" },
   { name: "ARIADNE_COMPUTE_PROCESSES", ...COMPUTE_PROCESSES, help: "compute's processes and threads at once (default 64)" },
   { name: "ARIADNE_COMPUTE_WORKSPACE_MB", ...COMPUTE_MB, help: "what one compute call may write to the workspace, and its largest file (default 256)" },
   { name: "ARIADNE_COMPUTE_WORKSPACE_FILES", ...COMPUTE_WORKSPACE_FILES, help: "files and folders one compute call may make in the workspace (default 10000)" },
