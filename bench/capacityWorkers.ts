@@ -29,8 +29,9 @@ import { progress, repeatFlag } from "./progress.ts";
  * turn overhead samples (from a model reply's return to the Child's next
  * call, as DrawnLatencyModel measures) into one p50/p99.
  *
- * Each step is taken --repeat times (3 by default), one worker and K workers
- * alternating, so a drift of the machine falls on both; a configuration's row
+ * Each step is taken --repeat times (3 by default) on a database of its own,
+ * one worker and K workers alternating, each first in turn, so a drift of the
+ * machine falls on both; a configuration's row
  * at a size is its run whose pooled p99 is the median, every run's p99 beside it.
  *
  * Capacity, for a configuration: the most live executors at once, among the
@@ -97,33 +98,38 @@ export async function mainWorkers({ workers, runs, latency, passOn, repeat }: Wo
       : "pinning: taskset is not available, worker processes are NOT pinned (each may use any core); PostgreSQL shares every core",
   );
   if (workers > cpus) progress(`note: ${workers} workers on ${cpus} cores: some share a core`);
-  const bench = await openBenchPostgres();
   const rows: { n: number; one: WorkersStep; many: WorkersStep }[] = [];
-  try {
-    progress(`postgres: ${bench.describe}`);
-    const median = (taken: WorkersStep[]): WorkersStep => ({ ...middleByP99(taken, (s) => s.p99), p99s: taken.map((s) => s.p99) });
-    for (const n of runs) {
-      const ones: WorkersStep[] = [];
-      const manys: WorkersStep[] = [];
-      for (let i = 1; i <= repeat; i++) {
-        const of = repeat === 1 ? "" : `, run ${i} of ${repeat}`;
-        progress(`${n} runs (${n * (1 + CHILDREN)} live executors) on 1 worker process${of}`);
-        const one = await workersStep(bench.store, bench.url!, { processes: 1, runsPerProcess: n, latency, passOn, pinned, cores: cores(1) });
-        progress(`  ${stepLine(one)}`);
-        ones.push(one);
-        progress(`${workers} x ${n} runs (${workers * n * (1 + CHILDREN)} live executors) on ${workers} worker processes${of}`);
-        const many = await workersStep(bench.store, bench.url!, { processes: workers, runsPerProcess: n, latency, passOn, pinned, cores: cores(workers) });
-        progress(`  ${stepLine(many)}`);
-        manys.push(many);
-      }
-      rows.push({ n, one: median(ones), many: median(manys) });
+  let described = false;
+  /** One step on a database of its own: a step after many others would otherwise pay for their log (p99 rose step by step on one database). */
+  const step = async (processes: number, n: number, label: string): Promise<WorkersStep> => {
+    const bench = await openBenchPostgres();
+    try {
+      if (!described) progress(`postgres: ${bench.describe}; every step on a fresh database`);
+      described = true;
+      progress(label);
+      const taken = await workersStep(bench.store, bench.url!, { processes, runsPerProcess: n, latency, passOn, pinned, cores: cores(processes) });
+      progress(`  ${stepLine(taken)}`);
+      return taken;
+    } finally {
+      await bench.close();
     }
-  } finally {
-    await bench.close();
+  };
+  const median = (taken: WorkersStep[]): WorkersStep => ({ ...middleByP99(taken, (s) => s.p99), p99s: taken.map((s) => s.p99) });
+  for (const n of runs) {
+    const ones: WorkersStep[] = [];
+    const manys: WorkersStep[] = [];
+    for (let i = 1; i <= repeat; i++) {
+      const of = repeat === 1 ? "" : `, run ${i} of ${repeat}`;
+      const one = () => step(1, n, `${n} runs (${n * (1 + CHILDREN)} live executors) on 1 worker process${of}`).then((s) => void ones.push(s));
+      const many = () => step(workers, n, `${workers} x ${n} runs (${workers * n * (1 + CHILDREN)} live executors) on ${workers} worker processes${of}`).then((s) => void manys.push(s));
+      // Which configuration goes first alternates, so neither always follows the other.
+      for (const take of i % 2 === 1 ? [one, many] : [many, one]) await take();
+    }
+    rows.push({ n, one: median(ones), many: median(manys) });
   }
 
   console.log(`\nCapacity of ${workers} worker processes against 1, one PostgreSQL (aim: ${workers} carry >= ${RATIO_AIM}x one's live executors at p99 <= ${P99_AIM_MS} ms)`);
-  console.log(`  each row the median of ${repeat} run${repeat === 1 ? "" : "s"} by pooled p99 (one worker and ${workers} alternating), every run's p99 in the last column`);
+  console.log(`  each row the median of ${repeat} run${repeat === 1 ? "" : "s"} by pooled p99 (one worker and ${workers} alternating, each first in turn), every run's p99 in the last column; every step on a fresh database`);
   console.log(`  overhead: from a model reply to the Child's next call, pooled over the step's processes`);
   console.log(
     `  ${pinned ? `each worker process pinned to one core (taskset -c); ` : "worker processes NOT pinned (no taskset); "}PostgreSQL unpinned on all ${cpus} cores; worker CPU: each process's user+system over its wall time;` +
