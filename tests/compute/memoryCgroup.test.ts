@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmdirSync } from "node:fs";
 import { test } from "node:test";
-import { openMemoryCgroup } from "../../tools/compute/memoryCgroup.ts";
+import { openMemoryCgroup, ownMemoryCgroup } from "../../tools/compute/memoryCgroup.ts";
 
 const MB = 1024 * 1024;
 
@@ -15,11 +15,21 @@ const run = (argv: string[]) =>
     child.on("close", (code, signal) => resolve({ code, signal, stderr }));
   });
 
-/** This process's own memory cgroup folder on a v1 host (the one this repository's CI runs on), or null. */
+/**
+ * This process's own memory cgroup folder on a v1 host (the one this
+ * repository's CI runs on), or null. Parsed here apart from ownMemoryCgroup on
+ * purpose: it is the oracle that tells a host's refusal from a bug there.
+ */
 function ownV1MemoryDir(): string | null {
   const line = /^\d+:(?:[^:]*,)?memory(?:,[^:]*)?:(.*)$/m.exec(readFileSync("/proc/self/cgroup", "utf8"));
   return line ? `/sys/fs/cgroup/memory${line[1]}` : null;
 }
+
+test("the cgroup found from mountinfo is the one /proc/self/cgroup names under the usual v1 mount", () => {
+  const expected = ownV1MemoryDir();
+  if (!existsSync(expected ?? "/nonexistent")) return void assert.notEqual(ownMemoryCgroup()?.version, 1, "no usual v1 memory mount here");
+  assert.deepEqual(ownMemoryCgroup(), { version: 1, dir: expected });
+});
 
 test("a run in a memory cgroup of its own is held to the limit by the kernel, and the cgroup is gone after", async (t) => {
   const cgroup = openMemoryCgroup(64 * MB);

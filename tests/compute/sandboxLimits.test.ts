@@ -71,8 +71,14 @@ const SIX_CHILDREN = [
 // Both bounds, each on its own: the kernel's (a memory cgroup of the run's own, where this host lets us make one) and
 // the watch's alone (where it does not). Six children touching 200 MB each finish within a tenth of a second: a watch
 // that looked every 100 ms let a quiet machine's run reach 1,032 MB before its first look (CI of 48b64b0).
-for (const memoryCgroup of [true, false]) {
-  test(`memory spread over many processes is bounded as a whole: six children of 200 MB against 512 MB (${memoryCgroup ? "a memory cgroup where the host allows one" : "the watch alone"})`, async () => {
+/** Memory is bounded by the kernel where the host gives a run a cgroup, else by the watch: the tests that touch memory or held files run both ways. */
+const MODES = [
+  { memoryCgroup: true, named: "a memory cgroup where the host allows one" },
+  { memoryCgroup: false, named: "the watch alone" },
+];
+
+for (const { memoryCgroup, named } of MODES) {
+  test(`memory spread over many processes is bounded as a whole: six children of 200 MB against 512 MB (${named})`, async () => {
     const report = await compute("python", SIX_CHILDREN, { ...SMALL, memoryCgroup });
     assert.equal(report.status, "memory_limit", JSON.stringify(report.limits_hit));
     assert.match(report.limits_hit.join("\n"), /memory limit: the run ran out of its 512 MB \(its processes together held \d+ MB when it was killed\)/);
@@ -89,46 +95,50 @@ test("Deno ArrayBuffers, which --max-old-space-size does not cover, are bounded 
   hostUnaffected(report);
 });
 
-test("memory held in memfds (no process's RSS, no address space) counts against the memory limit", async () => {
-  const code = [
-    "import os, time",
-    "fds = []",
-    "for i in range(40):",
-    "    fd = os.memfd_create(f'm{i}')",
-    "    for _ in range(30):  # under RLIMIT_FSIZE (32 MB here), which bounds each memfd",
-    "        os.write(fd, b'x' * (1024 * 1024))",
-    "    fds.append(fd)",
-    "print('held', len(fds) * 30, 'MB')",
-    "time.sleep(30)",
-  ].join("\n");
-  const report = await compute("python", code);
-  assert.equal(report.status, "memory_limit", JSON.stringify(report));
-  assert.doesNotMatch(report.stdout, /held 1200 MB/);
-  assert.match(report.limits_hit.join("\n"), /memory limit: the run ran out of its 512 MB/);
-  hostUnaffected(report);
-});
+for (const { memoryCgroup, named } of MODES) {
+  test(`memory held in memfds (no process's RSS, no address space) counts against the memory limit (${named})`, async () => {
+    const code = [
+      "import os, time",
+      "fds = []",
+      "for i in range(40):",
+      "    fd = os.memfd_create(f'm{i}')",
+      "    for _ in range(30):  # under RLIMIT_FSIZE (32 MB here), which bounds each memfd",
+      "        os.write(fd, b'x' * (1024 * 1024))",
+      "    fds.append(fd)",
+      "print('held', len(fds) * 30, 'MB')",
+      "time.sleep(30)",
+    ].join("\n");
+    const report = await compute("python", code, { ...SMALL, memoryCgroup });
+    assert.equal(report.status, "memory_limit", JSON.stringify(report));
+    assert.doesNotMatch(report.stdout, /held 1200 MB/);
+    assert.match(report.limits_hit.join("\n"), /memory limit: the run ran out of its 512 MB/);
+    hostUnaffected(report);
+  });
+}
 
-test("files deleted while still open in the workspace (no name to count) count against the workspace limit", async () => {
-  const ctx = contextFor("deleted-filler");
-  const code = [
-    "import os, time",
-    "files = []",
-    "for i in range(6):",
-    "    f = open(f'hidden-{i}.bin', 'wb')",
-    "    os.unlink(f'hidden-{i}.bin')",
-    "    for _ in range(24):",
-    "        f.write(b'x' * (1024 * 1024))",
-    "    f.flush()",
-    "    files.append(f)",
-    "print('hid', len(files) * 24, 'MB')",
-    "time.sleep(30)",
-  ].join("\n");
-  const report = await compute("python", code, SMALL, ctx);
-  assert.equal(report.status, "disk_limit", JSON.stringify(report));
-  // Writing is faster than the watch's look: the run may print before it is stopped, but not sleep on with the blocks held.
-  assert.match(report.limits_hit.join("\n"), /workspace limit: the run wrote more than 32 MB/);
-  hostUnaffected(report);
-});
+for (const { memoryCgroup, named } of MODES) {
+  test(`files deleted while still open in the workspace (no name to count) count against the workspace limit (${named})`, async () => {
+    const ctx = contextFor(`deleted-filler-${memoryCgroup}`);
+    const code = [
+      "import os, time",
+      "files = []",
+      "for i in range(6):",
+      "    f = open(f'hidden-{i}.bin', 'wb')",
+      "    os.unlink(f'hidden-{i}.bin')",
+      "    for _ in range(24):",
+      "        f.write(b'x' * (1024 * 1024))",
+      "    f.flush()",
+      "    files.append(f)",
+      "print('hid', len(files) * 24, 'MB')",
+      "time.sleep(30)",
+    ].join("\n");
+    const report = await compute("python", code, { ...SMALL, memoryCgroup }, ctx);
+    assert.equal(report.status, "disk_limit", JSON.stringify(report));
+    // Writing is faster than the watch's look: the run may print before it is stopped, but not sleep on with the blocks held.
+    assert.match(report.limits_hit.join("\n"), /workspace limit: the run wrote more than 32 MB/);
+    hostUnaffected(report);
+  });
+}
 
 test("a disk filler in the workspace is stopped past its limit and what it wrote is removed", async () => {
   const ctx = contextFor("filler");

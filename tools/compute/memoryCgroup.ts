@@ -35,7 +35,7 @@ const read = (file: string): string => readFileSync(file, "utf8");
 const counter = (text: string, name: string): number => Number(new RegExp(`^${name} (\\d+)$`, "m").exec(text)?.[1] ?? 0);
 
 /** Where this process's memory cgroup is on the host: the v1 memory hierarchy's, else the v2 unified one's. */
-function ownMemoryCgroup(): { version: 1 | 2; dir: string } | null {
+export function ownMemoryCgroup(): { version: 1 | 2; dir: string } | null {
   let cgroups: string;
   let mounts: string;
   try {
@@ -70,7 +70,12 @@ function ownMemoryCgroup(): { version: 1 | 2; dir: string } | null {
   return null;
 }
 
-/** Removes cgroups a crashed host process left behind: only those whose maker is gone (another's may be about to be entered). */
+/**
+ * Removes cgroups a crashed host process left behind: only those whose maker is
+ * gone (another's may be about to be entered). On every open, not once a
+ * process: a long-lived host outlives the workers that share its parent, and
+ * one readdir is nothing beside a sandbox's start.
+ */
 function sweepLeftovers(parent: string): void {
   let names: string[];
   try {

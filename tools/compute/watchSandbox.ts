@@ -164,15 +164,20 @@ export function watchSandbox(rootPid: number, limits: SandboxWatch, stop: () => 
   };
   /** The run's processes: the cgroup's, which no reaped pid can stand in for, or the root's tree while the root is the run's. */
   const processes = (): { pids: number[]; rss: number } => (cgroup ? { pids: cgroup.pids(), rss: 0 } : alive() ? tree(rootPid) : { pids: [], rss: 0 });
+  /** What the last memory look saw: the slower walk reuses it rather than list /proc and every fd again. */
+  let seen: { pids: number[]; held: ReturnType<typeof heldOpen> | null } = { pids: [], held: null };
   const memoryLook = () => {
     const { pids, rss: resident } = processes();
     report.peakProcesses = Math.max(report.peakProcesses, pids.length);
     if (cgroup) {
+      seen = { pids, held: null };
       report.peakRssBytes = Math.max(report.peakRssBytes, cgroup.peakBytes());
       if (cgroup.oomKills() > 0) stopFor("memory");
       return;
     }
-    const rss = resident + heldOpen(pids).memfdBytes;
+    const held = heldOpen(pids);
+    seen = { pids, held };
+    const rss = resident + held.memfdBytes;
     report.peakRssBytes = Math.max(report.peakRssBytes, rss);
     if (rss > limits.memoryBytes) stopFor("memory");
   };
@@ -184,12 +189,13 @@ export function watchSandbox(rootPid: number, limits: SandboxWatch, stop: () => 
     else if (report.workspaceEntriesMade > limits.workspaceEntries) stopFor("files");
   };
   const filesLook = async () => {
-    const { pids } = processes();
+    // At most one memory interval old: the memory loop looks far more often than this one.
+    const { pids, held } = seen;
     if (pids.length === 0) return workspaceLook(0);
     // The sandbox's /tmp, seen through a process inside its mount namespace (the root pid is bwrap's outer process).
     const inside = pids.find((pid) => pid !== rootPid);
     if (inside !== undefined && (await usageUnder(`/proc/${inside}/root/tmp`, limits.tmpEntries)).entries > limits.tmpEntries) stopFor("tmpFiles");
-    await workspaceLook(heldOpen(pids).deletedWorkspaceBytes);
+    await workspaceLook((held ?? heldOpen(pids)).deletedWorkspaceBytes);
   };
   /** Looks again and again, each `every` after the last began or as long after as it took, until done(). */
   const repeat = (look: () => void | Promise<void>, every: number) => {
