@@ -43,7 +43,7 @@ export async function openPostgresTarget(poolSize: number): Promise<AppendTarget
     };
     const settings = await (await rawConnection())(
       `SELECT string_agg(name || '=' || setting, ' ' ORDER BY name) AS s FROM pg_settings
-       WHERE name IN ('server_version', 'fsync', 'synchronous_commit', 'wal_sync_method')`,
+       WHERE name IN ('server_version', 'fsync', 'synchronous_commit', 'wal_sync_method', 'autovacuum')`,
       [],
     );
     return {

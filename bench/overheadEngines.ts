@@ -33,7 +33,7 @@ export async function openBenchPostgres(): Promise<BenchEngine> {
     opened = await openStore({ url: url.toString() });
     await client.connect();
     const settings = await client.query<{ name: string; setting: string }>(
-      `SELECT name, setting FROM pg_settings WHERE name IN ('server_version', 'fsync', 'synchronous_commit', 'wal_sync_method') ORDER BY name`,
+      `SELECT name, setting FROM pg_settings WHERE name IN ('server_version', 'fsync', 'synchronous_commit', 'wal_sync_method', 'autovacuum') ORDER BY name`,
     );
     const { store, close } = opened;
     return {
