@@ -6,6 +6,10 @@ import { DEFAULT_ADMIN_URL, createScratchDatabase } from "../db/scratchDatabase.
 import { type EventStore, createEventStore } from "../events/index.ts";
 
 /** One SQL statement in its own implicit transaction, on one connection of its own. */
+/** The server settings that decide what a commit costs, as one "name=setting ..." line (column s): printed by every bench on PostgreSQL. */
+export const SERVER_SETTINGS_SQL = `SELECT string_agg(name || '=' || setting, ' ' ORDER BY name) AS s FROM pg_settings
+  WHERE name IN ('server_version', 'fsync', 'synchronous_commit', 'wal_sync_method', 'autovacuum')`;
+
 export type RawQuery = (text: string, params: unknown[]) => Promise<unknown>;
 
 /** A migrated store, and raw connections to the same database that bypass Kysely and the store. */
@@ -42,8 +46,7 @@ export async function openPostgresTarget(poolSize: number): Promise<AppendTarget
       return (text, params) => client.query(text, params);
     };
     const settings = await (await rawConnection())(
-      `SELECT string_agg(name || '=' || setting, ' ' ORDER BY name) AS s FROM pg_settings
-       WHERE name IN ('server_version', 'fsync', 'synchronous_commit', 'wal_sync_method', 'autovacuum')`,
+      SERVER_SETTINGS_SQL,
       [],
     );
     return {

@@ -3,6 +3,7 @@ import { pathToFileURL } from "node:url";
 import { sql } from "kysely";
 import { type Database, migrateToLatest, openDatabase } from "../db/index.ts";
 import { DEFAULT_ADMIN_URL, createScratchDatabase } from "../db/scratchDatabase.ts";
+import { SERVER_SETTINGS_SQL } from "./appendTargets.ts";
 import { CONFIGURED_CAPS, openRunBudget, reserveBudget, settleBudget } from "../governance/index.ts";
 
 /**
@@ -39,9 +40,7 @@ export async function main(): Promise<void> {
   try {
     database = await openDatabase({ url: scratch.url, poolSize: Math.max(...CONCURRENCY) + 2 });
     await migrateToLatest(database);
-    const settings = await sql<{ s: string }>`
-      SELECT string_agg(name || '=' || setting, ' ' ORDER BY name) AS s FROM pg_settings
-      WHERE name IN ('server_version', 'fsync', 'synchronous_commit')`.execute(database.db);
+    const settings = await sql.raw<{ s: string }>(SERVER_SETTINGS_SQL).execute(database.db);
     await sql`CREATE TABLE bench_counter (run_id text PRIMARY KEY, n bigint NOT NULL)`.execute(database.db);
 
     const rows: { executors: number; ledger: Measured; plain: Measured; plainAsync: Measured }[] = [];

@@ -1,6 +1,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { type Engine, migrateToLatest } from "../db/index.ts";
+import { SERVER_SETTINGS_SQL } from "./appendTargets.ts";
 import { openStore } from "../events/openStore.ts";
 import { pgliteDatabase } from "../db/openDatabase.ts";
 import { DEFAULT_ADMIN_URL, createScratchDatabase } from "../db/scratchDatabase.ts";
@@ -32,16 +33,14 @@ export async function openBenchPostgres(): Promise<BenchEngine> {
   try {
     opened = await openStore({ url: url.toString() });
     await client.connect();
-    const settings = await client.query<{ name: string; setting: string }>(
-      `SELECT name, setting FROM pg_settings WHERE name IN ('server_version', 'fsync', 'synchronous_commit', 'wal_sync_method', 'autovacuum') ORDER BY name`,
-    );
+    const settings = await client.query<{ s: string }>(SERVER_SETTINGS_SQL);
     const { store, close } = opened;
     return {
       engine: "postgres",
       store,
       raw: (text, params) => client.query(text, params as unknown[]),
       url: url.toString(),
-      describe: `postgres ${settings.rows.map((r) => `${r.name}=${r.setting}`).join(" ")}, pool 10`,
+      describe: `postgres ${settings.rows[0]!.s}, pool 10`,
       async close() {
         await client.end().catch(() => {});
         await close().catch(() => {});
