@@ -8,6 +8,7 @@ import { openBenchPostgres } from "./overheadEngines.ts";
 import { f, table } from "./overheadReport.ts";
 import { CHILDREN, CHILD_TURNS } from "./overheadScenario.ts";
 import { type MedianRow, medianRun } from "./capacityMedian.ts";
+import { describePhases } from "./capacityPhases.ts";
 import { describeTail } from "./capacityTail.ts";
 import { progress, repeatFlag } from "./progress.ts";
 import { setV8FlagsFor, v8FlagsFor } from "../cli/v8Flags.mjs";
@@ -104,6 +105,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
           `  p50 ${f(step.overheadMs.p50, 1)} ms, p99 ${f(step.overheadMs.p99, 1)} ms, ${step.peakLive} live at once at the most, ` +
             `${f(step.heapPerExecutor / 1024, 1)} KB heap an executor, ${step.connections} db connections; ${describeTail(step.tail)}`,
         );
+        progress(`  ${describePhases(step.phases)}`);
         progress(`  floor: ${step.liveExecutors} bare executors, ${CHILD_TURNS} drawn waits each then one INSERT commit`);
         const floor = await measureCapacityFloor(bench.url!, { executors: step.liveExecutors, latency });
         progress(`  floor p99 ${f(floor.overheadMs.p99, 1)} ms`);
@@ -145,7 +147,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       misses(s).length ? `MISSED: ${misses(s).join(", ")}` : "met",
     ]),
   );
-  for (const { step } of rows) console.log(`  ${step.runs} runs, ${describeTail(step.tail)}`);
+  for (const { step } of rows) console.log(`  ${step.runs} runs, ${describeTail(step.tail)}\n    ${describePhases(step.phases)}`);
   const best = rows.filter((r) => misses(r.step).length === 0).at(-1);
   const count = best?.step.peakLive ?? 0;
   console.log(

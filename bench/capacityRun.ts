@@ -8,6 +8,7 @@ import { type BuildRuntime, runWorker, submitRun } from "../runs/index.ts";
 import { ToolRegistry } from "../tools/index.ts";
 import { DrawnLatencyModel, type LatencySpec, drawLatency, logNormal } from "./capacityLatency.ts";
 import { retainedHeap, retainedHeapWhen } from "./capacityMemory.ts";
+import { type PhaseReport, watchPhases } from "./capacityPhases.ts";
 import { type TailReport, tailOf, watchTail } from "./capacityTail.ts";
 import { percentile } from "./overheadProbe.ts";
 import { CHILDREN, CHILD_TURNS, TurnMarks, executorKey, isMain, noopLookup, overheadPolicy } from "./overheadScenario.ts";
@@ -41,6 +42,8 @@ export interface CapacityStep {
   connections: number;
   /** Where the turns at or above p99 went (collection pauses inside them, the loop's lateness). */
   tail: TailReport;
+  /** Each Child turn split into its append, its tools and the event loop, and its reservation. */
+  phases: PhaseReport;
   wallMs: number;
 }
 
@@ -74,14 +77,15 @@ export async function runCapacityStep(
     if (event.type === "executor_admitted") peakLive = Math.max(peakLive, ++live);
     else if (event.type === "settled" || event.type === "failed" || event.type === "cancelled") live--;
   };
+  const phases = watchPhases();
   const buildRuntime: BuildRuntime = (fenced, lease) =>
     new Runtime({
       onEvent,
-      store: fenced,
+      store: phases.store(fenced),
       models: { main: model, child: model },
       modelNames: { main: "bench-main", child: "bench-child" },
       tools,
-      governance: ({ post }) => createRunGovernance({ db: fenced.database, post, epoch: lease.epoch }),
+      governance: ({ post }) => phases.governance(createRunGovernance({ db: fenced.database, post, epoch: lease.epoch })),
     });
   if (submit) for (let i = 0; i < runs; i++) await submitRun(store, { question: `Capacity bench ${process.pid} ${runs}/${i}` });
 
@@ -130,6 +134,7 @@ export async function runCapacityStep(
     rssPerExecutor: (peak.rss - before.rss) / (runs * (1 + CHILDREN)),
     heapPerExecutor: ((retained.bytes() ?? Number.NaN) - heapBefore) / liveAtHeap,
     connections,
+    phases: phases.report(),
     tail: tailOf(kept.map((i) => ({ ms: model.overheadsMs[i], atMs: model.overheadsAtMs[i] })), p99, tail.pauses, pause, tail.loopLateMs(), tail.youngKb()),
     wallMs,
   };

@@ -4,6 +4,8 @@ import { openStore } from "../events/openStore.ts";
 import { setV8FlagsFor } from "../cli/v8Flags.mjs";
 import { latencyOptions } from "./capacityLatency.ts";
 import { admitBusyOption, runCapacityStep } from "./capacityRun.ts";
+import type { PhaseReport } from "./capacityPhases.ts";
+import type { TailReport } from "./capacityTail.ts";
 
 /**
  * One worker process of `npm run bench -- capacity --workers=K` (spawned by
@@ -33,6 +35,9 @@ export interface WorkerReport {
   cpuMs: number;
   connections: number;
   wallMs: number;
+  /** Where this process's slowest turns went: collection pauses and the loop's lateness, and each turn's phases. */
+  tail: TailReport;
+  phases: PhaseReport;
 }
 
 export type WorkerMessage = { ready: true; pid: number } | { report: WorkerReport } | { error: string };
@@ -69,6 +74,8 @@ async function child(argv: readonly string[]): Promise<void> {
         cpuMs: (used.user + used.system) / 1000,
         connections: step.connections,
         wallMs: step.wallMs,
+        tail: step.tail,
+        phases: step.phases,
       },
     });
   } finally {

@@ -12,6 +12,8 @@ import { percentile } from "./overheadProbe.ts";
 import { f, table } from "./overheadReport.ts";
 import { CHILDREN, CHILD_TURNS } from "./overheadScenario.ts";
 import { middleByP99 } from "./capacityMedian.ts";
+import { describePhases } from "./capacityPhases.ts";
+import { describeTail } from "./capacityTail.ts";
 import { progress, repeatFlag } from "./progress.ts";
 
 /**
@@ -109,6 +111,7 @@ export async function mainWorkers({ workers, runs, latency, passOn, repeat }: Wo
       progress(label);
       const taken = await workersStep(bench.store, bench.url!, { processes, runsPerProcess: n, latency, passOn, pinned, cores: cores(processes) });
       progress(`  ${stepLine(taken)}`);
+      for (const line of whereTheTailWent(taken)) progress(`  ${line}`);
       return taken;
     } finally {
       await bench.close();
@@ -152,6 +155,8 @@ export async function mainWorkers({ workers, runs, latency, passOn, repeat }: Wo
       ]),
     ),
   );
+  console.log("\n  Where each row's slowest turns went, process by process (collection pauses and the loop's lateness; each turn's phases):");
+  for (const { one, many } of rows) for (const s of [one, many]) for (const line of whereTheTailWent(s)) console.log(`  ${s.processes} x ${s.runsPerProcess} runs, ${line}`);
   console.log(`\n  Same runs per process: ${workers} processes at ${workers} x N against 1 process at N`);
   table(
     ["N runs/proc", "1 proc p99 ms", `${workers} procs p99 ms`, "p99 ratio", "1 proc turns/s", `${workers} procs turns/s`, "turns/s ratio"],
@@ -291,6 +296,9 @@ function postgresCpuMs(): number {
 const stepLine = (s: WorkersStep) =>
   `${s.live} live, p50 ${f(s.p50, 1)} ms, p99 ${f(s.p99, 1)} ms (worst process ${f(Math.max(...s.reports.map((r) => percentile(r.overheadSamplesMs, 99))), 1)}), ` +
   `worker CPU ${s.reports.map((r) => f((100 * r.cpuMs) / r.wallMs, 0)).join("/")} %, postgres CPU ${f((100 * s.postgresCpuMs) / s.wallMs, 0)} %, wall ${f(s.wallMs / 1000, 1)} s`;
+
+/** Per worker process: its collection pauses and loop lateness in its slowest turns, and its turns' phases. */
+const whereTheTailWent = (s: WorkersStep): string[] => s.reports.map((r) => `process ${r.pid}: ${describeTail(r.tail)}; ${describePhases(r.phases)}`);
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
