@@ -4,18 +4,20 @@ import { percentile } from "./overheadProbe.ts";
 
 /**
  * Where a Child turn's overhead goes, watched from outside the runtime (the
- * store and the governance it is given, wrapped): from the settle after a
- * model reply to the end of the turn's append ("append": deciding the turn,
- * waiting for the batch, the statement and its commit, the fold); from there
- * to the next reservation's start ("tools and loop": the read-only tool, the
- * event loop's queue, building the next request); the reservation ("reserve":
- * the Child's own settle still in flight, then the ledger's conditional
- * UPDATE). The three add up to the turn, less the few microseconds from the
- * reply to its settle and from the reservation to the call.
+ * store and the governance it is given, wrapped). Four moments a turn: the
+ * settle after the model's reply (R), the reservation for the next call
+ * starting (S) and ending (E), and the turn's append committed (A: its first
+ * append after the reply). The next call starts at the later of E and A (a
+ * read-only turn is written while its calls run, so A may come after S). The
+ * turn splits into "to the reservation" (S - R: deciding the turn, its append
+ * when that is waited for, the tools, the event loop, building the request),
+ * "reservation" (E - S: the Child's own settle if still in flight, then the
+ * ledger's UPDATE) and "commit wait" (the append still running once the
+ * reservation is made); "append" (A - R) is printed beside them, not added.
  */
-export const PHASES = ["append", "toolsAndLoop", "reserve"] as const;
+export const PHASES = ["toReservation", "reserve", "commitWait"] as const;
 export type Phase = (typeof PHASES)[number];
-export type TurnPhases = Record<Phase, number>;
+export type TurnPhases = Record<Phase | "append", number>;
 
 export interface PhaseReport {
   turns: number;
@@ -30,6 +32,7 @@ interface Marks {
   reply: number;
   appended?: number;
   reserving?: number;
+  reserved?: number;
 }
 
 export function watchPhases(): {
@@ -39,14 +42,29 @@ export function watchPhases(): {
 } {
   const open = new Map<string, Marks>();
   const turns: TurnPhases[] = [];
+  /** A turn is counted once both its append and its reservation are done, whichever ends last. */
+  const finish = (executorId: string, m: Marks) => {
+    if (m.appended === undefined || m.reserved === undefined) return;
+    open.delete(executorId);
+    turns.push({
+      toReservation: m.reserving! - m.reply,
+      reserve: m.reserved - m.reserving!,
+      commitWait: Math.max(0, m.appended - m.reserved),
+      append: m.appended - m.reply,
+    });
+  };
   return {
     store: (store) => ({
       ...store,
       async append(streamId, expectedVersion, events) {
-        const marks = open.get(events[0]?.metadata.executorId ?? "");
+        const executorId = events[0]?.metadata.executorId ?? "";
+        const marks = open.get(executorId);
         const result = await store.append(streamId, expectedVersion, events);
         // The first append after a reply is its turn's.
-        if (marks && marks.appended === undefined) marks.appended = performance.now();
+        if (marks && marks.appended === undefined && open.get(executorId) === marks) {
+          marks.appended = performance.now();
+          finish(executorId, marks);
+        }
         return result;
       },
     }),
@@ -60,11 +78,14 @@ export function watchPhases(): {
         const marks = open.get(state.executorId);
         const reserving = performance.now();
         const verdict = await governance.beforeModelCall(state, plan);
-        // A refused call is no turn: the overhead figure counts only calls made.
-        if (verdict.ok && marks?.appended !== undefined) {
-          turns.push({ append: marks.appended - marks.reply, toolsAndLoop: reserving - marks.appended, reserve: performance.now() - reserving });
+        if (marks && open.get(state.executorId) === marks) {
+          // A refused call is no turn: the overhead figure counts only calls made.
+          if (!verdict.ok) open.delete(state.executorId);
+          else {
+            Object.assign(marks, { reserving, reserved: performance.now() });
+            finish(state.executorId, marks);
+          }
         }
-        open.delete(state.executorId);
         return verdict;
       },
     }),
@@ -78,13 +99,13 @@ export function phasesOf(turns: readonly TurnPhases[]): PhaseReport {
   const p99Ms = turns.length ? percentile(turns.map(sum), 99) : Number.NaN;
   const tail = turns.filter((t) => sum(t) >= p99Ms);
   const means = (of: readonly TurnPhases[]) =>
-    Object.fromEntries(PHASES.map((p) => [p, of.length ? of.reduce((ms, t) => ms + t[p], 0) / of.length : Number.NaN])) as TurnPhases;
+    Object.fromEntries([...PHASES, "append"].map((p) => [p, of.length ? of.reduce((ms, t) => ms + t[p as Phase], 0) / of.length : Number.NaN])) as TurnPhases;
   return { turns: turns.length, all: means(turns), tail: means(tail), tailTurns: tail.length, p99Ms };
 }
 
-const LABELS: Record<Phase, string> = { append: "append", toolsAndLoop: "tools and event loop", reserve: "reservation" };
+const LABELS: Record<Phase, string> = { toReservation: "to the reservation", reserve: "reservation", commitWait: "commit wait" };
 
 export function describePhases(r: PhaseReport): string {
-  const list = (m: TurnPhases) => PHASES.map((p) => `${LABELS[p]} ${m[p].toFixed(1)}`).join(", ");
+  const list = (m: TurnPhases) => `${PHASES.map((p) => `${LABELS[p]} ${m[p].toFixed(1)}`).join(", ")} (append ${m.append.toFixed(1)})`;
   return `phases (ms, mean): the ${r.tailTurns} turns at or above p99 (${r.p99Ms.toFixed(1)} ms): ${list(r.tail)}; all ${r.turns} turns: ${list(r.all)}`;
 }
