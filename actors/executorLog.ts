@@ -29,19 +29,8 @@ export class ExecutorLog {
   private held: readonly NewEvent[] = [];
   /** The held events the append under way is sending: an outcome is no longer merged into an intent among them. */
   private sending: readonly NewEvent[] = [];
-  /**
-   * A turn whose calls are all read-only, appended behind the executor (appendBehind): its events, folded
-   * ahead while the append is under way, and the append. Null once it is written.
-   */
-  private behind: { events: readonly NewEvent[]; written: Promise<void> } | null = null;
-  /** Events other writers appended that this executor has folded (a request built before one came lacks it). */
-  othersFolded = 0;
-  /** An append behind that failed: nothing may be appended after it (its held calls name its turn). */
-  private broken: { error: unknown } | null = null;
   /** The fold with the held outcomes applied, for the snapshot and held list it was made from. */
   private ahead: { from: Folded; held: readonly NewEvent[]; folded: Folded } | null = null;
-  /** The fold with the turn appended behind applied, for the snapshot and turn it was made from: held outcomes change more often. */
-  private aheadOfBehind: { from: Folded; behind: readonly NewEvent[]; folded: Folded; version: number } | null = null;
 
   constructor(
     private readonly store: EventStore,
@@ -62,27 +51,18 @@ export class ExecutorLog {
     return this.holding ? this.foldedAhead().status : this.fold.status;
   }
 
-  /** Outcomes are held, or a turn is being appended behind (a final executor holds none: what it held was never recorded, as after a crash). */
+  /** Outcomes are held (a final executor holds none: what it held was never recorded, as after a crash). */
   private get holding(): boolean {
-    return (this.held.length > 0 || this.behind !== null) && !this.fold.done;
+    return this.held.length > 0 && !this.fold.done;
   }
 
-  /** The live fold with the turn appended behind and the held outcomes folded on, through the one fold. */
+  /** The live fold with the held outcomes folded on, through the one fold. */
   private foldedAhead(): Folded {
-    let from = this.fold.folded;
-    const behind = this.behind?.events;
-    if (behind && (this.aheadOfBehind?.from !== from || this.aheadOfBehind.behind !== behind)) {
-      const { streamId, version } = this.fold.state;
-      let folded = from;
-      for (const [i, e] of behind.entries()) folded = foldEvent(folded, heldAsRecorded(e, streamId, version + i + 1));
-      this.aheadOfBehind = { from, behind, folded, version: version + behind.length };
-    }
-    if (behind) from = this.aheadOfBehind!.folded;
+    const from = this.fold.folded;
     if (this.ahead?.from === from && this.ahead.held === this.held) return this.ahead.folded;
-    const { streamId } = this.fold.state;
-    let version = behind ? this.aheadOfBehind!.version : this.fold.state.version;
     let folded = from;
-    for (const e of this.held) folded = foldEvent(folded, heldAsRecorded(e, streamId, ++version));
+    let version = this.fold.state.version;
+    for (const e of this.held) folded = foldEvent(folded, heldAsRecorded(e, this.fold.state.streamId, ++version));
     this.ahead = { from, held: this.held, folded };
     return folded;
   }
@@ -113,78 +93,12 @@ export class ExecutorLog {
   }
 
   /**
-   * Appends a turn whose calls are all read-only (their intents held, `later` below) without waiting for
-   * it: its events are folded ahead at once, so the turn's calls run while it is written, and
-   * `written()` is what the next model call waits for. Only read-only calls may run before their turn
-   * is committed (a crash before the commit loses the turn and runs them again, which they allow); every
-   * other append queues behind this one, and none is made once it has failed.
-   */
-  appendBehind(drafts: readonly Draft[]): void {
-    const { now, later, joining } = sortDrafts(this.held, drafts);
-    if (joining.length || now.length === 0 || this.behind) throw new Error("appendBehind: a turn's own events, one turn at a time");
-    const s = this.state;
-    // Caused as append would cause them: the turn's events by what precedes them, its intents by its last event.
-    const events = [...this.held, ...checkedAhead(this.asHeld(s, now, s.lastEventId))];
-    this.held = [];
-    const written = this.writes.then(async () => {
-      this.refuseIfBroken();
-      let sent = false;
-      try {
-        const appended = await appendWithRetry(
-          this.store,
-          this.state.streamId,
-          async (attempt) => {
-            // Someone else wrote first (an inbox fact): fold it, then record the turn on top of it.
-            if (attempt > 1) await this.catchUp();
-            return { expectedVersion: this.fold.state.version, events };
-          },
-          { maxAttempts: MAX_CONFLICTS + 1 },
-        );
-        this.behind = null;
-        sent = true;
-        this.absorb(appended!.events);
-      } catch (error) {
-        // The turn is not in the log: neither are the calls it held, whatever happens to them now.
-        this.broken = { error };
-        this.held = [];
-        throw error;
-      } finally {
-        if (!sent) this.behind = null;
-        // The folds ahead of the turn are the live fold's now (or nothing): not kept beside it while the executor waits.
-        this.aheadOfBehind = null;
-        this.ahead = null;
-      }
-    });
-    this.behind = { events, written };
-    // Failing is seen by whoever waits next (written(), or the next append): never as an unhandled rejection here.
-    written.catch(() => {});
-    this.writes = written.then(settled, settled);
-    if (later.length) this.held = [...checkedAhead(this.asHeld(this.state, later, events.at(-1)!.eventId!))];
-  }
-
-  /** A turn is being appended behind. */
-  get writingBehind(): boolean {
-    return this.behind !== null;
-  }
-
-  /** Resolves when the turn appended behind (if any) is written; throws what failed it. */
-  written(): Promise<void> {
-    if (this.broken) return Promise.reject(this.broken.error);
-    return this.behind?.written ?? Promise.resolve();
-  }
-
-  private refuseIfBroken(): void {
-    if (this.broken) throw this.broken.error;
-  }
-
-  /**
    * Appends through the one write queue, held outcomes first, then folds what was written. On a
    * version conflict it folds what the other writer wrote, then records on top ("retry": what it
    * records happened) or writes nothing ("redecide": null, the caller decides again).
    */
   append(drafts: readonly Draft[], onConflict: "retry" | "redecide"): Promise<RecordedEvent[] | null> {
     const next = this.writes.then(async () => {
-      this.refuseIfBroken();
       const { now, later, joining } = sortDrafts(this.held, drafts);
       if (joining.length) this.hold(joining);
       else if (now.length === 0) {
@@ -232,9 +146,7 @@ export class ExecutorLog {
   private async catchUp(): Promise<void> {
     if (this.fold.done) return;
     const s = this.fold.state;
-    const theirs = await this.store.readStream(s.streamId, { fromVersion: s.version + 1 });
-    this.othersFolded += theirs.length;
-    this.absorb(theirs);
+    this.absorb(await this.store.readStream(s.streamId, { fromVersion: s.version + 1 }));
   }
 
   private absorb(events: readonly RecordedEvent[]): void {

@@ -3,7 +3,6 @@ import type { Model, ModelResponse } from "../models/types.ts";
 import { storeServerSearches } from "../tools/index.ts";
 import { type RequestContext, buildRequest, canonicalRequest, digestOf, estimateInputTokens } from "./request/buildRequest.ts";
 import { checkCalls } from "./checkCalls.ts";
-import { isHeldIntent } from "./heldCalls.ts";
 import { decide, previewTurn, refuseReusedToolUseIds, toolUsesOf, withRaisedReminders } from "./decide/index.ts";
 import { ADVICE_WAIT_MS } from "./decide/reviewPolicy.ts";
 import type { RunnerPort } from "./runnerPort.ts";
@@ -19,7 +18,7 @@ export async function performTurn(runner: RunnerPort, ctx: RequestContext, model
   const [requested] = await runner.recordFact({ kind: "beforeTurn", review: { mode, policy, now: runner.services.clock.now(), newId: runner.services.newId } });
   if (requested) await runner.services.reviewRequested(runner.state, requested as RecordedEvent<"review_requested">);
   await awaitAdvice(runner);
-  let s = runner.state;
+  const s = runner.state;
   const reviews = Object.fromEntries(
     await Promise.all(
       Object.entries(s.reviews)
@@ -27,11 +26,6 @@ export async function performTurn(runner: RunnerPort, ctx: RequestContext, model
         .map(async ([id, r]) => [id, await runner.services.childFinished(r.reviewerExecutorId).catch(() => null)] as const),
     ),
   );
-  // The last turn, if it was recorded behind, is written before this call, while its reservation is made.
-  const behind = runner.writingBehind;
-  const othersFolded = runner.othersFolded;
-  const written = runner.written();
-  written.catch(() => {});
   let turn = previewTurn(s, reviews);
   let request = buildRequest(turn.preview, ctx);
   let canonical = canonicalRequest(request);
@@ -39,16 +33,6 @@ export async function performTurn(runner: RunnerPort, ctx: RequestContext, model
   const maxSearches = model.serverSearchesPerCall && request.tools.some((t) => t.name === "web_search") ? model.serverSearchesPerCall : undefined;
   const verdict = await runner.services.governance.beforeModelCall(s, { model: request.model, inputTokens: estimateInputTokens(canonical), maxTokens: request.maxTokens, ...(maxSearches && { maxSearches }) });
   if (!verdict.ok) return runner.decided({ kind: "modelRefused", limit: verdict.limit, reason: verdict.reason, events: verdict.events });
-  await written;
-  if (behind && runner.othersFolded !== othersFolded) {
-    // Another writer's fact (a reminder, a cancel) was folded while the last turn was written: this request was
-    // built without it. It is not sent: its reservation is released as a call that never ran, and the loop decides again.
-    const settlement = await runner.services.governance.afterModelCall(s, verdict.reservation, null);
-    await runner.recordFact({ kind: "modelFailed", governed: verdict.events, settlement, error: new Error("superseded before it was sent"), cancelled: true });
-    return;
-  }
-  // The same state, now folded from the log rather than ahead of it: what waits out the call shares the live fold.
-  if (behind) s = runner.state;
   const raised = withRaisedReminders(turn, verdict.events);
   if (raised !== turn) {
     turn = raised;
@@ -81,12 +65,7 @@ export async function performTurn(runner: RunnerPort, ctx: RequestContext, model
   const decisions = decide(s, { kind: "callsChecked", turn: s.turn + 1, calls: await checkCalls(runner.services, runner.role, s, toolUsesOf(response)) }, runner.role);
   const settlement = await runner.services.governance.afterModelCall(s, verdict.reservation, response.usage);
   const { deliveries } = turn;
-  const answered = { kind: "modelAnswered", governed: verdict.events, deliveries, request, digest, response, provider: model.provider, latencyMs, decisions, settlement, searches } as const;
-  // A turn whose calls are all read-only is written while they run when the next call's reservation is a round
-  // trip (this call's was) that its commit can overlap: nothing it decides may change anything before its commit,
-  // and the next call waits for it. Any other turn is committed before its calls start.
-  if (verdict.reservation && decisions.length > 0 && decisions.every(isHeldIntent)) runner.recordBehind(answered);
-  else await runner.recordFact(answered);
+  await runner.recordFact({ kind: "modelAnswered", governed: verdict.events, deliveries, request, digest, response, provider: model.provider, latencyMs, decisions, settlement, searches });
 }
 
 /**

@@ -114,24 +114,6 @@ export class ExecutorRunner implements RunnerPort {
     return drafts.length ? this.record(drafts) : [];
   }
 
-  /** Records what `decide` makes of a turn whose calls are all read-only without waiting: see ExecutorLog.appendBehind. */
-  recordBehind(fact: Fact): void {
-    this.log.appendBehind(decide(this.state, fact, this.role));
-  }
-
-  /** Resolves once a turn recorded behind is written; throws what failed it. */
-  written(): Promise<void> {
-    return this.log.written();
-  }
-
-  get writingBehind(): boolean {
-    return this.log.writingBehind;
-  }
-
-  get othersFolded(): number {
-    return this.log.othersFolded;
-  }
-
   /**
    * Records a pure decision. On a version conflict nothing is written: the new
    * facts are folded and the loop decides again from them (a cancel request,

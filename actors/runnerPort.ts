@@ -24,17 +24,6 @@ export interface RunnerPort {
   hold(drafts: readonly Draft[]): void;
   /** Records what `decide` makes of a fact; on a conflict it folds and records on top. */
   recordFact(fact: Fact): Promise<RecordedEvent[]>;
-  /**
-   * Records a turn whose calls are all read-only without waiting for the commit (folded ahead, so its
-   * calls run meanwhile); the next model call waits for `written()`, and every other append queues behind it.
-   */
-  recordBehind(fact: Fact): void;
-  /** Resolves once the turn recorded behind (if any) is written; throws what failed it. */
-  written(): Promise<void>;
-  /** A turn recorded behind is still being written. */
-  readonly writingBehind: boolean;
-  /** How many events of other writers (an inbox fact: a cancel, a reminder) this executor has folded. */
-  readonly othersFolded: number;
   /** Records a pure decision; on a conflict it writes nothing and the loop decides again. */
   decided(fact: Fact): Promise<void>;
   /** Runs a long effect, counted as a wait the inbox watch keeps an eye on. */

@@ -89,7 +89,7 @@ test("a turn committed before its calls: the append and the calls come before th
   assert.equal(commitWait, 0);
 });
 
-test("a turn written behind: its commit, still running once the reservation is made, is the commit wait", async () => {
+test("an append still running once the reservation is made: what is left of it is the commit wait", async () => {
   const watch = watchPhases();
   let commit!: () => void;
   const { store: s, governance: g } = fakes(0, () => false, new Promise<void>((resolve) => (commit = resolve)));
