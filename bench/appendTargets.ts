@@ -5,11 +5,11 @@ import { pgliteDatabase } from "../db/openDatabase.ts";
 import { DEFAULT_ADMIN_URL, createScratchDatabase } from "../db/scratchDatabase.ts";
 import { type EventStore, createEventStore } from "../events/index.ts";
 
-/** One SQL statement in its own implicit transaction, on one connection of its own. */
 /** The server settings that decide what a commit costs, as one "name=setting ..." line (column s): printed by every bench on PostgreSQL. */
 export const SERVER_SETTINGS_SQL = `SELECT string_agg(name || '=' || setting, ' ' ORDER BY name) AS s FROM pg_settings
   WHERE name IN ('server_version', 'fsync', 'synchronous_commit', 'wal_sync_method', 'autovacuum')`;
 
+/** One SQL statement in its own implicit transaction, on one connection of its own. */
 export type RawQuery = (text: string, params: unknown[]) => Promise<unknown>;
 
 /** A migrated store, and raw connections to the same database that bypass Kysely and the store. */

@@ -8,8 +8,8 @@ import { percentile } from "./overheadProbe.ts";
  * settle after the model's reply (R), the reservation for the next call
  * starting (S) and ending (E), and the turn's append committed (A: its first
  * append after the reply). The next call starts at the later of E and A (A
- * comes before S while a turn is committed before its calls, as now; a turn
- * written while its calls ran, tried once, put A after S). The
+ * comes before S while a turn is committed before its calls: then the commit
+ * wait is 0 and the phases still add up to the turn). The
  * turn splits into "to the reservation" (S - R: deciding the turn, its append
  * when that is waited for, the tools, the event loop, building the request),
  * "reservation" (E - S: the Child's own settle if still in flight, then the

@@ -42,7 +42,7 @@ export interface CapacityStep {
   connections: number;
   /** Where the turns at or above p99 went (collection pauses inside them, the loop's lateness). */
   tail: TailReport;
-  /** Each Child turn split into its append, its tools and the event loop, and its reservation. */
+  /** Each Child turn split into its phases (bench/capacityPhases.ts): to the reservation, the reservation, the commit wait; the append beside. */
   phases: PhaseReport;
   wallMs: number;
 }
