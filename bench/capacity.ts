@@ -8,6 +8,7 @@ import { openBenchPostgres } from "./overheadEngines.ts";
 import { f, table } from "./overheadReport.ts";
 import { CHILDREN, CHILD_TURNS } from "./overheadScenario.ts";
 import { type MedianRow, medianRun } from "./capacityMedian.ts";
+import { describeMachine, stealCell } from "./capacityMachine.ts";
 import { describePhases } from "./capacityPhases.ts";
 import { describeTail } from "./capacityTail.ts";
 import { progress, repeatFlag } from "./progress.ts";
@@ -106,6 +107,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
             `${f(step.heapPerExecutor / 1024, 1)} KB heap an executor, ${step.connections} db connections; ${describeTail(step.tail)}`,
         );
         progress(`  ${describePhases(step.phases)}`);
+        progress(`  ${describeMachine(step.machine)}`);
         progress(`  floor: ${step.liveExecutors} bare executors, ${CHILD_TURNS} drawn waits each then one INSERT commit`);
         const floor = await measureCapacityFloor(bench.url!, { executors: step.liveExecutors, latency });
         progress(`  floor p99 ${f(floor.overheadMs.p99, 1)} ms`);
@@ -124,9 +126,10 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   console.log("  overhead: from a model reply's return to the Child's next model call; floor: bare executors, same drawn waits, one INSERT commit per step");
   console.log("  turns: Child turns in the overhead figures (+ those left out: they waited on the heap measurement's forced full collection, which no worker makes)");
   console.log("  heap: reachable after a full collection once the Children are on average mid-way, less before the step, over the executors live then (admitted, not ended: Mains and Children)");
+  console.log("  steal: CPU time the hypervisor gave other guests, over the step and in the seconds of the turns at or above p99");
   console.log("  most waiting on model: model calls waiting on their latency at once (the rest of the live executors wait on their Children, or on the runtime); db connections: most at once (pg_stat_activity)\n");
   table(
-    ["runs", "p99 ms of each run", "executors", "most live at once", "live at heap", "most waiting on model", "turns", "wait p50 s", "wait p99 s", "p50 ms", "p99 ms", "floor p99 ms", "heap KB/exec", "peak RSS KB/exec", "db connections", "wall s", "aims"],
+    ["runs", "p99 ms of each run", "executors", "most live at once", "live at heap", "most waiting on model", "turns", "wait p50 s", "wait p99 s", "p50 ms", "p99 ms", "floor p99 ms", "heap KB/exec", "peak RSS KB/exec", "db connections", "wall s", "steal % step / tail s", "aims"],
     rows.map(({ step: s, floor, p99s }) => [
       s.runs,
       p99s.map((ms) => f(ms, 1)).join(", "),
@@ -144,10 +147,11 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       f(s.rssPerExecutor / 1024, 1),
       s.connections,
       f(s.wallMs / 1000, 1),
+      stealCell([s.machine]),
       misses(s).length ? `MISSED: ${misses(s).join(", ")}` : "met",
     ]),
   );
-  for (const { step } of rows) console.log(`  ${step.runs} runs, ${describeTail(step.tail)}\n    ${describePhases(step.phases)}`);
+  for (const { step } of rows) console.log(`  ${step.runs} runs, ${describeTail(step.tail)}\n    ${describePhases(step.phases)}\n    ${describeMachine(step.machine)}`);
   const best = rows.filter((r) => misses(r.step).length === 0).at(-1);
   const count = best?.step.peakLive ?? 0;
   console.log(

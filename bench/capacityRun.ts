@@ -7,6 +7,7 @@ import { ScriptedModel } from "../models/index.ts";
 import { type BuildRuntime, runWorker, submitRun } from "../runs/index.ts";
 import { ToolRegistry } from "../tools/index.ts";
 import { DrawnLatencyModel, type LatencySpec, drawLatency, logNormal } from "./capacityLatency.ts";
+import { type MachineReport, watchMachine } from "./capacityMachine.ts";
 import { retainedHeap, retainedHeapWhen } from "./capacityMemory.ts";
 import { type PhaseReport, watchPhases } from "./capacityPhases.ts";
 import { type TailReport, tailOf, watchTail } from "./capacityTail.ts";
@@ -44,6 +45,8 @@ export interface CapacityStep {
   tail: TailReport;
   /** Each Child turn split into its phases (bench/capacityPhases.ts): to the reservation, the reservation, the commit wait; the append beside. */
   phases: PhaseReport;
+  /** What the machine did over the step (steal, CPU and I/O pressure), and in the seconds of the turns at or above p99. */
+  machine: MachineReport;
   wallMs: number;
 }
 
@@ -102,6 +105,8 @@ export async function runCapacityStep(
     void countConnections(database).then((n) => (connections = Math.max(connections, n)), () => {});
   }, sampleMs);
   const tail = watchTail();
+  const machineWatch = watchMachine();
+  let machine: ReturnType<typeof machineWatch.stop> | undefined;
   const started = performance.now();
   try {
     const { results } = await runWorker({ database, store, buildRuntime, concurrency: runs, pollMs: 100, idleExitMs: 500, admission: { busy: admitBusy } });
@@ -111,6 +116,7 @@ export async function runCapacityStep(
     clearInterval(sampler);
     retained.stop();
     tail.stop();
+    machine = machineWatch.stop();
   }
   const wallMs = performance.now() - started;
   // Turns that waited on the heap measurement's forced collection are the bench's, not the runtime's.
@@ -121,6 +127,7 @@ export async function runCapacityStep(
   });
   const overheads = kept.map((i) => model.overheadsMs[i]);
   const p99 = percentile(overheads, 99);
+  const tailTurns = kept.filter((i) => model.overheadsMs[i] >= p99).map((i) => [model.overheadsAtMs[i] - model.overheadsMs[i], model.overheadsAtMs[i]] as const);
   return {
     runs,
     liveExecutors: runs * (1 + CHILDREN),
@@ -135,6 +142,7 @@ export async function runCapacityStep(
     heapPerExecutor: ((retained.bytes() ?? Number.NaN) - heapBefore) / liveAtHeap,
     connections,
     phases: phases.report(),
+    machine: machine!.report(tailTurns),
     tail: tailOf(kept.map((i) => ({ ms: model.overheadsMs[i], atMs: model.overheadsAtMs[i] })), p99, tail.pauses, pause, tail.loopLateMs(), tail.youngKb()),
     wallMs,
   };

@@ -3,6 +3,7 @@ import { pathToFileURL } from "node:url";
 import { openStore } from "../events/openStore.ts";
 import { setV8FlagsFor } from "../cli/v8Flags.mjs";
 import { latencyOptions } from "./capacityLatency.ts";
+import type { MachineReport } from "./capacityMachine.ts";
 import { admitBusyOption, runCapacityStep } from "./capacityRun.ts";
 import type { PhaseReport } from "./capacityPhases.ts";
 import type { TailReport } from "./capacityTail.ts";
@@ -38,6 +39,8 @@ export interface WorkerReport {
   /** Where this process's slowest turns went: collection pauses and the loop's lateness, and each turn's phases. */
   tail: TailReport;
   phases: PhaseReport;
+  /** The machine over the step as this process saw it: the same machine for every worker, the seconds of its own slowest turns. */
+  machine: MachineReport;
 }
 
 export type WorkerMessage = { ready: true; pid: number } | { report: WorkerReport } | { error: string };
@@ -76,6 +79,7 @@ async function child(argv: readonly string[]): Promise<void> {
         wallMs: step.wallMs,
         tail: step.tail,
         phases: step.phases,
+        machine: step.machine,
       },
     });
   } finally {

@@ -11,6 +11,7 @@ import { openBenchPostgres } from "./overheadEngines.ts";
 import { percentile } from "./overheadProbe.ts";
 import { f, table } from "./overheadReport.ts";
 import { CHILDREN, CHILD_TURNS } from "./overheadScenario.ts";
+import { describeMachine, stealCell } from "./capacityMachine.ts";
 import { middleByP99 } from "./capacityMedian.ts";
 import { describePhases } from "./capacityPhases.ts";
 import { describeTail } from "./capacityTail.ts";
@@ -140,7 +141,7 @@ export async function mainWorkers({ workers, runs, latency, passOn, repeat }: Wo
   );
   const cell = (s: WorkersStep) => [s.processes, s.runsPerProcess * s.processes, s.live, s.samples, f(s.p50, 1), f(s.p99, 1), f(Math.max(...s.reports.map((r) => percentile(r.overheadSamplesMs, 99))), 1)];
   table(
-    ["worker procs", "runs", "live executors", "turns", "p50 ms", "p99 ms", "worst proc p99 ms", "turns/s", "worker CPU %", "postgres CPU %", "heap KB/exec", "max RSS MB/proc", "wall s", "p99 <= 50", "p99 of each run ms"],
+    ["worker procs", "runs", "live executors", "turns", "p50 ms", "p99 ms", "worst proc p99 ms", "turns/s", "worker CPU %", "postgres CPU %", "heap KB/exec", "max RSS MB/proc", "wall s", "steal % step / tail s", "p99 <= 50", "p99 of each run ms"],
     rows.flatMap(({ one, many }) =>
       [one, many].map((s) => [
         ...cell(s),
@@ -150,11 +151,13 @@ export async function mainWorkers({ workers, runs, latency, passOn, repeat }: Wo
         f(mean(s.reports.map((r) => r.heapPerExecutor)) / 1024, 1),
         f(Math.max(...s.reports.map((r) => r.maxRssKb)) / 1024, 0),
         f(s.wallMs / 1000, 1),
+        stealCell(s.reports.map((r) => r.machine)),
         s.p99 <= P99_AIM_MS ? "yes" : "no",
         s.p99s.map((p) => f(p, 1)).join(" / "),
       ]),
     ),
   );
+  console.log("  steal: CPU time the hypervisor gave other guests, over the step and in the seconds of the slowest turns (the worst process's); see each process's machine line below");
   console.log("\n  Where each row's slowest turns went, process by process (collection pauses and the loop's lateness; each turn's phases):");
   for (const { one, many } of rows) for (const s of [one, many]) for (const line of whereTheTailWent(s)) console.log(`  ${s.processes} x ${s.runsPerProcess} runs, ${line}`);
   console.log(`\n  Same runs per process: ${workers} processes at ${workers} x N against 1 process at N`);
@@ -297,8 +300,9 @@ const stepLine = (s: WorkersStep) =>
   `${s.live} live, p50 ${f(s.p50, 1)} ms, p99 ${f(s.p99, 1)} ms (worst process ${f(Math.max(...s.reports.map((r) => percentile(r.overheadSamplesMs, 99))), 1)}), ` +
   `worker CPU ${s.reports.map((r) => f((100 * r.cpuMs) / r.wallMs, 0)).join("/")} %, postgres CPU ${f((100 * s.postgresCpuMs) / s.wallMs, 0)} %, wall ${f(s.wallMs / 1000, 1)} s`;
 
-/** Per worker process: its collection pauses and loop lateness in its slowest turns, and its turns' phases. */
-const whereTheTailWent = (s: WorkersStep): string[] => s.reports.map((r) => `process ${r.pid}: ${describeTail(r.tail)}; ${describePhases(r.phases)}`);
+/** Per worker process: its collection pauses and loop lateness in its slowest turns, its turns' phases, and the machine in its slowest turns' seconds. */
+const whereTheTailWent = (s: WorkersStep): string[] =>
+  s.reports.flatMap((r) => [`process ${r.pid}: ${describeTail(r.tail)}; ${describePhases(r.phases)}`, `  process ${r.pid}, ${describeMachine(r.machine)}`]);
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
