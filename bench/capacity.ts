@@ -53,6 +53,7 @@ import { setV8FlagsFor, v8FlagsFor } from "../cli/v8Flags.mjs";
  * K on the same database, each pinned to its own core (bench/capacityWorkers.ts):
  *   npm run bench -- capacity --workers=2            quick
  *   npm run bench -- capacity --workers=2 --size=full
+ *   npm run bench -- capacity --workers=2 --node-flag=--single-threaded-gc   each worker started with a flag of node's own
  */
 const SIZES = { quick: [100, 400], full: [100, 200, 400, 600] } as const;
 /** What a step must meet: the aims for one worker (#34). */

@@ -56,6 +56,13 @@ export interface WorkersOptions {
   passOn: string[];
   /** Runs of each step; a row is the median one by p99. */
   repeat: number;
+  /**
+   * Node's own flags for each worker process (`--node-flag=<flag>`, repeatable):
+   * those V8 takes only at start, which `ariadne worker` cannot set on itself
+   * (`--single-threaded-gc` set at run time aborts V8 at a later collection,
+   * and NODE_OPTIONS refuses it).
+   */
+  nodeFlags: string[];
 }
 
 /** `--workers=K` (K >= 2); `--size=quick|full` or `--runs=N[,N...]` as runs per process; the latency flags as capacityLatency.ts reads them. */
@@ -69,7 +76,16 @@ export function workersOptions(argv: readonly string[], latency: LatencySpec): W
   if (!(size in WORKER_SIZES)) throw new Error(`capacity: --size must be quick or full, not "${size}"`);
   const runs = flag("runs")?.split(",").map(Number) ?? [...WORKER_SIZES[size as keyof typeof WORKER_SIZES]];
   if (runs.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`capacity: --runs must be positive integers, comma-separated, not "${flag("runs")}"`);
-  return { workers, runs, latency, passOn: argv.filter((a) => a.startsWith("--admit-busy=") || a === "--v8-defaults"), repeat: repeatFlag(argv, "capacity") };
+  const nodeFlags = argv.filter((a) => a.startsWith("--node-flag=")).map((a) => a.slice("--node-flag=".length));
+  if (nodeFlags.some((f) => !f.startsWith("--"))) throw new Error(`capacity: --node-flag takes one of node's flags, starting with --, not "${nodeFlags.find((f) => !f.startsWith("--"))}"`);
+  return {
+    workers,
+    runs,
+    latency,
+    passOn: argv.filter((a) => a.startsWith("--admit-busy=") || a === "--v8-defaults"),
+    repeat: repeatFlag(argv, "capacity"),
+    nodeFlags,
+  };
 }
 
 interface WorkersStep {
@@ -87,7 +103,7 @@ interface WorkersStep {
   p99s: number[];
 }
 
-export async function mainWorkers({ workers, runs, latency, passOn, repeat }: WorkersOptions): Promise<void> {
+export async function mainWorkers({ workers, runs, latency, passOn, repeat, nodeFlags }: WorkersOptions): Promise<void> {
   const started = performance.now();
   const cpus = availableParallelism();
   const load = loadavg()[0];
@@ -100,6 +116,7 @@ export async function mainWorkers({ workers, runs, latency, passOn, repeat }: Wo
       ? `pinning: each worker process with taskset -c to its own core (1 worker: core 0; ${workers} workers: cores ${cores(workers).join(", ")}); PostgreSQL and this parent are not pinned and share every core`
       : "pinning: taskset is not available, worker processes are NOT pinned (each may use any core); PostgreSQL shares every core",
   );
+  progress(`worker processes started as node ${nodeFlags.length ? nodeFlags.join(" ") : "(no flags of node's own)"}`);
   if (workers > cpus) progress(`note: ${workers} workers on ${cpus} cores: some share a core`);
   const rows: { n: number; one: WorkersStep; many: WorkersStep }[] = [];
   let described = false;
@@ -110,7 +127,7 @@ export async function mainWorkers({ workers, runs, latency, passOn, repeat }: Wo
       if (!described) progress(`postgres: ${bench.describe}; every step on a fresh database`);
       described = true;
       progress(label);
-      const taken = await workersStep(bench.store, bench.url!, { processes, runsPerProcess: n, latency, passOn, pinned, cores: cores(processes) });
+      const taken = await workersStep(bench.store, bench.url!, { processes, runsPerProcess: n, latency, passOn, nodeFlags, pinned, cores: cores(processes) });
       progress(`  ${stepLine(taken)}`);
       for (const line of whereTheTailWent(taken)) progress(`  ${line}`);
       return taken;
@@ -136,7 +153,7 @@ export async function mainWorkers({ workers, runs, latency, passOn, repeat }: Wo
   console.log(`  each row the median of ${repeat} run${repeat === 1 ? "" : "s"} by pooled p99 (one worker and ${workers} alternating, each first in turn), every run's p99 in the last column; every step on a fresh database`);
   console.log(`  overhead: from a model reply to the Child's next call, pooled over the step's processes`);
   console.log(
-    `  ${pinned ? `each worker process pinned to one core (taskset -c); ` : "worker processes NOT pinned (no taskset); "}PostgreSQL unpinned on all ${cpus} cores; worker CPU: each process's user+system over its wall time;` +
+    `  worker processes started as node ${nodeFlags.length ? nodeFlags.join(" ") : "(no flags of node's own)"}; ${pinned ? `each pinned to one core (taskset -c); ` : "NOT pinned (no taskset); "}PostgreSQL unpinned on all ${cpus} cores; worker CPU: each process's user+system over its wall time;` +
       ` postgres CPU: the whole server's (every database, from /proc), so other work on the server counts too\n`,
   );
   const cell = (s: WorkersStep) => [s.processes, s.runsPerProcess * s.processes, s.live, s.samples, f(s.p50, 1), f(s.p99, 1), f(Math.max(...s.reports.map((r) => percentile(r.overheadSamplesMs, 99))), 1)];
@@ -196,13 +213,21 @@ export async function mainWorkers({ workers, runs, latency, passOn, repeat }: Wo
 async function workersStep(
   store: EventStore,
   url: string,
-  { processes, runsPerProcess, latency, passOn, pinned, cores }: { processes: number; runsPerProcess: number; latency: LatencySpec; passOn: string[]; pinned: boolean; cores: number[] },
+  {
+    processes,
+    runsPerProcess,
+    latency,
+    passOn,
+    nodeFlags,
+    pinned,
+    cores,
+  }: { processes: number; runsPerProcess: number; latency: LatencySpec; passOn: string[]; nodeFlags: string[]; pinned: boolean; cores: number[] },
 ): Promise<WorkersStep> {
   const script = fileURLToPath(new URL("./capacityWorker.ts", import.meta.url));
   const children = cores.map((core, i) => {
     // Each process draws its own latencies: the same spec, its own seed.
     const flags = latencyFlags({ ...latency, seed: latency.seed + 1000 * (i + 1) });
-    const node = [process.execPath, "--import", "tsx", script, `--url=${url}`, `--runs=${runsPerProcess}`, ...flags, ...passOn];
+    const node = [process.execPath, ...nodeFlags, "--import", "tsx", script, `--url=${url}`, `--runs=${runsPerProcess}`, ...flags, ...passOn];
     const [command, ...args] = pinned ? ["taskset", "-c", String(core), ...node] : node;
     return watch(spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] }));
   });

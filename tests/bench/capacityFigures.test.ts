@@ -55,3 +55,11 @@ test("two workers against one are measured --repeat times (3 unless told), like 
   assert.throws(() => options("--workers=2", "--repeat=0"), /--repeat must be a positive integer, not "0"/);
   assert.throws(() => options("--workers=1"), /--workers must be an integer >= 2/);
 });
+
+test("--node-flag starts each worker process with a flag of node's own (repeatable, none unless given); a value that is not a flag is refused", () => {
+  const options = (...argv: string[]) => workersOptions(argv, latencyOptions(argv));
+  assert.deepEqual(options("--workers=2")?.nodeFlags, []);
+  assert.deepEqual(options("--workers=2", "--node-flag=--single-threaded-gc", "--node-flag=--v8-pool-size=1")?.nodeFlags, ["--single-threaded-gc", "--v8-pool-size=1"]);
+  assert.deepEqual(options("--workers=2", "--node-flag=--single-threaded-gc")?.passOn, [], "not passed on to the worker script as its own argument");
+  assert.throws(() => options("--workers=2", "--node-flag=single-threaded-gc"), /--node-flag takes one of node's flags, starting with --, not "single-threaded-gc"/);
+});
