@@ -69,7 +69,11 @@ export interface WorkersOptions {
 export function workersOptions(argv: readonly string[], latency: LatencySpec): WorkersOptions | null {
   const flag = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const given = flag("workers");
-  if (given === undefined) return null;
+  if (given === undefined) {
+    // The one-process bench runs in this process: its node flags are the ones this process was started with.
+    if (argv.some((a) => a.startsWith("--node-flag="))) throw new Error("capacity: --node-flag starts worker processes, so it needs --workers=K; for one process, start the bench itself with node <flag>");
+    return null;
+  }
   const workers = Number(given);
   if (!Number.isInteger(workers) || workers < 2) throw new Error(`capacity: --workers must be an integer >= 2 (it is compared with one worker), not "${given}"`);
   const size = flag("size") ?? "quick";

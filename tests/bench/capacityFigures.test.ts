@@ -62,4 +62,5 @@ test("--node-flag starts each worker process with a flag of node's own (repeatab
   assert.deepEqual(options("--workers=2", "--node-flag=--single-threaded-gc", "--node-flag=--v8-pool-size=1")?.nodeFlags, ["--single-threaded-gc", "--v8-pool-size=1"]);
   assert.deepEqual(options("--workers=2", "--node-flag=--single-threaded-gc")?.passOn, [], "not passed on to the worker script as its own argument");
   assert.throws(() => options("--workers=2", "--node-flag=single-threaded-gc"), /--node-flag takes one of node's flags, starting with --, not "single-threaded-gc"/);
+  assert.throws(() => options("--node-flag=--single-threaded-gc"), /--node-flag starts worker processes, so it needs --workers=K/, "without --workers it would be ignored");
 });
