@@ -37,7 +37,7 @@ for (const engine of ENGINES) {
       const code = await main(["run", QUESTION, "--model", "baseline", "--json", ...dataDir], (l) => lines.push(l), readConfig(env));
       const result = JSON.parse(lines.at(-1)!);
       assert.equal(code, 0, lines.join("\n"));
-      assert.deepEqual([result.scripted, result.outcome, result.check?.verdict], [true, "answer", "supported"]);
+      assert.deepEqual([result.scripted, result.outcome, result.check?.verdict], [true, "answer", "supported"], JSON.stringify(result.check));
       assert.match(result.answer.summary, /^\(scripted baseline researcher\) .*\$35/);
 
       const { store, database, close } = await openStore({ url: db?.url, dataDir: dataDir[1] });

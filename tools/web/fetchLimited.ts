@@ -74,15 +74,18 @@ export async function fetchLimited(url: string, limits: FetchLimits, signal?: Ab
       }
       // A mapped URL is trusted configuration (the corpus server): the platform's fetch, unchecked.
       const doFetch = limits.fetch ?? (mapped === undefined ? pinned! : fetch);
-      const response = await doFetch(mapped ?? current, {
-        redirect: "manual",
-        signal: abort,
-        headers: {
-          accept: request.accept ?? "text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8,*/*;q=0.5",
-          "user-agent": limits.userAgent ?? userAgentOf(),
-          ...request.headers,
-        },
-      });
+      const get = () =>
+        doFetch(mapped ?? current, {
+          redirect: "manual",
+          signal: abort,
+          headers: {
+            accept: request.accept ?? "text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8,*/*;q=0.5",
+            "user-agent": limits.userAgent ?? userAgentOf(),
+            ...request.headers,
+          },
+        });
+      // A kept-alive connection the server closed as the request went out fails before any answer; a GET is asked once more, on a new one.
+      const response = await get().catch((error: unknown) => (!abort.aborted && closedBeforeAnswer(error) ? get() : Promise.reject(error)));
       const location = response.headers.get("location");
       if (response.status >= 300 && response.status < 400 && location) {
         await response.body?.cancel();
@@ -107,6 +110,20 @@ export async function fetchLimited(url: string, limits: FetchLimits, signal?: Ab
     const code = (error as { code?: string }).code;
     throw new ToolError(`Could not fetch ${current}: ${cause?.code ?? cause?.message ?? code ?? (error as Error).message}. Check the URL, or try another source.`);
   }
+}
+
+/**
+ * A connection reset or closed by the server before it answered (Node names
+ * the code, Deno only says it): what a server's keep-alive timeout racing the
+ * next request on a reused connection looks like, or a server dropping a
+ * connection as it went out. Refusals and failed lookups are not this: they
+ * would fail the same way again.
+ */
+function closedBeforeAnswer(error: unknown): boolean {
+  // The platform's fetch puts the socket's error in `cause`; node:http (the pinned fetch) throws it as it is.
+  const { code, message } = (error as { cause?: { code?: string; message?: string } }).cause ?? (error as { code?: string; message?: string });
+  if (["ECONNRESET", "EPIPE", "UND_ERR_SOCKET"].includes(code ?? "")) return true;
+  return /connection reset by peer|connection closed before message completed|broken pipe/i.test(message ?? "");
 }
 
 /** The body, refused as soon as it passes maxBytes (a declared length too big is refused before reading). */
