@@ -3,6 +3,7 @@ import { pathToFileURL } from "node:url";
 import { type CapacityFloor, measureCapacityFloor } from "./capacityFloor.ts";
 import { type LatencySpec, describeLatency, latencyOptions } from "./capacityLatency.ts";
 import { type CapacityStep, admitBusyOption, runCapacityStep } from "./capacityRun.ts";
+import { V8_THREADS_NORMAL } from "./capacityWorker.ts";
 import { mainWorkers, workersOptions } from "./capacityWorkers.ts";
 import { openBenchPostgres } from "./overheadEngines.ts";
 import { f, table } from "./overheadReport.ts";
@@ -13,6 +14,7 @@ import { describePhases } from "./capacityPhases.ts";
 import { describeTail } from "./capacityTail.ts";
 import { progress, repeatFlag } from "./progress.ts";
 import { setV8FlagsFor, v8FlagsFor } from "../cli/v8Flags.mjs";
+import { lowerV8ThreadsFor } from "../cli/v8Threads.mjs";
 
 /**
  * How many live executors one worker process carries: runs of the overhead
@@ -44,6 +46,7 @@ import { setV8FlagsFor, v8FlagsFor } from "../cli/v8Flags.mjs";
  *   npm run bench -- capacity --runs=400 --time-scale=1 --seed=7 --median-ms=5000 --p99-ms=60000 --repeat=1
  *   npm run bench -- capacity --admit-busy=1         the worker's admission gate off (runs/host/admissionGate.ts)
  *   npm run bench -- capacity --v8-defaults          without the V8 flags `ariadne worker` sets (cli/v8Flags.mjs)
+ *   npm run bench -- capacity --v8-threads=normal    V8's platform threads left at node's priority (cli/v8Threads.mjs)
  *
  * The worker's runs share one LISTEN connection (db/sharedListener.ts), so a
  * step needs the pools' connections whatever its size (the "db connections"
@@ -85,12 +88,15 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   if (!argv.includes("--v8-defaults")) setV8FlagsFor("worker");
   const workers = workersOptions(argv, latency);
   if (workers) return mainWorkers(workers);
+  // And its V8 platform threads at nice 19, as `ariadne worker` puts them (--v8-threads=normal: left as node starts them).
+  const v8ThreadsLowered = argv.includes(V8_THREADS_NORMAL) ? null : lowerV8ThreadsFor("worker");
   const started = performance.now();
   const cpus = availableParallelism();
   const load = loadavg()[0];
   progress(`capacity bench: runs of Main + ${CHILDREN} Children x ${CHILD_TURNS} turns, ${runs.join(", ")} runs at once on one worker`);
   progress(describeLatency(latency));
   progress(`V8 flags: ${argv.includes("--v8-defaults") ? "V8's defaults (--v8-defaults)" : `the worker's, ${v8FlagsFor("worker").join(" ")}`}`);
+  progress(v8ThreadsLowered ? `V8's platform threads: ${v8ThreadsLowered.length} at nice 19, as \`ariadne worker\` puts them (cli/v8Threads.mjs)` : `V8's platform threads: at node's priority (${V8_THREADS_NORMAL})`);
   progress(`worker admission gate: ${admitBusy === undefined ? "the worker's default" : admitBusy === 1 ? "off (--admit-busy=1)" : `busy above ${admitBusy}`}`);
   progress(`machine: ${cpus} CPUs, load average ${load.toFixed(2)}${load > cpus / 2 ? " (busy: other processes will skew these numbers)" : ""}`);
   const bench = await openBenchPostgres();

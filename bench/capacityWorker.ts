@@ -2,6 +2,7 @@ import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 import { openStore } from "../events/openStore.ts";
 import { setV8FlagsFor } from "../cli/v8Flags.mjs";
+import { lowerV8ThreadsFor } from "../cli/v8Threads.mjs";
 import { latencyOptions } from "./capacityLatency.ts";
 import type { MachineReport } from "./capacityMachine.ts";
 import { admitBusyOption, runCapacityStep } from "./capacityRun.ts";
@@ -22,6 +23,8 @@ import type { TailReport } from "./capacityTail.ts";
  * REPORT_PREFIX; anything else on stdout is not the protocol.
  */
 export const REPORT_PREFIX = "@capacity-worker ";
+/** The option that leaves V8's platform threads at node's priority (cli/v8Threads.mjs), to measure what lowering them does. */
+export const V8_THREADS_NORMAL = "--v8-threads=normal";
 
 export interface WorkerReport {
   pid: number;
@@ -30,6 +33,8 @@ export interface WorkerReport {
   overheadSamplesMs: number[];
   heapPerExecutor: number;
   rssPerExecutor: number;
+  /** V8's platform threads this process put at nice 19 as `ariadne worker` does (0 with --v8-threads=normal). */
+  v8ThreadsLowered: number;
   /** process.resourceUsage().maxRSS at the end (KB). */
   maxRssKb: number;
   /** CPU time of this process over the step (user + system, ms). */
@@ -51,6 +56,7 @@ function send(message: WorkerMessage): void {
 
 async function child(argv: readonly string[]): Promise<void> {
   if (!argv.includes("--v8-defaults")) setV8FlagsFor("worker");
+  const v8ThreadsLowered = argv.includes(V8_THREADS_NORMAL) ? 0 : lowerV8ThreadsFor("worker").length;
   const flag = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const url = flag("url");
   const runs = Number(flag("runs"));
@@ -72,6 +78,7 @@ async function child(argv: readonly string[]): Promise<void> {
         runs,
         overheadSamplesMs: step.overheadSamplesMs,
         heapPerExecutor: step.heapPerExecutor,
+        v8ThreadsLowered,
         rssPerExecutor: step.rssPerExecutor,
         maxRssKb: process.resourceUsage().maxRSS,
         cpuMs: (used.user + used.system) / 1000,

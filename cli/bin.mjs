@@ -4,8 +4,10 @@
 // changed since (a developer's edit, a checkout), or there is no build, it runs the sources through tsx.
 import { readFileSync, statSync } from "node:fs";
 import { setV8FlagsFor } from "./v8Flags.mjs";
+import { lowerV8ThreadsFor } from "./v8Threads.mjs";
 
 setV8FlagsFor(process.argv[2]); // why each flag: cli/v8Flags.mjs
+lowerV8ThreadsFor(process.argv[2]); // hosts: V8's background threads yield to the JavaScript thread (cli/v8Threads.mjs)
 
 const root = new URL("../", import.meta.url);
 

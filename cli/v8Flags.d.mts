@@ -4,3 +4,4 @@ export declare const HOSTS: string[];
 export declare function v8FlagsFor(command: string | undefined): string[];
 export declare function setV8FlagsFor(command: string | undefined): void;
 export declare function flagsToSet(command: string | undefined, nodeArgs: readonly string[]): string[];
+export declare function nodeArgs(): string[];

@@ -32,8 +32,12 @@ export function flagsToSet(command, nodeArgs) {
   return v8FlagsFor(command).filter((flag) => !given.has(nameOf(flag)));
 }
 
+/** Node's own arguments: those it was started with and NODE_OPTIONS. */
+export function nodeArgs() {
+  return [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/).filter(Boolean)];
+}
+
 /** Sets them on this process (before PGlite's WebAssembly is compiled, for --liftoff-only to hold). */
 export function setV8FlagsFor(command) {
-  const nodeArgs = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/).filter(Boolean)];
-  for (const flag of flagsToSet(command, nodeArgs)) setFlagsFromString(flag);
+  for (const flag of flagsToSet(command, nodeArgs())) setFlagsFromString(flag);
 }

@@ -20,7 +20,7 @@ function fakePackage(t: { after: (fn: () => void) => void }): { dir: string; run
   mkdirSync(join(dir, "cli"));
   mkdirSync(join(dir, "dist", "cli"), { recursive: true });
   copyFileSync(join(ROOT, "cli", "bin.mjs"), join(dir, "cli", "bin.mjs"));
-  copyFileSync(join(ROOT, "cli", "v8Flags.mjs"), join(dir, "cli", "v8Flags.mjs"));
+  for (const file of ["v8Flags.mjs", "v8Threads.mjs"]) copyFileSync(join(ROOT, "cli", file), join(dir, "cli", file));
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
   writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
   // Each entry says what it is; the sources' type annotation runs only if tsx compiled them.
