@@ -19,13 +19,18 @@ const DEFAULT_POOL_SIZE = 4;
 
 /**
  * This process's threads in the order they were started (start time, then thread id): `{ tid, name }`.
- * The stat line's fields after the command name (which may hold spaces) count from its ") ".
+ * The stat line's fields after the command name (which may hold spaces) count from its ") ". A thread
+ * that ends between the listing and its reading is left out.
  */
 export function threadsInStartOrder(taskDir = "/proc/self/task") {
-  const threads = readdirSync(taskDir).map((tid) => {
-    const stat = readFileSync(`${taskDir}/${tid}/stat`, "utf8");
-    const startTime = Number(stat.slice(stat.lastIndexOf(") ") + 2).split(" ")[19]);
-    return { tid: Number(tid), name: readFileSync(`${taskDir}/${tid}/comm`, "utf8").trim(), startTime };
+  const threads = readdirSync(taskDir).flatMap((tid) => {
+    try {
+      const stat = readFileSync(`${taskDir}/${tid}/stat`, "utf8");
+      const startTime = Number(stat.slice(stat.lastIndexOf(") ") + 2).split(" ")[19]);
+      return [{ tid: Number(tid), name: readFileSync(`${taskDir}/${tid}/comm`, "utf8").trim(), startTime }];
+    } catch {
+      return [];
+    }
   });
   return threads.sort((a, b) => a.startTime - b.startTime || a.tid - b.tid).map(({ tid, name }) => ({ tid, name }));
 }
@@ -51,10 +56,17 @@ export function v8PlatformThreads(threads, poolSize) {
 /**
  * For a host command on Linux under Node: V8's platform threads at nice 19. Returns the threads changed
  * (none for other commands, runtimes and systems). Call it first thing, before any other thread starts.
+ * A scheduling hint, never a reason not to start: a thread the system will not renice is left as it is.
  */
 export function lowerV8ThreadsFor(command) {
   if (!HOSTS.includes(command ?? "") || process.platform !== "linux" || typeof globalThis.Deno !== "undefined") return [];
-  const tids = v8PlatformThreads(threadsInStartOrder(), poolSizeOf(nodeArgs()));
-  for (const tid of tids) setPriority(tid, V8_THREAD_NICE);
-  return tids;
+  const lowered = (tid) => {
+    try {
+      setPriority(tid, V8_THREAD_NICE);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return v8PlatformThreads(threadsInStartOrder(), poolSizeOf(nodeArgs())).filter(lowered);
 }

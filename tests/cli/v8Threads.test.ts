@@ -49,6 +49,8 @@ test("threads are ordered by when they started, not by how /proc lists them; a n
   task(5, "main", 100);
   task(7, "b) c", 200);
   task(6, "a", 200);
+  // A thread that ended after the listing: its folder is there, its files are not.
+  mkdirSync(join(dir, "8"));
   assert.deepEqual(threadsInStartOrder(dir), [
     { tid: 5, name: "main" },
     { tid: 6, name: "a" },
