@@ -80,7 +80,7 @@ interface Source {
   keyed: Map<string, string>;
 }
 
-/** The JSON records a text holds (the whole text, or one a line, as a compute run prints them; an array's objects each), flattened. */
+/** The JSON records a text holds (the whole text, or one a line, as a compute run prints them; each object in an array, at any depth), flattened. */
 function jsonRecords(text: string): Map<string, string>[] {
   const docs = [text, ...text.split(/\r?\n/)].flatMap((t) => {
     if (!/^\s*[[{]/.test(t)) return [];
@@ -90,8 +90,16 @@ function jsonRecords(text: string): Map<string, string>[] {
       return [];
     }
   });
-  const records = docs.flatMap((d) => (Array.isArray(d) ? [d, ...d.filter((x) => x !== null && typeof x === "object")] : typeof d === "object" && d !== null ? [d] : []));
+  const records = docs.flatMap((d) => (d !== null && typeof d === "object" ? [d, ...itemsWithin(d)] : []));
   return records.map((r) => new Map(jsonLeaves(r, "").map((l) => [l.at, String(l.value)])));
+}
+
+/** Every object that is an item of an array, at any depth: each a record of its own (a table's row, printed whole). */
+function itemsWithin(value: unknown): object[] {
+  if (value === null || typeof value !== "object") return [];
+  const children = Array.isArray(value) ? value : Object.values(value as Record<string, unknown>);
+  const items = Array.isArray(value) ? value.filter((x): x is object => x !== null && typeof x === "object" && !Array.isArray(x)) : [];
+  return [...items, ...children.flatMap(itemsWithin)];
 }
 
 /** A derived-from text read once, as one source a JSON record it holds (or one source with no keys). */
@@ -136,9 +144,71 @@ function valueFound(raw: string, key: string | null, source: Source): boolean {
   return standsAsWhole(source.haystack, normaliseQuote(value).toLowerCase());
 }
 
+/** A row of a table artifact: a CSV's line below its header, or one object of a JSON array of objects. */
+interface Row {
+  /** Its values, each under its key (a CSV's column, a path inside the object) and named as a note names it. */
+  cells: { key: string | null; label: string; value: string }[];
+}
+
+/** How a note names a value at `path` of a JSON document ("$.se", "$[0]"). */
+const jsonPath = (path: string) => (path.startsWith("[") || path === "" ? "$" : "$.") + path;
+
 /**
- * Each value of each CSV or JSON artifact checked against what it was derived from, and each CSV for the rows
- * its output has: `answer` (the answer's text) may say a table omits rows, which are then listed, not flagged.
+ * A JSON document split into its tables (each array whose items are all objects: an item is a row, its leaves its
+ * cells under their paths inside it) and its other leaves, held one by one.
+ */
+function jsonTables(value: unknown, at = ""): { tables: Row[][]; leaves: { at: string; value: string | number | boolean }[] } {
+  if (Array.isArray(value) && value.length > 0 && value.every((v) => v !== null && typeof v === "object" && !Array.isArray(v))) {
+    const rows = value.map((item, i) => {
+      const where = jsonPath(`${at}[${i}]`);
+      return { cells: jsonLeaves(item).map((l) => ({ key: l.at, label: `${where}.${l.at}`, value: String(l.value) })) };
+    });
+    return { tables: [rows], leaves: [] };
+  }
+  const parts =
+    Array.isArray(value) ? value.map((v, i) => jsonTables(v, `${at}[${i}]`))
+    : value !== null && typeof value === "object" ? Object.entries(value as Record<string, unknown>).map(([k, v]) => jsonTables(v, at ? `${at}.${k}` : k))
+    : null;
+  if (parts === null) return { tables: [], leaves: value === null ? [] : [{ at, value: value as string | number | boolean }] };
+  return { tables: parts.flatMap((p) => p.tables), leaves: parts.flatMap((p) => p.leaves) };
+}
+
+/**
+ * A table's rows held against the records its output printed: each row against the one record that gives most of
+ * its cells, each cell under its key where that record has it, so a value moved in from another row, two cells
+ * swapped or a label cut short are caught; then every record of its columns must be a row of it (a table that drops
+ * one has no wrong cell), unless the answer says the file omits rows.
+ */
+function checkRows(rows: readonly Row[], columns: readonly (string | null)[], sources: readonly Source[], excused: boolean) {
+  const notes: string[] = [];
+  const holds = (row: Row, s: Source) => row.cells.filter((c) => valueFound(c.value, c.key, s)).length;
+  for (const row of rows) {
+    const best = sources.reduce<Source | null>((b, s) => (!b || holds(row, s) > holds(row, b) ? s : b), null);
+    for (const c of row.cells) if (!best || !valueFound(c.value, c.key, best)) notes.push(`${c.label}: ${c.value} is not what the output its row was derived from gives`);
+  }
+  const records = recordsOfTable(columns, sources);
+  const missing = records.filter(({ source }) => !rows.some((row) => holds(row, source) === row.cells.length)).map((x) => x.words);
+  if (missing.length && excused) return { notes, omittedRows: missing };
+  for (const words of missing) notes.push(`no row holds the output's record ${words} (${missing.length} of ${records.length} records missing)`);
+  return { notes };
+}
+
+/** A CSV's lines below its header as rows, each cell under its column. */
+function csvTable(text: string): { columns: (string | null)[]; rows: Row[] } {
+  const [header = [], ...lines] = csvRows(text);
+  const columns = header.map((c) => c.trim() || null);
+  const rows = lines.map((line, r) => ({ cells: line.map((value, c) => ({ key: columns[c] ?? null, label: `row ${r + 1}, ${header[c] ?? `column ${c + 1}`}`, value })) }));
+  return { columns, rows };
+}
+
+/** The keys every row of a JSON table gives: its columns. */
+const commonKeys = (rows: readonly Row[]): string[] =>
+  rows.map((r) => r.cells.map((c) => c.key!)).reduce((common, keys) => common.filter((k) => keys.includes(k)));
+
+/**
+ * Each value of each CSV or JSON artifact checked against what it was derived from; each CSV, and each array of
+ * objects in a JSON artifact, as a table whose rows are held against the records its output printed (`checkRows`):
+ * `answer` (the answer's text) may say a table omits rows, which are then listed, not flagged.
  */
 export function checkArtifacts(artifacts: readonly PublishedArtifact[], answer = ""): ArtifactCheck[] {
   return artifacts.map((a) => {
@@ -146,44 +216,36 @@ export function checkArtifacts(artifacts: readonly PublishedArtifact[], answer =
     if (a.text === null) return { ...base, verdict: "flagged", values: 0, notes: ["its blob could not be read"] };
     // Each text it was derived from, read once: its numbers, its words and its keyed values.
     const sources = a.derivedFrom.flatMap(readSources);
+    const excused = saysItOmitsRows(answer, a.path);
     const notes: string[] = [];
-    let omittedRows: string[] | undefined;
+    const omittedRows: string[] = [];
     let count = 0;
-    if (/\.csv$/i.test(a.path)) {
-      // A row comes from one record (a variant's row from that variant's printed JSON line): its cells are held
-      // against the record that gives most of them, each under its column's key where the record has that key,
-      // so a value moved in from another row, two cells swapped or a label cut short are caught.
-      const [header, ...rows] = csvRows(a.text);
-      const keyOf = (c: number) => header?.[c]?.trim() || null;
-      const holds = (row: string[], s: Source) => row.filter((cell, c) => valueFound(cell, keyOf(c), s)).length;
-      rows.forEach((row, r) => {
-        count += row.length;
-        const best = sources.reduce<Source | null>((b, s) => (!b || holds(row, s) > holds(row, b) ? s : b), null);
-        row.forEach((cell, c) => {
-          if (!best || !valueFound(cell, keyOf(c), best)) notes.push(`row ${r + 1}, ${header?.[c] ?? `column ${c + 1}`}: ${cell} is not what the output its row was derived from gives`);
-        });
-      });
-      // Every record of its columns the output printed is a row of it (a table that drops one has no wrong cell).
-      const records = recordsOfTable((header ?? []).map((_, c) => keyOf(c)), sources);
-      const missing = records.filter(({ source }) => !rows.some((row) => holds(row, source) === row.length)).map((x) => x.words);
-      if (missing.length && saysItOmitsRows(answer, a.path)) omittedRows = missing;
-      else for (const words of missing) notes.push(`no row holds the output's record ${words} (${missing.length} of ${records.length} records missing)`);
-    } else {
-      let leaves: { at: string; value: string | number | boolean }[];
+    const tables: { columns: readonly (string | null)[]; rows: Row[] }[] = [];
+    if (/\.csv$/i.test(a.path)) tables.push(csvTable(a.text));
+    else {
+      let document: unknown;
       try {
-        leaves = jsonLeaves(JSON.parse(a.text));
+        document = JSON.parse(a.text);
       } catch {
         return { ...base, verdict: "flagged", values: 0, notes: ["it is not valid JSON"] };
       }
-      count = leaves.length;
-      for (const leaf of leaves) {
+      const split = jsonTables(document);
+      for (const rows of split.tables) tables.push({ columns: commonKeys(rows), rows });
+      count += split.leaves.length;
+      for (const leaf of split.leaves) {
         // Where a record it was derived from gives the leaf's key a value, one such record must give this one.
         const value = String(leaf.value);
         const keyedBy = sources.filter((s) => s.keyed.has(leaf.at));
         const ok = keyedBy.length ? keyedBy.some((s) => valueFound(value, leaf.at, s)) : sources.some((s) => valueFound(value, null, s));
-        if (!ok) notes.push(`${leaf.at.startsWith("[") ? "$" : "$."}${leaf.at}: ${value} is ${keyedBy.length ? "not what it was derived from gives" : "in nothing it was derived from"}`);
+        if (!ok) notes.push(`${jsonPath(leaf.at)}: ${value} is ${keyedBy.length ? "not what it was derived from gives" : "in nothing it was derived from"}`);
       }
     }
-    return { ...base, verdict: notes.length ? "flagged" : "supported", values: count, notes, ...(omittedRows && { omittedRows }) };
+    for (const t of tables) {
+      count += t.rows.reduce((n, r) => n + r.cells.length, 0);
+      const checked = checkRows(t.rows, t.columns, sources, excused);
+      notes.push(...checked.notes);
+      omittedRows.push(...(checked.omittedRows ?? []));
+    }
+    return { ...base, verdict: notes.length ? "flagged" : "supported", values: count, notes, ...(omittedRows.length ? { omittedRows } : {}) };
   });
 }

@@ -44,3 +44,28 @@ test("a CSV tabulated from printed JSON records holds a row for every record of 
   assert.equal(checkArtifacts([{ id: "art-1", path: "table.csv", sha256: "a".repeat(64), text: dropped, derivedFrom: [STDOUT] }], "table.csv lists the variants.")[0]!.verdict, "flagged");
   assert.equal(check("variant,coef\nols,0.1155\n", "t.csv", ["ols gives 0.1155 and ols_cluster 0.0159."]).verdict, "supported");
 });
+
+test("a JSON array of objects is a table: each object held against its own printed record, and every record of its keys is one of them", () => {
+  const rows = '[{"variant": "ols", "coef": 0.1155, "se": 0.0058, "significant": true}, {"variant": "ols_cluster", "coef": 0.1155, "se": 0.0159, "significant": false}]';
+  assert.deepEqual([check(rows, "table.json").verdict, check(rows, "table.json").values], ["supported", 8]);
+  // The same rows under a key, in another order, from an output that printed them as one document.
+  const nested = `{"model": "pooled", "variants": ${JSON.stringify(JSON.parse(rows).reverse())}}`;
+  const printed = ["model: pooled", rows].join("\n");
+  assert.deepEqual(check(nested, "table.json", [printed]).notes, []);
+  // Seeded: a figure from the other row (each value alone is in the output), a boolean flipped, a row dropped.
+  for (const [what, bad, note] of [
+    ["a figure from the other row", rows.replace('"se": 0.0058', '"se": 0.0159'), /^\$\[0\]\.se: 0\.0159 is not what the output its row was derived from gives$/m],
+    ["a figure from the other row, nested", nested.replace('"se":0.0058', '"se":0.0159'), /^\$\.variants\[1\]\.se: 0\.0159/m],
+    ["a boolean flipped", rows.replace('"significant": false', '"significant": true'), /^\$\[1\]\.significant: true/m],
+    ["a row dropped", `[${JSON.stringify(JSON.parse(rows)[0])}]`, /^no row holds the output's record variant ols_cluster, coef 0\.1155, se 0\.0159, significant false \(1 of 2 records missing\)$/m],
+  ] as const) {
+    const r = check(bad, "table.json", [printed, STDOUT]);
+    assert.equal(r.verdict, "flagged", what);
+    assert.match(r.notes.join("\n"), note, what);
+  }
+  // Said in the answer, a dropped row is listed, not flagged; an array of plain values stays leaves.
+  const said = checkArtifacts([{ id: "art-1", path: "table.json", sha256: "a".repeat(64), text: `[${JSON.stringify(JSON.parse(rows)[0])}]`, derivedFrom: [STDOUT] }], "table.json leaves out ols_cluster.")[0]!;
+  assert.deepEqual([said.verdict, said.omittedRows], ["supported", ["variant ols_cluster, coef 0.1155, se 0.0159, significant false"]]);
+  assert.deepEqual(check('{"ses": [0.0058, 0.0159]}', "ses.json").notes, []);
+  assert.deepEqual(check('{"ses": [0.0058, 0.0158]}', "ses.json").notes, ["$.ses[1]: 0.0158 is in nothing it was derived from"]);
+});
