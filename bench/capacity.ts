@@ -4,7 +4,7 @@ import { type CapacityFloor, measureCapacityFloor } from "./capacityFloor.ts";
 import { type LatencySpec, describeLatency, latencyOptions } from "./capacityLatency.ts";
 import { type CapacityStep, admitBusyOption, runCapacityStep } from "./capacityRun.ts";
 import { V8_THREADS_NORMAL } from "./capacityWorker.ts";
-import { mainWorkers, workersOptions } from "./capacityWorkers.ts";
+import { describeV8Threads, mainWorkers, workersOptions } from "./capacityWorkers.ts";
 import { openBenchPostgres } from "./overheadEngines.ts";
 import { f, table } from "./overheadReport.ts";
 import { CHILDREN, CHILD_TURNS } from "./overheadScenario.ts";
@@ -96,7 +96,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   progress(`capacity bench: runs of Main + ${CHILDREN} Children x ${CHILD_TURNS} turns, ${runs.join(", ")} runs at once on one worker`);
   progress(describeLatency(latency));
   progress(`V8 flags: ${argv.includes("--v8-defaults") ? "V8's defaults (--v8-defaults)" : `the worker's, ${v8FlagsFor("worker").join(" ")}`}`);
-  progress(v8ThreadsLowered ? `V8's platform threads: ${v8ThreadsLowered.length} at nice 19, as \`ariadne worker\` puts them (cli/v8Threads.mjs)` : `V8's platform threads: at node's priority (${V8_THREADS_NORMAL})`);
+  progress(describeV8Threads(v8ThreadsLowered === null, v8ThreadsLowered ? [v8ThreadsLowered.length] : []));
   progress(`worker admission gate: ${admitBusy === undefined ? "the worker's default" : admitBusy === 1 ? "off (--admit-busy=1)" : `busy above ${admitBusy}`}`);
   progress(`machine: ${cpus} CPUs, load average ${load.toFixed(2)}${load > cpus / 2 ? " (busy: other processes will skew these numbers)" : ""}`);
   const bench = await openBenchPostgres();

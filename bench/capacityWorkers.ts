@@ -120,7 +120,7 @@ export async function mainWorkers({ workers, runs, latency, passOn, repeat, node
       ? `pinning: each worker process with taskset -c to its own core (1 worker: core 0; ${workers} workers: cores ${cores(workers).join(", ")}); PostgreSQL and this parent are not pinned and share every core`
       : "pinning: taskset is not available, worker processes are NOT pinned (each may use any core); PostgreSQL shares every core",
   );
-  progress(`worker processes started as node ${nodeFlags.length ? nodeFlags.join(" ") : "(no flags of node's own)"}; ${describeV8Threads(passOn)}`);
+  progress(`worker processes started as node ${nodeFlags.length ? nodeFlags.join(" ") : "(no flags of node's own)"}; ${describeV8Threads(passOn.includes(V8_THREADS_NORMAL))}`);
   if (workers > cpus) progress(`note: ${workers} workers on ${cpus} cores: some share a core`);
   const rows: { n: number; one: WorkersStep; many: WorkersStep }[] = [];
   let described = false;
@@ -157,7 +157,7 @@ export async function mainWorkers({ workers, runs, latency, passOn, repeat, node
   console.log(`  each row the median of ${repeat} run${repeat === 1 ? "" : "s"} by pooled p99 (one worker and ${workers} alternating, each first in turn), every run's p99 in the last column; every step on a fresh database`);
   console.log(`  overhead: from a model reply to the Child's next call, pooled over the step's processes`);
   console.log(
-    `  worker processes started as node ${nodeFlags.length ? nodeFlags.join(" ") : "(no flags of node's own)"}; ${describeV8Threads(passOn, rows.flatMap((r) => [...r.one.reports, ...r.many.reports]))}; ${pinned ? `each pinned to one core (taskset -c); ` : "NOT pinned (no taskset); "}PostgreSQL unpinned on all ${cpus} cores; worker CPU: each process's user+system over its wall time;` +
+    `  worker processes started as node ${nodeFlags.length ? nodeFlags.join(" ") : "(no flags of node's own)"}; ${describeV8Threads(passOn.includes(V8_THREADS_NORMAL), rows.flatMap((r) => [...r.one.reports, ...r.many.reports].map((w) => w.v8ThreadsLowered)))}; ${pinned ? `each pinned to one core (taskset -c); ` : "NOT pinned (no taskset); "}PostgreSQL unpinned on all ${cpus} cores; worker CPU: each process's user+system over its wall time;` +
       ` postgres CPU: the whole server's (every database, from /proc), so other work on the server counts too\n`,
   );
   const cell = (s: WorkersStep) => [s.processes, s.runsPerProcess * s.processes, s.live, s.samples, f(s.p50, 1), f(s.p99, 1), f(Math.max(...s.reports.map((r) => percentile(r.overheadSamplesMs, 99))), 1)];
@@ -335,9 +335,9 @@ const whereTheTailWent = (s: WorkersStep): string[] =>
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-/** How the worker processes' V8 platform threads ran: lowered as `ariadne worker` lowers them, or left (--v8-threads=normal); with reports, how many each lowered. */
-function describeV8Threads(passOn: readonly string[], reports: readonly WorkerReport[] = []): string {
-  if (passOn.includes(V8_THREADS_NORMAL)) return `V8's platform threads at node's priority (${V8_THREADS_NORMAL})`;
-  const counts = [...new Set(reports.map((r) => r.v8ThreadsLowered))];
+/** How V8's platform threads ran: lowered as `ariadne worker` lowers them, or left (--v8-threads=normal); with the counts each process lowered. */
+export function describeV8Threads(normal: boolean, lowered: readonly number[] = []): string {
+  if (normal) return `V8's platform threads at node's priority (${V8_THREADS_NORMAL})`;
+  const counts = [...new Set(lowered)];
   return `V8's platform threads at nice 19 as \`ariadne worker\` puts them (cli/v8Threads.mjs)${counts.length ? `, ${counts.join(" or ")} a process` : ""}`;
 }
