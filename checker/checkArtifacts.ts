@@ -64,10 +64,18 @@ export function csvRows(text: string): string[][] {
 /** A JSON document's leaves (numbers, strings, booleans), each with its path ("se_value", "common[0]", "a.b"). */
 function jsonLeaves(value: unknown, at = ""): { at: string; value: string | number | boolean }[] {
   if (value === null) return [];
-  if (Array.isArray(value)) return value.flatMap((v, i) => jsonLeaves(v, `${at}[${i}]`));
-  if (typeof value === "object") return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => jsonLeaves(v, at ? `${at}.${k}` : k));
-  return [{ at, value: value as string | number | boolean }];
+  return childrenOf(value, at)?.flatMap(([path, v]) => jsonLeaves(v, path)) ?? [{ at, value: value as string | number | boolean }];
 }
+
+/** A JSON array's or object's children, each with its path ("common[0]", "a.b"); null for anything else. */
+function childrenOf(value: unknown, at: string): [string, unknown][] | null {
+  if (Array.isArray(value)) return value.map((v, i) => [`${at}[${i}]`, v]);
+  if (value !== null && typeof value === "object") return Object.entries(value as Record<string, unknown>).map(([k, v]) => [at ? `${at}.${k}` : k, v]);
+  return null;
+}
+
+/** A JSON object (not an array, not null): a record, when it is an item of an array. */
+const isRecord = (x: unknown): x is object => x !== null && typeof x === "object" && !Array.isArray(x);
 
 /**
  * A record of a derived-from text: the text's numbers and words, and the values one JSON record it holds gives
@@ -96,10 +104,8 @@ function jsonRecords(text: string): Map<string, string>[] {
 
 /** Every object that is an item of an array, at any depth: each a record of its own (a table's row, printed whole). */
 function itemsWithin(value: unknown): object[] {
-  if (value === null || typeof value !== "object") return [];
-  const children = Array.isArray(value) ? value : Object.values(value as Record<string, unknown>);
-  const items = Array.isArray(value) ? value.filter((x): x is object => x !== null && typeof x === "object" && !Array.isArray(x)) : [];
-  return [...items, ...children.flatMap(itemsWithin)];
+  const items = Array.isArray(value) ? value.filter(isRecord) : [];
+  return [...items, ...(childrenOf(value, "") ?? []).flatMap(([, v]) => itemsWithin(v))];
 }
 
 /** A derived-from text read once, as one source a JSON record it holds (or one source with no keys). */
@@ -144,11 +150,11 @@ function valueFound(raw: string, key: string | null, source: Source): boolean {
   return standsAsWhole(source.haystack, normaliseQuote(value).toLowerCase());
 }
 
-/** A row of a table artifact: a CSV's line below its header, or one object of a JSON array of objects. */
-interface Row {
-  /** Its values, each under its key (a CSV's column, a path inside the object) and named as a note names it. */
-  cells: { key: string | null; label: string; value: string }[];
-}
+/**
+ * A row of a table artifact (a CSV's line below its header, or one object of a JSON array of objects): its values,
+ * each under its key (a CSV's column, a path inside the object) and named as a note names it.
+ */
+type Row = { key: string | null; label: string; value: string }[];
 
 /** How a note names a value at `path` of a JSON document ("$.se", "$[0]"). */
 const jsonPath = (path: string) => (path.startsWith("[") || path === "" ? "$" : "$.") + path;
@@ -158,18 +164,12 @@ const jsonPath = (path: string) => (path.startsWith("[") || path === "" ? "$" : 
  * cells under their paths inside it) and its other leaves, held one by one.
  */
 function jsonTables(value: unknown, at = ""): { tables: Row[][]; leaves: { at: string; value: string | number | boolean }[] } {
-  if (Array.isArray(value) && value.length > 0 && value.every((v) => v !== null && typeof v === "object" && !Array.isArray(v))) {
-    const rows = value.map((item, i) => {
-      const where = jsonPath(`${at}[${i}]`);
-      return { cells: jsonLeaves(item).map((l) => ({ key: l.at, label: `${where}.${l.at}`, value: String(l.value) })) };
-    });
+  if (Array.isArray(value) && value.length > 0 && value.every(isRecord)) {
+    const rows = value.map((item, i) => jsonLeaves(item).map((l) => ({ key: l.at, label: `${jsonPath(`${at}[${i}]`)}.${l.at}`, value: String(l.value) })));
     return { tables: [rows], leaves: [] };
   }
-  const parts =
-    Array.isArray(value) ? value.map((v, i) => jsonTables(v, `${at}[${i}]`))
-    : value !== null && typeof value === "object" ? Object.entries(value as Record<string, unknown>).map(([k, v]) => jsonTables(v, at ? `${at}.${k}` : k))
-    : null;
-  if (parts === null) return { tables: [], leaves: value === null ? [] : [{ at, value: value as string | number | boolean }] };
+  const parts = childrenOf(value, at)?.map(([path, v]) => jsonTables(v, path));
+  if (!parts) return { tables: [], leaves: value === null ? [] : [{ at, value: value as string | number | boolean }] };
   return { tables: parts.flatMap((p) => p.tables), leaves: parts.flatMap((p) => p.leaves) };
 }
 
@@ -181,13 +181,13 @@ function jsonTables(value: unknown, at = ""): { tables: Row[][]; leaves: { at: s
  */
 function checkRows(rows: readonly Row[], columns: readonly (string | null)[], sources: readonly Source[], excused: boolean) {
   const notes: string[] = [];
-  const holds = (row: Row, s: Source) => row.cells.filter((c) => valueFound(c.value, c.key, s)).length;
+  const holds = (row: Row, s: Source) => row.filter((c) => valueFound(c.value, c.key, s)).length;
   for (const row of rows) {
     const best = sources.reduce<Source | null>((b, s) => (!b || holds(row, s) > holds(row, b) ? s : b), null);
-    for (const c of row.cells) if (!best || !valueFound(c.value, c.key, best)) notes.push(`${c.label}: ${c.value} is not what the output its row was derived from gives`);
+    for (const c of row) if (!best || !valueFound(c.value, c.key, best)) notes.push(`${c.label}: ${c.value} is not what the output its row was derived from gives`);
   }
   const records = recordsOfTable(columns, sources);
-  const missing = records.filter(({ source }) => !rows.some((row) => holds(row, source) === row.cells.length)).map((x) => x.words);
+  const missing = records.filter(({ source }) => !rows.some((row) => holds(row, source) === row.length)).map((x) => x.words);
   if (missing.length && excused) return { notes, omittedRows: missing };
   for (const words of missing) notes.push(`no row holds the output's record ${words} (${missing.length} of ${records.length} records missing)`);
   return { notes };
@@ -197,13 +197,13 @@ function checkRows(rows: readonly Row[], columns: readonly (string | null)[], so
 function csvTable(text: string): { columns: (string | null)[]; rows: Row[] } {
   const [header = [], ...lines] = csvRows(text);
   const columns = header.map((c) => c.trim() || null);
-  const rows = lines.map((line, r) => ({ cells: line.map((value, c) => ({ key: columns[c] ?? null, label: `row ${r + 1}, ${header[c] ?? `column ${c + 1}`}`, value })) }));
+  const rows = lines.map((line, r) => line.map((value, c) => ({ key: columns[c] ?? null, label: `row ${r + 1}, ${header[c] ?? `column ${c + 1}`}`, value })));
   return { columns, rows };
 }
 
 /** The keys every row of a JSON table gives: its columns. */
 const commonKeys = (rows: readonly Row[]): string[] =>
-  rows.map((r) => r.cells.map((c) => c.key!)).reduce((common, keys) => common.filter((k) => keys.includes(k)));
+  rows.map((r) => r.map((c) => c.key!)).reduce((common, keys) => common.filter((k) => keys.includes(k)));
 
 /**
  * Each value of each CSV or JSON artifact checked against what it was derived from; each CSV, and each array of
@@ -241,7 +241,7 @@ export function checkArtifacts(artifacts: readonly PublishedArtifact[], answer =
       }
     }
     for (const t of tables) {
-      count += t.rows.reduce((n, r) => n + r.cells.length, 0);
+      count += t.rows.reduce((n, r) => n + r.length, 0);
       const checked = checkRows(t.rows, t.columns, sources, excused);
       notes.push(...checked.notes);
       omittedRows.push(...(checked.omittedRows ?? []));
