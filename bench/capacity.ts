@@ -1,4 +1,3 @@
-import { availableParallelism, loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
 import { type CapacityFloor, measureCapacityFloor } from "./capacityFloor.ts";
 import { type LatencySpec, describeLatency, latencyOptions } from "./capacityLatency.ts";
@@ -12,7 +11,7 @@ import { type MedianRow, medianRun } from "./capacityMedian.ts";
 import { describeMachine, stealCell } from "./capacityMachine.ts";
 import { describePhases } from "./capacityPhases.ts";
 import { describeTail } from "./capacityTail.ts";
-import { progress, repeatFlag } from "./progress.ts";
+import { progress, readMachine, repeatFlag } from "./progress.ts";
 import { setV8FlagsFor, v8FlagsFor } from "../cli/v8Flags.mjs";
 import { lowerV8ThreadsFor } from "../cli/v8Threads.mjs";
 
@@ -91,14 +90,13 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   // And its V8 platform threads at nice 19, as `ariadne worker` puts them (--v8-threads=normal: left as node starts them).
   const v8ThreadsLowered = argv.includes(V8_THREADS_NORMAL) ? null : lowerV8ThreadsFor("worker");
   const started = performance.now();
-  const cpus = availableParallelism();
-  const load = loadavg()[0];
+  const machine = readMachine();
   progress(`capacity bench: runs of Main + ${CHILDREN} Children x ${CHILD_TURNS} turns, ${runs.join(", ")} runs at once on one worker`);
   progress(describeLatency(latency));
   progress(`V8 flags: ${argv.includes("--v8-defaults") ? "V8's defaults (--v8-defaults)" : `the worker's, ${v8FlagsFor("worker").join(" ")}`}`);
   progress(describeV8Threads(v8ThreadsLowered === null, v8ThreadsLowered ? [v8ThreadsLowered.length] : []));
   progress(`worker admission gate: ${admitBusy === undefined ? "the worker's default" : admitBusy === 1 ? "off (--admit-busy=1)" : `busy above ${admitBusy}`}`);
-  progress(`machine: ${cpus} CPUs, load average ${load.toFixed(2)}${load > cpus / 2 ? " (busy: other processes will skew these numbers)" : ""}`);
+  progress(machine.atStart);
   const bench = await openBenchPostgres();
   const rows: MedianRow[] = [];
   try {
@@ -165,7 +163,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     `\n  Most live executors at once meeting every aim: ${best ? `${count} (${best.step.runs} runs)` : "none of the sizes tried"}` +
       ` against the aim of >= ${AIM.liveExecutors}: ${count >= AIM.liveExecutors ? "met" : "MISSED"}; sizes tried: ${runs.join(", ")} runs.`,
   );
-  console.log(`  machine: ${cpus} CPUs, 1-min load average ${load.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at the end (the bench itself adds about 1)`);
+  console.log(`  ${machine.atEnd(" (the bench itself adds about 1)")}`);
   console.log(`  total bench time ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 

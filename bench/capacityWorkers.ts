@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
-import { availableParallelism, loadavg } from "node:os";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { EventStore } from "../events/index.ts";
@@ -15,7 +14,7 @@ import { describeMachine, stealCell } from "./capacityMachine.ts";
 import { middleByP99 } from "./capacityMedian.ts";
 import { describePhases } from "./capacityPhases.ts";
 import { describeTail } from "./capacityTail.ts";
-import { progress, repeatFlag } from "./progress.ts";
+import { progress, readMachine, repeatFlag } from "./progress.ts";
 
 /**
  * `npm run bench -- capacity --workers=K`: the capacity of K worker processes
@@ -109,12 +108,12 @@ interface WorkersStep {
 
 export async function mainWorkers({ workers, runs, latency, passOn, repeat, nodeFlags }: WorkersOptions): Promise<void> {
   const started = performance.now();
-  const cpus = availableParallelism();
-  const load = loadavg()[0];
+  const machine = readMachine();
+  const { cpus } = machine;
   const pinned = spawnSync("taskset", ["-c", "0", "true"]).status === 0;
   const cores = (k: number) => Array.from({ length: k }, (_, i) => i % cpus);
   progress(`capacity bench, worker processes: runs of Main + ${CHILDREN} Children x ${CHILD_TURNS} turns; per size N, 1 worker process at N runs, then ${workers} at N runs each; ${describeLatency(latency)}`);
-  progress(`machine: ${cpus} CPUs, load average ${load.toFixed(2)}${load > cpus / 2 ? " (busy: other processes will skew these numbers)" : ""}`);
+  progress(machine.atStart);
   progress(
     pinned
       ? `pinning: each worker process with taskset -c to its own core (1 worker: core 0; ${workers} workers: cores ${cores(workers).join(", ")}); PostgreSQL and this parent are not pinned and share every core`
@@ -210,7 +209,7 @@ export async function mainWorkers({ workers, runs, latency, passOn, repeat, node
     "  one slow moment (a checkpoint's fsync, a collection) lands on every Child whose reply comes then; repeat a step before reading much into one p99",
   );
   console.log(`  sizes tried: ${runs.join(", ")} runs per process, ${describeLatency(latency)}; a size grid bounds the ratio's resolution (try --runs=...)`);
-  console.log(`  machine: ${cpus} CPUs, 1-min load average ${load.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at the end (the bench itself adds about 1)`);
+  console.log(`  ${machine.atEnd(" (the bench itself adds about 1)")}`);
   console.log(`  total bench time ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 

@@ -1,4 +1,3 @@
-import { availableParallelism, loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
 import { Runtime } from "../actors/index.ts";
 import { foldExecutor } from "../actors/fold/executorMachine.ts";
@@ -10,7 +9,7 @@ import { percentile } from "./overheadProbe.ts";
 import { f, table } from "./overheadReport.ts";
 import { isMain } from "./overheadScenario.ts";
 import { READ_TOOL, TURNS, longcontextPolicy, readDocument } from "./longcontextScenario.ts";
-import { progress, repeatFlag } from "./progress.ts";
+import { progress, readMachine, repeatFlag } from "./progress.ts";
 
 /**
  * A log that grows with what is new: one Child takes 100 model turns over a
@@ -53,11 +52,10 @@ interface Figures {
 
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   const repeat = repeatFlag(argv, "longcontext");
-  const cpus = availableParallelism();
-  const load = loadavg()[0];
+  const machine = readMachine();
   const started = performance.now();
   progress(`longcontext bench: one Child, ${TURNS} turns, tool outputs of 2-8 KB, notes of 0.5-2 KB a turn; ${repeat} runs, medians`);
-  progress(`machine: ${cpus} CPUs, load average ${load.toFixed(2)}${load > cpus / 2 ? " (busy: other processes will skew these numbers)" : ""}`);
+  progress(machine.atStart);
   const bench = await openBenchPostgres();
   const samples: Sample[] = [];
   try {
@@ -104,7 +102,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   table(["store", "log JSON KB", "stored KB", "JSON / new", "append turn 10 ms", `append turn ${TURNS} ms`, "late / early", "read ms", "rebuild ms", "rebuild / read", "aims"], rows);
   const types = Object.keys(samples[0].byType);
   console.log(`\n  Ariadne's log by event type (KB of payload JSON): ${types.map((t) => `${t} ${f(med((s) => s.byType[t] ?? 0) / 1024, 0)}`).join(", ")}`);
-  console.log(`\n  machine: ${cpus} CPUs, 1-min load average ${load.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at the end; figures are indicative on a loaded machine`);
+  console.log(`\n  ${machine.atEnd()}`);
   console.log(`  total bench time ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 

@@ -1,4 +1,3 @@
-import { availableParallelism, loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
 import type { Engine } from "../db/index.ts";
 import { measureAppendFloor } from "./overheadAppendFloor.ts";
@@ -9,7 +8,7 @@ import { measureRawFloor } from "./overheadRawFloor.ts";
 import { type ReportRow, printOverheadReport } from "./overheadReport.ts";
 import { runOverheadScenario } from "./overheadRun.ts";
 import { CHILDREN, CHILD_TURNS, TURNS_PER_RUN } from "./overheadScenario.ts";
-import { progress } from "./progress.ts";
+import { progress, readMachine } from "./progress.ts";
 
 /**
  * Runtime overhead per turn against the database's raw commit floor.
@@ -35,9 +34,8 @@ export async function main(): Promise<void> {
   const rows: ReportRow[] = [];
   const notes: string[] = [];
   progress(`overhead bench: Main + ${CHILDREN} Children x ${CHILD_TURNS} turns (${TURNS_PER_RUN} turns a run), engines ${engines.join(", ")}`);
-  const cpus = availableParallelism();
-  const load = loadavg()[0];
-  progress(`machine: ${cpus} CPUs, load average ${load.toFixed(2)}${load > cpus / 2 ? " (busy: other processes will skew these numbers)" : ""}`);
+  const machine = readMachine();
+  progress(machine.atStart);
 
   for (const engine of engines) {
     progress(`${engine}: opening`);
@@ -88,7 +86,7 @@ export async function main(): Promise<void> {
   await runOverheadScenario(memory, { runs: 3, concurrent: false });
   const alone = await runOverheadScenario(memory, { runs: CONCURRENT_RUNS, concurrent: false });
 
-  notes.push(`machine: ${cpus} CPUs, 1-min load average ${load.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at the end (the bench itself adds 1-2)`);
+  notes.push(machine.atEnd(" (the bench itself adds 1-2)"));
   printOverheadReport(rows, alone, AIM);
   for (const n of notes) console.log(`  ${n}`);
   console.log(`  total bench time ${((performance.now() - started) / 1000).toFixed(1)} s`);

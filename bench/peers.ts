@@ -1,4 +1,3 @@
-import { availableParallelism, loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { type Footprint, bytesPer, footprint } from "./overheadBytes.ts";
@@ -7,7 +6,7 @@ import { percentile } from "./overheadProbe.ts";
 import { f, table } from "./overheadReport.ts";
 import { runOverheadScenario } from "./overheadRun.ts";
 import { CHILDREN, CHILD_TURNS, TURNS_PER_RUN } from "./overheadScenario.ts";
-import { progress, repeatFlag } from "./progress.ts";
+import { progress, readMachine, repeatFlag } from "./progress.ts";
 
 /**
  * The peers' workload, tracked without the peers installed: Main delegates 4
@@ -37,6 +36,9 @@ const PEERS = [
 interface Round {
   one: number;
   ten: number;
+  /** This process's CPU over the wall time of each phase, as a share of one core. */
+  cpuOne: number;
+  cpuTen: number;
   floorOne: number;
   floorTen: number;
   run: Footprint;
@@ -45,11 +47,10 @@ interface Round {
 
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   const repeat = repeatFlag(argv, "peers");
-  const cpus = availableParallelism();
-  const load = loadavg()[0];
+  const machine = readMachine();
   const started = performance.now();
   progress(`peers bench: Main -> ${CHILDREN} Children x ${CHILD_TURNS} steps -> answer (${TURNS_PER_RUN} turns a run); ${repeat} rounds, medians`);
-  progress(`machine: ${cpus} CPUs, load average ${load.toFixed(2)}${load > cpus / 2 ? " (busy: other processes will skew these numbers)" : ""}`);
+  progress(machine.atStart);
   const bench = await openBenchPostgres();
   const rounds: Round[] = [];
   let turnBytes = 0;
@@ -79,27 +80,46 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       ...PEERS.map((p) => [p.system, String(p.one), String(p.ten), p.kib]),
     ],
   );
-  console.log(`\n  issue 34's raw floor was 2,304 and 3,133 steps/s (Ariadne 0.14x and 0.23x of it): compare the ratios, not the steps/s, across machines and days`);
+  console.log(
+    `\n  this process's CPU (user + system over the wall time; the runtime and the pg client, not PostgreSQL): ${f(100 * med((r) => r.cpuOne), 0)}% of one core one run at a time, ${f(100 * med((r) => r.cpuTen), 0)}% ${AT_ONCE} at once (near 100%: bound by its one JavaScript thread, not the database)`,
+  );
+  console.log(`  issue 34's raw floor was 2,304 and 3,133 steps/s (Ariadne 0.14x and 0.23x of it): compare the ratios, not the steps/s, across machines and days`);
   console.log(`  table: this database's tables (indexes and TOAST included); WAL: the server's, so other databases' writes during the run count too`);
   console.log(`  peak RSS of this bench process: ${f(process.resourceUsage().maxRSS / 1024, 0)} MB (npm run bench -- rss measures Ariadne's alone)`);
-  console.log(`  machine: ${cpus} CPUs, 1-min load average ${load.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at the end; figures are indicative on a loaded machine`);
+  console.log(`  ${machine.atEnd()}`);
   console.log(`  total bench time ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 async function round(bench: BenchEngine, turnBytes: number): Promise<Round> {
   const before = await footprint(bench.raw);
+  let cpu = cpuFrom();
   const one = await runOverheadScenario(bench.store, { runs: SEQUENTIAL_RUNS, concurrent: false });
+  const cpuOne = cpu();
   const run = bytesPer(before, await footprint(bench.raw), SEQUENTIAL_RUNS);
+  cpu = cpuFrom();
   const ten = await runOverheadScenario(bench.store, { runs: AT_ONCE, concurrent: true });
+  const cpuTen = cpu();
   const floorOne = await rawInserts(bench, turnBytes, 1);
   const floorTen = await rawInserts(bench, turnBytes, AT_ONCE);
   return {
     one: one.turns / (one.wallMs / 1000),
     ten: ten.turns / (ten.wallMs / 1000),
+    cpuOne,
+    cpuTen,
     floorOne: floorOne.perSecond,
     floorTen: floorTen.perSecond,
     run,
     floorRun: { tableBytes: floorOne.bytes.tableBytes * TURNS_PER_RUN, walBytes: floorOne.bytes.walBytes * TURNS_PER_RUN },
+  };
+}
+
+/** From now: a reading of this process's CPU (user + system) over the wall time since, as a share of one core. */
+function cpuFrom(): () => number {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  return () => {
+    const used = process.cpuUsage(cpu);
+    return (used.user + used.system) / 1000 / (performance.now() - started);
   };
 }
 
