@@ -16,7 +16,6 @@ export function repeatFlag(argv: readonly string[], bench: string): number {
 /** The machine as a bench starts: its CPUs and 1-min load average, for the lines that open and close its report. */
 export interface BenchMachine {
   cpus: number;
-  load: number;
   /** The opening line, flagging a busy machine. */
   atStart: string;
   /** The closing line: the load at start and now, `note` after it, and the caveat when the start was busy. */
@@ -28,7 +27,6 @@ export function readMachine(load = loadavg()[0], cpus = availableParallelism()):
   const busy = load > cpus / 2;
   return {
     cpus,
-    load,
     atStart: `machine: ${cpus} CPUs, load average ${load.toFixed(2)}${busy ? " (busy: other processes will skew these numbers)" : ""}`,
     atEnd: (note = "") =>
       `machine: ${cpus} CPUs, 1-min load average ${load.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at the end${note}${busy ? "; figures are indicative on a loaded machine" : ""}`,
