@@ -92,34 +92,20 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
 
 async function round(bench: BenchEngine, turnBytes: number): Promise<Round> {
   const before = await footprint(bench.raw);
-  let cpu = cpuFrom();
   const one = await runOverheadScenario(bench.store, { runs: SEQUENTIAL_RUNS, concurrent: false });
-  const cpuOne = cpu();
   const run = bytesPer(before, await footprint(bench.raw), SEQUENTIAL_RUNS);
-  cpu = cpuFrom();
   const ten = await runOverheadScenario(bench.store, { runs: AT_ONCE, concurrent: true });
-  const cpuTen = cpu();
   const floorOne = await rawInserts(bench, turnBytes, 1);
   const floorTen = await rawInserts(bench, turnBytes, AT_ONCE);
   return {
     one: one.turns / (one.wallMs / 1000),
     ten: ten.turns / (ten.wallMs / 1000),
-    cpuOne,
-    cpuTen,
+    cpuOne: one.cpuMs / one.wallMs,
+    cpuTen: ten.cpuMs / ten.wallMs,
     floorOne: floorOne.perSecond,
     floorTen: floorTen.perSecond,
     run,
     floorRun: { tableBytes: floorOne.bytes.tableBytes * TURNS_PER_RUN, walBytes: floorOne.bytes.walBytes * TURNS_PER_RUN },
-  };
-}
-
-/** From now: a reading of this process's CPU (user + system) over the wall time since, as a share of one core. */
-function cpuFrom(): () => number {
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  return () => {
-    const used = process.cpuUsage(cpu);
-    return (used.user + used.system) / 1000 / (performance.now() - started);
   };
 }
 
